@@ -1,0 +1,39 @@
+# The two commands of the README: `make up` and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+STAMP := node_modules/.install-stamp
+
+.PHONY: help up test build deps tools bench clean
+
+help:
+	@echo "make up     install, build and run chaos :8081, control :8082, bots :8083 (Ctrl-C stops)"
+	@echo "make test   install what the tests need and run every test"
+	@echo "make bench  run the benchmarks in bench/ (not part of make test)"
+
+$(STAMP): package.json package-lock.json
+	@command -v node >/dev/null || { echo "node (>= 20) is required: apt-get install -y nodejs npm" >&2; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+deps: $(STAMP)
+
+build: deps
+	@rm -rf dist
+	npx tsc -p tsconfig.json
+
+# System tools the tests drive: curl checks the headline lies as a user sees them.
+tools:
+	@bash scripts/ensure-tools.sh curl:curl
+
+up: build
+	node dist/services/main.js
+
+test: build tools
+	@bash scripts/test.sh
+
+bench: build
+	@bash bench/run.sh
+
+clean:
+	rm -rf dist .tap node_modules

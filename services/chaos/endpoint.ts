@@ -1,0 +1,106 @@
+// What a chaos endpoint definition sees: the parsed request, the raw wire, and
+// helpers that build the honest parts of a response so each endpoint file only
+// spells out its lie.
+import type { Config } from '../../shared/config.js';
+import { addChaosHeaders, addClampedHeader, httpDate, type HeaderList, type HeaderValue } from '../../shared/headers.js';
+import { defineEndpoint, type AnyEndpoint } from '../../shared/registry.js';
+import type { ParsedRequest } from './parser.js';
+import type { EndAction, Wire } from './wire.js';
+
+export interface ChaosContext {
+  readonly req: ParsedRequest;
+  readonly wire: Wire;
+  readonly endpoint: ChaosEndpoint;
+  readonly config: Config;
+  /** False when this response must be the connection's last (client asked, cap reached, shutdown). */
+  readonly keepAlive: boolean;
+  /** Parameters clamped into range, as `name=value`, for X-Chaos-Clamped. */
+  readonly clamped: readonly string[];
+}
+
+export type ChaosEndpoint = AnyEndpoint<ChaosContext>;
+
+export const defineChaosEndpoint = defineEndpoint<ChaosContext>();
+
+/** The endpoint's fixed X-Chaos lines, precomputed once per definition by the server. */
+const baseHeaders = new WeakMap<ChaosEndpoint, HeaderList>();
+export function setBaseHeaders(endpoint: ChaosEndpoint, headers: HeaderList): void {
+  baseHeaders.set(endpoint, headers);
+}
+
+/**
+ * The standard head of a chaos response: Content-Type, Content-Length (when
+ * given), Date, Connection when it is not the default, then the endpoint's
+ * X-Chaos lines, X-Chaos-Clamped, and the endpoint's own X-Chaos-* extras.
+ */
+export function chaosHead(
+  ctx: ChaosContext,
+  contentType: string | undefined,
+  contentLength: number | undefined,
+  extra: Readonly<Record<string, HeaderValue>> = {},
+): HeaderList {
+  const headers: HeaderList = [];
+  if (contentType !== undefined) headers.push(['Content-Type', contentType]);
+  if (contentLength !== undefined) headers.push(['Content-Length', String(contentLength)]);
+  headers.push(['Date', httpDate()]);
+  const connection = connectionValue(ctx);
+  if (connection) headers.push(['Connection', connection]);
+  for (const line of baseHeaders.get(ctx.endpoint) ?? []) headers.push(line);
+  addClampedHeader(headers, ctx.clamped);
+  return addChaosHeaders(headers, extra);
+}
+
+/** `close` when this is the last response; `keep-alive` for HTTP/1.0 clients that asked. */
+export function connectionValue(ctx: Pick<ChaosContext, 'keepAlive' | 'req'>): string | undefined {
+  if (!ctx.keepAlive) return 'close';
+  return ctx.req.version === '1.0' ? 'keep-alive' : undefined;
+}
+
+/** An honest, complete response with a body and an accurate Content-Length. */
+export function sendComplete(
+  ctx: ChaosContext,
+  status: number,
+  contentType: string,
+  body: Buffer,
+  extra?: Readonly<Record<string, HeaderValue>>,
+  headersAfter?: HeaderList,
+): void {
+  const headers = chaosHead(ctx, contentType, body.length, extra);
+  if (headersAfter) headers.push(...headersAfter);
+  ctx.wire.head(status, headers);
+  ctx.wire.write(body);
+  ctx.wire.end();
+}
+
+/** Writes `body` in `chunk`-byte pieces `intervalMs` apart on an absolute schedule, honouring backpressure. */
+export function writeOnSchedule(
+  wire: Wire,
+  body: Buffer,
+  chunk: number,
+  intervalMs: number,
+  after: EndAction,
+): void {
+  if (wire.headOnly) {
+    wire.end(after);
+    return;
+  }
+  const start = performance.now();
+  let offset = 0;
+  let index = 0;
+  const step = (): void => {
+    const piece = body.subarray(offset, offset + chunk);
+    offset += piece.length;
+    index++;
+    wire.write(piece);
+    if (offset >= body.length) {
+      wire.end(after);
+      return;
+    }
+    // Absolute schedule: a late timer does not push every later chunk back.
+    wire.whenWritable(() => {
+      const due = start + index * intervalMs - performance.now();
+      wire.setTimer(Math.max(0, due), step);
+    });
+  };
+  step();
+}

@@ -1,0 +1,19 @@
+import { int } from '../../../../shared/params.js';
+import { SLOW_MAX_MS, slowBody } from '../../../../shared/payloads.js';
+import { jsonBody } from '../../../../shared/json.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+
+export default defineChaosEndpoint({
+  id: 'slow',
+  path: '/slow',
+  category: 'latency',
+  summary: 'Waits `ms` milliseconds, then sends the whole response at once',
+  params: { ms: int({ min: 0, max: SLOW_MAX_MS, default: 1000, description: 'delay before responding' }) },
+  headers: ['X-Chaos-Delayed-Ms'],
+  handle(ctx, { ms }) {
+    // The timer dies with the socket: a client that gives up costs nothing.
+    ctx.wire.setTimer(ms, () => {
+      sendComplete(ctx, 200, 'application/json', jsonBody(slowBody(ms)), { 'Delayed-Ms': ms });
+    });
+  },
+});

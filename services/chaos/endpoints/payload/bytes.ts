@@ -1,0 +1,54 @@
+import { int, oneOf, str } from '../../../../shared/params.js';
+import { seededBytes } from '../../../../shared/seed.js';
+import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+
+const PNG_FIRST_BYTE = 0x89;
+
+export default defineChaosEndpoint({
+  id: 'bytes',
+  path: '/bytes',
+  category: 'payload',
+  summary: '`n` seeded random bytes framed by a lying Content-Length or a lying Content-Type',
+  params: {
+    mode: oneOf(['content-length-overshoot', 'content-length-undershoot', 'wrong-content-type'], {
+      default: 'content-length-overshoot',
+    }),
+    n: int({ min: 1, max: 4096, default: 256, description: 'bytes in the actual body' }),
+    seed: str({ maxLength: 256, default: '42', description: 'same seed, same bytes' }),
+  },
+  headers: ['X-Chaos-Bytes-Mode', 'X-Chaos-Bytes-Seed', 'X-Chaos-Claimed-Length', 'X-Chaos-Actual-Bytes'],
+  handle(ctx, { mode, n, seed }) {
+    const body = seededBytes(seed, n);
+    switch (mode) {
+      case 'content-length-overshoot': {
+        // Claims twice what is sent, then holds the connection: the client waits for the rest.
+        const claimed = 2 * n;
+        ctx.wire.head(200, chaosHead(ctx, 'application/octet-stream', claimed, extra(mode, seed, claimed, n)));
+        ctx.wire.write(body);
+        ctx.wire.end('hold');
+        return;
+      }
+      case 'content-length-undershoot': {
+        // Claims half; the rest stays on the keep-alive connection and is read
+        // as the start of the next response.
+        const claimed = Math.floor(n / 2);
+        ctx.wire.head(200, chaosHead(ctx, 'application/octet-stream', claimed, extra(mode, seed, claimed, n)));
+        ctx.wire.write(body);
+        ctx.wire.end('keep-alive');
+        return;
+      }
+      case 'wrong-content-type': {
+        // Labelled PNG, never a PNG: the first byte is kept off the signature's 0x89.
+        if (body[0] === PNG_FIRST_BYTE) body[0] = PNG_FIRST_BYTE ^ 0x01;
+        ctx.wire.head(200, chaosHead(ctx, 'image/png', n, extra(mode, seed, n, n)));
+        ctx.wire.write(body);
+        ctx.wire.end('keep-alive');
+        return;
+      }
+    }
+  },
+});
+
+function extra(mode: string, seed: string, claimed: number, actual: number): Record<string, string | number> {
+  return { 'Bytes-Mode': mode, 'Bytes-Seed': encodeURIComponent(seed), 'Claimed-Length': claimed, 'Actual-Bytes': actual };
+}

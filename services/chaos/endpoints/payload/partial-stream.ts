@@ -1,0 +1,21 @@
+import { int } from '../../../../shared/params.js';
+import { partialStreamFragment } from '../../../../shared/payloads.js';
+import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+
+export default defineChaosEndpoint({
+  id: 'partial-stream',
+  path: '/partial-stream',
+  category: 'payload',
+  summary: 'The opening `bytes` of a JSON object, no Content-Length, then a clean close',
+  params: { bytes: int({ min: 1, max: 16_384, default: 128, description: 'bytes of the JSON fragment sent before closing' }) },
+  headers: ['X-Chaos-Partial-Bytes'],
+  handle(ctx, { bytes }) {
+    // No Content-Length and no chunking: the body is delimited by the close
+    // (RFC 9112 §6.3), so the client gets a clean end and unparseable JSON.
+    const headers = chaosHead(ctx, 'application/json', undefined, { 'Partial-Bytes': bytes });
+    if (!headers.some(([name]) => name === 'Connection')) headers.splice(2, 0, ['Connection', 'close']);
+    ctx.wire.head(200, headers);
+    ctx.wire.write(partialStreamFragment(bytes));
+    ctx.wire.end('close');
+  },
+});

@@ -1,0 +1,353 @@
+// A strict, incremental HTTP/1.1 request parser for hostile input (DESIGN §4).
+// At least as strict as llhttp: anything ambiguous in framing is refused, the
+// connection is closed, and nothing after it is read. Bodies are counted and
+// discarded (bounded); no endpoint of ours needs their bytes.
+
+export interface ParsedRequest {
+  readonly method: string;
+  /** The request-target as sent. */
+  readonly target: string;
+  /** Path part of the target, still percent-encoded. */
+  readonly path: string;
+  /** Query string without `?`, still percent-encoded ('' when absent). */
+  readonly query: string;
+  readonly version: '1.0' | '1.1';
+  /** Lower-cased names; repeated fields joined with ", " (RFC 9110 §5.3). */
+  readonly headers: ReadonlyMap<string, string>;
+  /** Authority from an absolute-form target, else the Host field; undefined for HTTP/1.0 without Host. */
+  readonly host: string | undefined;
+  /** Whether the client allows the connection to stay open after this response. */
+  readonly keepAlive: boolean;
+  readonly bodyBytes: number;
+}
+
+export type RejectStatus = 400 | 408 | 413 | 414 | 417 | 431 | 501 | 505;
+
+export class RequestRejected extends Error {
+  constructor(
+    readonly status: RejectStatus,
+    readonly reason: string,
+  ) {
+    super(reason);
+    this.name = 'RequestRejected';
+  }
+}
+
+export interface ParserLimits {
+  /** Longest request line, CRLF excluded (414 beyond). */
+  readonly maxRequestLine: number;
+  /** Largest header block after the request line (431 beyond). */
+  readonly maxHeaderBytes: number;
+  readonly maxHeaderCount: number;
+  /** Largest request body, by Content-Length or chunked total (413 beyond). */
+  readonly maxBodyBytes: number;
+}
+
+export const DEFAULT_LIMITS: ParserLimits = {
+  maxRequestLine: 8192,
+  maxHeaderBytes: 16384,
+  maxHeaderCount: 100,
+  maxBodyBytes: 1024 * 1024,
+};
+
+export interface ParserEvents {
+  /** A complete request (head and body) has been read. */
+  onRequest(request: ParsedRequest): void;
+  /** The head asked for `Expect: 100-continue` and a body will follow. */
+  onContinue(): void;
+  /** The input is not acceptable; the parser reads nothing more. */
+  onReject(rejection: RequestRejected): void;
+}
+
+const CR = 0x0d;
+const LF = 0x0a;
+const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const REQUEST_LINE_RE = /^([^ ]+) ([^ ]+) HTTP\/(\d)\.(\d)$/;
+// Field values: visible ASCII, obs-text, SP and HTAB; never CTLs (NUL included) or DEL.
+const BAD_VALUE_RE = /[\x00-\x08\x0a-\x1f\x7f]/;
+const TARGET_RE = /^[\x21-\x7e]+$/;
+const HOST_RE = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]*)(:\d*)?$/;
+const CHUNK_SIZE_RE = /^([0-9a-fA-F]{1,8})(;[\x09\x20-\x7e]*)?$/;
+const MAX_CHUNK_LINE = 1024;
+const MAX_TRAILER_BYTES = 8192;
+/** Empty lines tolerated before a request line (RFC 9112 §2.2 allows at least one). */
+const MAX_LEADING_EMPTY_LINES = 8;
+
+type State = 'head' | 'body' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'dead';
+
+export class RequestParser {
+  #state: State = 'head';
+  #pending: Buffer = Buffer.alloc(0);
+  /** Bytes of #pending already checked for bare LF. */
+  #scanned = 0;
+  #bodyRemaining = 0;
+  #bodyTotal = 0;
+  #trailerBytes = 0;
+  #current: Omit<ParsedRequest, 'bodyBytes'> | undefined;
+
+  constructor(
+    private readonly events: ParserEvents,
+    private readonly limits: ParserLimits = DEFAULT_LIMITS,
+  ) {}
+
+  /** True while part of a request has arrived but not all of it. */
+  get midRequest(): boolean {
+    return this.#state !== 'dead' && (this.#state !== 'head' || this.#pending.length > 0);
+  }
+
+  get dead(): boolean {
+    return this.#state === 'dead';
+  }
+
+  /** Stops parsing; later input is ignored. */
+  stop(): void {
+    this.#state = 'dead';
+    this.#pending = Buffer.alloc(0);
+  }
+
+  push(chunk: Buffer): void {
+    if (this.#state === 'dead') return;
+    this.#pending = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
+    try {
+      this.#drain();
+    } catch (error) {
+      if (!(error instanceof RequestRejected)) throw error;
+      this.stop();
+      this.events.onReject(error);
+    }
+  }
+
+  #drain(): void {
+    for (;;) {
+      switch (this.#state) {
+        case 'dead':
+          return;
+        case 'head':
+          if (!this.#readHead()) return;
+          break;
+        case 'body': {
+          const take = Math.min(this.#bodyRemaining, this.#pending.length);
+          this.#consume(take);
+          this.#bodyRemaining -= take;
+          if (this.#bodyRemaining > 0) return;
+          this.#finish();
+          break;
+        }
+        case 'chunk-size': {
+          const line = this.#readLine(MAX_CHUNK_LINE, 'chunk size line too long');
+          if (line === undefined) return;
+          const m = CHUNK_SIZE_RE.exec(line);
+          if (!m) throw new RequestRejected(400, 'invalid chunk size');
+          const size = parseInt(m[1] as string, 16);
+          this.#bodyTotal += size;
+          if (this.#bodyTotal > this.limits.maxBodyBytes) throw new RequestRejected(413, 'request body too large');
+          if (size === 0) {
+            this.#state = 'trailers';
+            this.#trailerBytes = 0;
+          } else {
+            this.#bodyRemaining = size;
+            this.#state = 'chunk-data';
+          }
+          break;
+        }
+        case 'chunk-data': {
+          const take = Math.min(this.#bodyRemaining, this.#pending.length);
+          this.#consume(take);
+          this.#bodyRemaining -= take;
+          if (this.#bodyRemaining > 0) return;
+          this.#state = 'chunk-crlf';
+          break;
+        }
+        case 'chunk-crlf': {
+          if (this.#pending.length < 2) {
+            if (this.#pending.length === 1 && this.#pending[0] !== CR) throw new RequestRejected(400, 'chunk data not followed by CRLF');
+            return;
+          }
+          if (this.#pending[0] !== CR || this.#pending[1] !== LF) throw new RequestRejected(400, 'chunk data not followed by CRLF');
+          this.#consume(2);
+          this.#state = 'chunk-size';
+          break;
+        }
+        case 'trailers': {
+          const line = this.#readLine(MAX_TRAILER_BYTES, 'trailer section too large');
+          if (line === undefined) return;
+          this.#trailerBytes += line.length + 2;
+          if (this.#trailerBytes > MAX_TRAILER_BYTES) throw new RequestRejected(431, 'trailer section too large');
+          if (line === '') {
+            this.#finish();
+            break;
+          }
+          const colon = line.indexOf(':');
+          if (colon <= 0 || !TOKEN_RE.test(line.slice(0, colon)) || BAD_VALUE_RE.test(line.slice(colon + 1))) {
+            throw new RequestRejected(400, 'invalid trailer field');
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  #consume(n: number): void {
+    this.#pending = this.#pending.subarray(n);
+    this.#scanned = Math.max(0, this.#scanned - n);
+  }
+
+  /** One CRLF-terminated line of chunked framing; bare LF is refused. */
+  #readLine(limit: number, tooLong: string): string | undefined {
+    const lf = this.#pending.indexOf(LF);
+    if (lf === -1) {
+      if (this.#pending.length > limit) throw new RequestRejected(this.#state === 'trailers' ? 431 : 400, tooLong);
+      return undefined;
+    }
+    if (lf === 0 || this.#pending[lf - 1] !== CR) throw new RequestRejected(400, 'bare LF in chunked framing');
+    const line = this.#pending.toString('latin1', 0, lf - 1);
+    this.#consume(lf + 1);
+    return line;
+  }
+
+  /** Returns false when more bytes are needed. */
+  #readHead(): boolean {
+    // Tolerate a few empty lines between pipelined requests (RFC 9112 §2.2).
+    let skipped = 0;
+    while (this.#pending.length >= 2 && this.#pending[0] === CR && this.#pending[1] === LF) {
+      if (++skipped > MAX_LEADING_EMPTY_LINES) throw new RequestRejected(400, 'too many empty lines before the request line');
+      this.#consume(2);
+    }
+    if (this.#pending.length === 0) return false;
+    if (this.#pending[0] === LF) throw new RequestRejected(400, 'bare LF');
+
+    const buf = this.#pending;
+    // Every LF must close a CRLF: refuse bare LF as soon as it arrives, so a
+    // client that only sends LF is answered rather than left to time out.
+    let end = -1;
+    for (let i = this.#scanned; i < buf.length; i++) {
+      if (buf[i] !== LF) continue;
+      if (i === 0 || buf[i - 1] !== CR) throw new RequestRejected(400, 'bare LF in request head');
+      if (i >= 3 && buf[i - 2] === LF && buf[i - 3] === CR) {
+        end = i + 1;
+        break;
+      }
+    }
+    if (end === -1) {
+      this.#scanned = buf.length;
+      const firstLf = buf.indexOf(LF);
+      if (firstLf === -1 && buf.length > this.limits.maxRequestLine + 1) throw new RequestRejected(414, 'request line too long');
+      if (firstLf !== -1 && buf.length - firstLf - 1 > this.limits.maxHeaderBytes + 2) {
+        throw new RequestRejected(431, 'request header block too large');
+      }
+      return false;
+    }
+    this.#scanned = 0;
+    const head = buf.toString('latin1', 0, end - 4);
+    this.#consume(end);
+    this.#startRequest(head);
+    return true;
+  }
+
+  #startRequest(head: string): void {
+    const lines = head.split('\r\n');
+    const requestLine = lines[0] as string;
+    if (requestLine.length > this.limits.maxRequestLine) throw new RequestRejected(414, 'request line too long');
+    if (head.length - requestLine.length > this.limits.maxHeaderBytes + 2) throw new RequestRejected(431, 'request header block too large');
+    const m = REQUEST_LINE_RE.exec(requestLine);
+    if (!m) throw new RequestRejected(400, 'malformed request line');
+    const [, method, target, major, minor] = m as unknown as [string, string, string, string, string];
+    if (!TOKEN_RE.test(method)) throw new RequestRejected(400, 'invalid method');
+    if (major !== '1' || (minor !== '0' && minor !== '1')) throw new RequestRejected(505, `HTTP/${major}.${minor} is not supported`);
+    const version = minor === '1' ? '1.1' : '1.0';
+    if (!TARGET_RE.test(target)) throw new RequestRejected(400, 'invalid request target');
+
+    if (lines.length - 1 > this.limits.maxHeaderCount) throw new RequestRejected(431, 'too many header fields');
+    const headers = new Map<string, string>();
+    let contentLengths = 0;
+    let hostFields = 0;
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i] as string;
+      const first = line.charCodeAt(0);
+      if (first === 0x20 || first === 0x09) throw new RequestRejected(400, 'obsolete line folding');
+      const colon = line.indexOf(':');
+      if (colon === -1) throw new RequestRejected(400, 'header line without colon');
+      const rawName = line.slice(0, colon);
+      if (rawName.endsWith(' ') || rawName.endsWith('\t')) throw new RequestRejected(400, 'whitespace before colon');
+      if (!TOKEN_RE.test(rawName)) throw new RequestRejected(400, 'invalid header name');
+      const rawValue = line.slice(colon + 1);
+      if (BAD_VALUE_RE.test(rawValue)) throw new RequestRejected(400, 'control character in header value');
+      const name = rawName.toLowerCase();
+      const value = rawValue.replace(/^[ \t]+|[ \t]+$/g, '');
+      if (name === 'content-length') contentLengths++;
+      if (name === 'host') hostFields++;
+      const prior = headers.get(name);
+      headers.set(name, prior === undefined ? value : `${prior}, ${value}`);
+    }
+
+    // Framing: exactly one way to know where the body ends, or none.
+    const te = headers.get('transfer-encoding');
+    const cl = headers.get('content-length');
+    if (contentLengths > 1) throw new RequestRejected(400, 'duplicate Content-Length');
+    if (te !== undefined && cl !== undefined) throw new RequestRejected(400, 'both Content-Length and Transfer-Encoding');
+    let chunked = false;
+    let length = 0;
+    if (te !== undefined) {
+      if (version === '1.0') throw new RequestRejected(400, 'Transfer-Encoding in an HTTP/1.0 request');
+      const codings = te.toLowerCase().split(',').map((c) => c.trim());
+      if (codings.length !== 1 || codings[0] !== 'chunked') {
+        throw new RequestRejected(codings[codings.length - 1] === 'chunked' ? 501 : 400, `unsupported Transfer-Encoding: ${te}`);
+      }
+      chunked = true;
+    } else if (cl !== undefined) {
+      if (!/^\d{1,15}$/.test(cl)) throw new RequestRejected(400, 'invalid Content-Length');
+      length = Number(cl);
+      if (length > this.limits.maxBodyBytes) throw new RequestRejected(413, 'request body too large');
+    }
+
+    if (hostFields > 1) throw new RequestRejected(400, 'duplicate Host');
+    let host = headers.get('host');
+    if (version === '1.1' && host === undefined) throw new RequestRejected(400, 'missing Host');
+    if (host !== undefined && !HOST_RE.test(host)) throw new RequestRejected(400, 'invalid Host');
+
+    let pathAndQuery: string;
+    if (target.startsWith('/')) {
+      pathAndQuery = target;
+    } else if (target === '*') {
+      if (method !== 'OPTIONS') throw new RequestRejected(400, 'asterisk target is only for OPTIONS');
+      pathAndQuery = '*';
+    } else {
+      const abs = /^https?:\/\/([^/?#]+)(.*)$/i.exec(target);
+      if (!abs) throw new RequestRejected(400, 'invalid request target');
+      host = abs[1] as string; // RFC 9112 §3.2.2: the target's authority wins over Host
+      pathAndQuery = abs[2] === '' ? '/' : (abs[2] as string);
+    }
+    const hash = pathAndQuery.indexOf('#');
+    if (hash !== -1) pathAndQuery = pathAndQuery.slice(0, hash);
+    const q = pathAndQuery.indexOf('?');
+    const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
+    const query = q === -1 ? '' : pathAndQuery.slice(q + 1);
+
+    const connection = (headers.get('connection') ?? '').toLowerCase();
+    const keepAlive = version === '1.1' ? !/(^|,)\s*close\s*(,|$)/.test(connection) : /(^|,)\s*keep-alive\s*(,|$)/.test(connection);
+
+    const expect = headers.get('expect');
+    if (expect !== undefined && expect.toLowerCase() !== '100-continue') throw new RequestRejected(417, `unsupported expectation: ${expect}`);
+
+    this.#current = { method, target, path, query, version, headers, host, keepAlive };
+    this.#bodyTotal = 0;
+    if (chunked) {
+      this.#state = 'chunk-size';
+      if (expect !== undefined) this.events.onContinue();
+    } else if (length > 0) {
+      this.#bodyRemaining = length;
+      this.#bodyTotal = length;
+      this.#state = 'body';
+      if (expect !== undefined) this.events.onContinue();
+    } else {
+      this.#finish();
+    }
+  }
+
+  #finish(): void {
+    const current = this.#current as Omit<ParsedRequest, 'bodyBytes'>;
+    this.#current = undefined;
+    this.#state = 'head';
+    this.events.onRequest({ ...current, bodyBytes: this.#bodyTotal });
+  }
+}

@@ -1,0 +1,132 @@
+// The raw response writer (issue 2 §4): an endpoint controls every byte — the
+// status line, header lines exactly as given, body bytes on a schedule — and
+// how the connection ends. Every timer it hands out dies with the socket.
+import type { Socket } from 'node:net';
+import { formatHead, reasonPhrase, type HeaderList } from '../../shared/headers.js';
+
+/**
+ * How a response leaves its connection:
+ * - keep-alive: framing was honest; the next pipelined request is served (or the
+ *   connection closes if the client asked for that);
+ * - close: FIN after the bytes are flushed;
+ * - hold: the framing lied about a body still to come: read nothing more, answer
+ *   nothing more, keep the socket open until the client gives up (or the hold ends);
+ * - reset: TCP RST, dropping anything unsent.
+ */
+export type EndAction = 'keep-alive' | 'close' | 'hold' | 'reset';
+
+/** What the connection does for a response once its handler ends it. */
+export interface WireOwner {
+  finished(wire: Wire, action: EndAction): void;
+}
+
+export class Wire {
+  #headWritten = false;
+  #ended = false;
+  #closed = false;
+  #timers: Set<NodeJS.Timeout> | undefined;
+  #closeListeners: (() => void)[] | undefined;
+  /** Bytes handed to the socket, head included (for logs and metrics). */
+  bytesWritten = 0;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly owner: WireOwner,
+    /** HEAD: the head goes out, body writes are dropped. */
+    readonly headOnly: boolean,
+  ) {}
+
+  /** The client went away (or we closed); every write is now a no-op. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  get headWritten(): boolean {
+    return this.#headWritten;
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Called by the connection when the socket closes: cancels every wait. */
+  socketClosed(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#timers) for (const t of this.#timers) clearTimeout(t);
+    this.#timers = undefined;
+    const listeners = this.#closeListeners;
+    this.#closeListeners = undefined;
+    if (listeners) for (const listener of listeners) listener();
+  }
+
+  onClose(listener: () => void): void {
+    if (this.#closed) {
+      listener();
+      return;
+    }
+    (this.#closeListeners ??= []).push(listener);
+  }
+
+  /** A timer that is cleared if the client goes away first. */
+  setTimer(ms: number, fn: () => void): void {
+    if (this.#closed) return;
+    const timers = (this.#timers ??= new Set());
+    const t = setTimeout(() => {
+      timers.delete(t);
+      if (!this.#closed) fn();
+    }, ms);
+    timers.add(t);
+  }
+
+  /** Writes the status line and header lines exactly as given. */
+  head(status: number, headers: HeaderList, reason: string = reasonPhrase(status)): void {
+    this.rawHead(formatHead(status, reason, headers));
+  }
+
+  /** Writes a head given as text, byte for byte (latin1). */
+  rawHead(text: string): void {
+    if (this.#headWritten) throw new Error('response head already written');
+    this.#headWritten = true;
+    if (this.#closed) return;
+    // One corked write for the head and any body bytes written in this tick.
+    this.socket.cork();
+    this.socket.write(text, 'latin1');
+    this.bytesWritten += text.length;
+    process.nextTick(uncork, this.socket);
+  }
+
+  /** Writes body bytes; returns false when the caller should wait for drain. */
+  write(chunk: Buffer | string): boolean {
+    if (this.#closed || this.headOnly) return true;
+    this.bytesWritten += typeof chunk === 'string' ? Buffer.byteLength(chunk, 'latin1') : chunk.length;
+    return typeof chunk === 'string' ? this.socket.write(chunk, 'latin1') : this.socket.write(chunk);
+  }
+
+  /** Calls `fn` once the socket can take more (at once if it already can). */
+  whenWritable(fn: () => void): void {
+    if (this.#closed) return;
+    if (!this.socket.writableNeedDrain) {
+      fn();
+      return;
+    }
+    const onDrain = (): void => {
+      if (!this.#closed) fn();
+    };
+    this.socket.once('drain', onDrain);
+    this.onClose(() => this.socket.off('drain', onDrain));
+  }
+
+  /** Ends the response; `action` says what becomes of the connection. */
+  end(action: EndAction = 'keep-alive'): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#timers) for (const t of this.#timers) clearTimeout(t);
+    this.#timers = undefined;
+    this.owner.finished(this, action);
+  }
+}
+
+function uncork(socket: Socket): void {
+  socket.uncork();
+}

@@ -1,0 +1,154 @@
+// The per-host catalog, generated from the registry (never a second hand-kept
+// list). Built once at start-up; `/` serves it with 200 and every unknown path
+// falls through to it with 404.
+import type { Config, HostName, PublicUrls } from './config.js';
+import type { Param } from './params.js';
+import { allowedMethods, type AnyEndpoint, type Registry } from './registry.js';
+
+export interface CatalogParam {
+  readonly name: string;
+  readonly in: 'query' | 'path';
+  readonly type: string;
+  readonly required: boolean;
+  readonly default?: unknown;
+  readonly min?: number;
+  readonly max?: number;
+  readonly accepted: string | readonly string[];
+}
+
+export interface CatalogEndpoint {
+  readonly id: string;
+  readonly path: string;
+  readonly aliases: readonly string[];
+  readonly methods: readonly string[];
+  readonly summary: string;
+  readonly params: readonly CatalogParam[];
+  readonly headers: readonly string[];
+  readonly counterpart: string;
+  readonly random?: string;
+}
+
+export interface Catalog {
+  readonly host: HostName;
+  readonly url: string;
+  readonly banner: string;
+  readonly endpoint_count: number;
+  readonly category_count: number;
+  readonly rate_limit: { readonly requests: number; readonly per_seconds: number };
+  readonly categories: readonly { readonly name: string; readonly count: number; readonly endpoints: readonly CatalogEndpoint[] }[];
+}
+
+const HOST_URL: Record<HostName, keyof PublicUrls> = { chaos: 'base', control: 'control', bots: 'bots' };
+const DEFAULT_TWIN: Record<HostName, HostName> = { chaos: 'control', control: 'chaos', bots: 'control' };
+
+/** Absolute URL of an endpoint's twin on the other host. */
+export function counterpartUrl(
+  host: HostName,
+  endpoint: Pick<AnyEndpoint<unknown>, 'path' | 'counterpartPath' | 'counterpartHost'>,
+  urls: PublicUrls,
+): string {
+  const twin = endpoint.counterpartHost ?? DEFAULT_TWIN[host];
+  return urls[HOST_URL[twin]] + (endpoint.counterpartPath ?? endpoint.path);
+}
+
+function describeParam(name: string, spec: Param<unknown>): CatalogParam {
+  return {
+    name,
+    in: spec.in,
+    type: spec.kind,
+    required: spec.required,
+    ...(spec.default !== undefined ? { default: spec.default } : {}),
+    ...(spec.min !== undefined ? { min: spec.min, max: spec.max } : {}),
+    accepted: spec.accepted,
+  };
+}
+
+export function buildCatalog<Ctx>(registry: Registry<Ctx>, config: Config): Catalog {
+  const groups = registry.byCategory().filter((g) => g.endpoints.length > 0);
+  const endpointCount = registry.endpoints.length;
+  const rate = config.rateLimit.general;
+  return {
+    host: registry.host,
+    url: config.urls[HOST_URL[registry.host]],
+    banner:
+      `${endpointCount} endpoints in ${groups.length} categories on the ${registry.host} host. ` +
+      `Rate limit: ${rate} requests per minute per IP.`,
+    endpoint_count: endpointCount,
+    category_count: groups.length,
+    rate_limit: { requests: rate, per_seconds: 60 },
+    categories: groups.map((g) => ({
+      name: g.category,
+      count: g.endpoints.length,
+      endpoints: g.endpoints.map((e) => ({
+        id: e.id,
+        path: e.path,
+        aliases: e.aliases ?? [],
+        methods: allowedMethods(e),
+        summary: e.summary,
+        params: Object.entries(e.params).map(([name, spec]) => describeParam(name, spec)),
+        headers: e.headers ?? [],
+        counterpart: counterpartUrl(registry.host, e, config.urls),
+        ...(e.random ? { random: e.random } : {}),
+      })),
+    })),
+  };
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function paramText(p: CatalogParam): string {
+  const range = p.min !== undefined ? ` ${p.min}–${p.max}` : '';
+  const values = Array.isArray(p.accepted) ? ` (${p.accepted.join(' | ')})` : '';
+  const def = p.default !== undefined ? `, default ${String(p.default)}` : p.required ? ', required' : '';
+  return `${p.name}: ${p.type}${range}${values}${def}`;
+}
+
+export function renderCatalogHtml(catalog: Catalog): string {
+  const rows = catalog.categories
+    .map((g) => {
+      const items = g.endpoints
+        .map((e) => {
+          const params = e.params.length ? `<ul class="params">${e.params.map((p) => `<li><code>${escapeHtml(paramText(p))}</code></li>`).join('')}</ul>` : '';
+          return `<li><a href="${escapeHtml(e.path)}"><code>${escapeHtml(e.methods.join(', '))} ${escapeHtml(e.path)}</code></a> — ${escapeHtml(e.summary)} <small>(twin: <a href="${escapeHtml(e.counterpart)}">${escapeHtml(e.counterpart)}</a>)</small>${params}</li>`;
+        })
+        .join('\n');
+      return `<h2>${escapeHtml(g.name)} <small>(${g.count})</small></h2>\n<ul>\n${items}\n</ul>`;
+    })
+    .join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Chaos Endpoint Service — ${escapeHtml(catalog.host)} host</title></head>
+<body>
+<h1>Chaos Endpoint Service — ${escapeHtml(catalog.host)} host</h1>
+<p class="banner">${escapeHtml(catalog.banner)}</p>
+<p>Ask with <code>Accept: application/json</code> for this catalog as JSON.</p>
+${rows}
+</body>
+</html>
+`;
+}
+
+/** Both renderings, encoded once. */
+export interface CatalogBodies {
+  readonly json: Buffer;
+  readonly html: Buffer;
+}
+
+export function catalogBodies<Ctx>(registry: Registry<Ctx>, config: Config): CatalogBodies {
+  const catalog = buildCatalog(registry, config);
+  return {
+    json: Buffer.from(`${JSON.stringify(catalog, null, 2)}\n`),
+    html: Buffer.from(renderCatalogHtml(catalog)),
+  };
+}
+
+/** JSON when the client asks for it over HTML (a browser sends text/html first). */
+export function wantsJson(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const json = accept.indexOf('application/json');
+  if (json === -1) return false;
+  const html = accept.indexOf('text/html');
+  return html === -1 || json < html;
+}

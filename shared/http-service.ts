@@ -1,0 +1,168 @@
+// The control and bots hosts on node:http: the same registry, catalog,
+// parameter and header modules as the chaos host, over a well-behaved server.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { catalogBodies, counterpartUrl, wantsJson } from './catalog.js';
+import type { Config, HostName } from './config.js';
+import { addChaosHeaders, addClampedHeader, chaosBaseHeaders, controlHeaders, type HeaderList, type HeaderValue } from './headers.js';
+import { jsonBody } from './json.js';
+import type { Logger } from './log.js';
+import { parseParams, splitQuery } from './params.js';
+import { allowedMethods, defineEndpoint, type AnyEndpoint, type Registry } from './registry.js';
+
+export interface HttpContext {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly endpoint: HttpEndpoint;
+  readonly config: Config;
+  /** The request path, still percent-encoded. */
+  readonly path: string;
+  /** Raw query string without `?`. */
+  readonly query: string;
+  /**
+   * Lines every response of this endpoint carries: on control, X-Chaos-Origin
+   * and X-Chaos-Counterpart; on bots, X-Chaos-Category and X-Chaos-Endpoint;
+   * plus X-Chaos-Clamped when a parameter was clamped.
+   */
+  readonly headers: HeaderList;
+  /** Sends a complete response with an accurate Content-Length. */
+  send(status: number, contentType: string, body: Buffer | string, extra?: Readonly<Record<string, HeaderValue>>, more?: HeaderList): void;
+}
+
+export type HttpEndpoint = AnyEndpoint<HttpContext>;
+export const defineHttpEndpoint = defineEndpoint<HttpContext>();
+
+export interface HttpServiceOptions {
+  readonly host: Exclude<HostName, 'chaos'>;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly registry: Registry<HttpContext>;
+}
+
+export class HttpService {
+  readonly server: http.Server;
+  readonly #catalog;
+  /** Per endpoint: the twin's URL without query, built once. */
+  readonly #counterparts = new Map<HttpEndpoint, string>();
+  readonly #chaosLines = new Map<HttpEndpoint, HeaderList>();
+
+  constructor(readonly options: HttpServiceOptions) {
+    const { registry, config } = options;
+    this.#catalog = catalogBodies(registry, config);
+    for (const endpoint of registry.endpoints) {
+      this.#counterparts.set(endpoint, counterpartUrl(options.host, endpoint, config.urls));
+      this.#chaosLines.set(endpoint, chaosBaseHeaders(endpoint));
+    }
+    this.server = http.createServer(
+      {
+        requestTimeout: 30_000,
+        headersTimeout: 10_000,
+        keepAliveTimeout: 30_000,
+        maxHeaderSize: 16_384,
+        requireHostHeader: true,
+      },
+      (req, res) => this.#handle(req, res),
+    );
+    this.server.maxRequestsPerSocket = 1000;
+    this.server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      if (!socket.writable) return;
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const body = `{"error":"bad_request","reason":"malformed request"}\n`;
+      socket.end(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    });
+  }
+
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        const address = this.server.address();
+        resolve(typeof address === 'object' && address ? address.port : port);
+      });
+    });
+  }
+
+  async shutdown(graceMs: number): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeIdleConnections();
+    const deadline = setTimeout(() => this.server.closeAllConnections(), graceMs);
+    await closed;
+    clearTimeout(deadline);
+  }
+
+  #handle(req: IncomingMessage, res: ServerResponse): void {
+    const target = req.url ?? '/';
+    const q = target.indexOf('?');
+    const path = q === -1 ? target : target.slice(0, q);
+    const query = q === -1 ? '' : target.slice(q + 1);
+    const method = req.method ?? 'GET';
+    const { registry, config, logger } = this.options;
+
+    const match = registry.match(path);
+    if (!match) {
+      const json = wantsJson(req.headers.accept);
+      const body = json ? this.#catalog.json : this.#catalog.html;
+      res.writeHead(path === '/' ? 200 : 404, {
+        'Content-Type': json ? 'application/json' : 'text/html; charset=utf-8',
+        'Content-Length': body.length,
+        Vary: 'Accept',
+      });
+      res.end(method === 'HEAD' ? undefined : body);
+      return;
+    }
+
+    const endpoint = match.endpoint;
+    const methods = allowedMethods(endpoint);
+    if (!(methods as readonly string[]).includes(method)) {
+      sendError(res, 405, { error: 'method_not_allowed', reason: `${method} is not served at ${endpoint.path}` }, [['Allow', methods.join(', ')]]);
+      return;
+    }
+    const parsed = parseParams(endpoint.path, endpoint.params, splitQuery(query), match.pathValues);
+    if (!parsed.ok) {
+      sendError(res, 400, parsed.error);
+      return;
+    }
+
+    const headers: HeaderList =
+      this.options.host === 'control'
+        ? controlHeaders((this.#counterparts.get(endpoint) as string) + (query ? `?${query}` : ''))
+        : [...(this.#chaosLines.get(endpoint) as HeaderList)];
+    addClampedHeader(headers, parsed.clamped);
+    const ctx: HttpContext = {
+      req,
+      res,
+      endpoint,
+      config,
+      path,
+      query,
+      headers,
+      send(status, contentType, body, extra, more) {
+        const lines: HeaderList = [['Content-Type', contentType], ['Content-Length', String(Buffer.byteLength(body))], ...headers];
+        if (extra) addChaosHeaders(lines, extra);
+        if (more) lines.push(...more);
+        res.writeHead(status, lines.flat());
+        res.end(method === 'HEAD' ? undefined : body);
+      },
+    };
+    const fail = (error: unknown): void => {
+      logger.error({ err: error, endpoint: endpoint.id }, 'handler failed');
+      if (res.headersSent) res.destroy();
+      else sendError(res, 500, { error: 'internal_error', reason: 'the endpoint failed; this is a real error, not chaos' });
+    };
+    try {
+      const pending = endpoint.handle(ctx, parsed.values);
+      if (pending) pending.catch(fail);
+    } catch (error) {
+      fail(error);
+    }
+  }
+}
+
+/** A real failure: JSON, no X-Chaos-* header. */
+function sendError(res: ServerResponse, status: number, body: object, extra: HeaderList = []): void {
+  const bytes = jsonBody(body);
+  res.writeHead(status, [['Content-Type', 'application/json'], ['Content-Length', String(bytes.length)], ...extra].flat());
+  res.end(res.req.method === 'HEAD' ? undefined : bytes);
+}

@@ -1,0 +1,255 @@
+// Parameter rules, written once (DESIGN §4): default when absent; numbers out
+// of range are clamped and the applied value reported; wrong type, unknown
+// enum value or a missing required value is a 400 with the spec's error shape.
+
+export type ParamKind = 'int' | 'number' | 'string' | 'boolean' | 'enum';
+
+export type ParseOutcome<T> =
+  | { readonly ok: true; readonly value: T; readonly clamped: boolean }
+  | { readonly ok: false; readonly reason: string };
+
+export interface Param<T> {
+  readonly kind: ParamKind;
+  readonly required: boolean;
+  /** Value used when the parameter is absent (undefined when optional without default). */
+  readonly default: T;
+  /** Human-readable accepted set, for errors, the catalog and OpenAPI. */
+  readonly accepted: string | readonly string[];
+  readonly min?: number;
+  readonly max?: number;
+  /** Clamp without reporting (the spec says "silently" for infinite `links`). */
+  readonly silentClamp?: boolean;
+  /** Where the value comes from: the query string, or a `{name}` path segment. */
+  readonly in: 'query' | 'path';
+  readonly description?: string;
+  parse(raw: string): ParseOutcome<T>;
+}
+
+export type ParamSpecs = Readonly<Record<string, Param<unknown>>>;
+export type ParamValues<P extends ParamSpecs> = { readonly [K in keyof P]: P[K] extends Param<infer T> ? T : never };
+
+interface Common {
+  readonly description?: string;
+  readonly in?: 'query' | 'path';
+}
+
+const INT_RE = /^[+-]?\d+$/;
+const NUM_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+function clampTo(value: number, min: number, max: number): ParseOutcome<number> {
+  if (value < min) return { ok: true, value: min, clamped: true };
+  if (value > max) return { ok: true, value: max, clamped: true };
+  return { ok: true, value, clamped: false };
+}
+
+interface IntOptions extends Common {
+  readonly min: number;
+  readonly max: number;
+  readonly silentClamp?: boolean;
+}
+export function int(o: IntOptions & { readonly default: number }): Param<number>;
+export function int(o: IntOptions & { readonly required: true }): Param<number>;
+export function int(o: IntOptions): Param<number | undefined>;
+export function int(o: IntOptions & { readonly default?: number; readonly required?: boolean }): Param<number | undefined> {
+  const accepted = `integer from ${o.min} to ${o.max}`;
+  return {
+    kind: 'int',
+    required: o.required === true,
+    default: o.default,
+    accepted,
+    min: o.min,
+    max: o.max,
+    silentClamp: o.silentClamp === true,
+    in: o.in ?? 'query',
+    description: o.description,
+    parse(raw) {
+      // Any run of digits is an integer; a huge one is simply out of range.
+      if (!INT_RE.test(raw)) return { ok: false, reason: `must be an ${accepted}` };
+      return clampTo(Number(raw), o.min, o.max);
+    },
+  };
+}
+
+interface NumberOptions extends Common {
+  readonly min: number;
+  readonly max: number;
+}
+export function num(o: NumberOptions & { readonly default: number }): Param<number>;
+export function num(o: NumberOptions): Param<number | undefined>;
+export function num(o: NumberOptions & { readonly default?: number }): Param<number | undefined> {
+  const accepted = `number from ${o.min} to ${o.max}`;
+  return {
+    kind: 'number',
+    required: false,
+    default: o.default,
+    accepted,
+    min: o.min,
+    max: o.max,
+    in: o.in ?? 'query',
+    description: o.description,
+    parse(raw) {
+      if (!NUM_RE.test(raw)) return { ok: false, reason: `must be a ${accepted}` };
+      return clampTo(Number(raw), o.min, o.max);
+    },
+  };
+}
+
+interface StringOptions extends Common {
+  readonly minLength?: number;
+  readonly maxLength: number;
+}
+export function str(o: StringOptions & { readonly default: string }): Param<string>;
+export function str(o: StringOptions & { readonly required: true }): Param<string>;
+export function str(o: StringOptions): Param<string | undefined>;
+export function str(o: StringOptions & { readonly default?: string; readonly required?: boolean }): Param<string | undefined> {
+  const minLength = o.minLength ?? 0;
+  const accepted = `string of ${minLength} to ${o.maxLength} characters`;
+  return {
+    kind: 'string',
+    required: o.required === true,
+    default: o.default,
+    accepted,
+    in: o.in ?? 'query',
+    description: o.description,
+    parse(raw) {
+      // Strings are not clamped: cutting an id or seed would silently change its meaning.
+      const length = [...raw].length;
+      if (length < minLength || length > o.maxLength) return { ok: false, reason: `must be a ${accepted}` };
+      return { ok: true, value: raw, clamped: false };
+    },
+  };
+}
+
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
+
+export function bool(o: Common & { readonly default: boolean }): Param<boolean> {
+  return {
+    kind: 'boolean',
+    required: false,
+    default: o.default,
+    accepted: 'true or false (also 1/0, yes/no, on/off)',
+    in: o.in ?? 'query',
+    description: o.description,
+    parse(raw) {
+      const word = raw.toLowerCase();
+      if (TRUE_WORDS.has(word)) return { ok: true, value: true, clamped: false };
+      if (FALSE_WORDS.has(word)) return { ok: true, value: false, clamped: false };
+      return { ok: false, reason: 'must be true or false' };
+    },
+  };
+}
+
+export function oneOf<const V extends readonly [string, ...string[]]>(
+  values: V,
+  o: Common & { readonly default: V[number] },
+): Param<V[number]> {
+  const allowed = new Set<string>(values);
+  return {
+    kind: 'enum',
+    required: false,
+    default: o.default,
+    accepted: values,
+    in: o.in ?? 'query',
+    description: o.description,
+    parse(raw) {
+      if (!allowed.has(raw)) return { ok: false, reason: `must be one of ${values.join(', ')}` };
+      return { ok: true, value: raw as V[number], clamped: false };
+    },
+  };
+}
+
+/** The spec's error body, plus the parameter and what it accepts. */
+export interface ParamErrorBody {
+  readonly endpoint: string;
+  readonly error: 'invalid_parameter' | 'missing_parameter' | 'malformed_query';
+  readonly requested: string | null;
+  readonly reason: string;
+  readonly param: string;
+  readonly accepted: string | readonly string[];
+}
+
+export type ParseResult<P extends ParamSpecs> =
+  | { readonly ok: true; readonly values: ParamValues<P>; readonly clamped: readonly string[] }
+  | { readonly ok: false; readonly error: ParamErrorBody };
+
+/**
+ * Raw query pairs, first occurrence wins (as go-httpbin and URLSearchParams.get do).
+ * Values stay percent-encoded until a declared parameter asks for them.
+ */
+export function splitQuery(query: string): Map<string, string> {
+  const pairs = new Map<string, string>();
+  if (query === '') return pairs;
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawName = eq === -1 ? part : part.slice(0, eq);
+    const rawValue = eq === -1 ? '' : part.slice(eq + 1);
+    const name = safeDecode(rawName);
+    if (name === undefined || pairs.has(name)) continue;
+    pairs.set(name, rawValue);
+  }
+  return pairs;
+}
+
+function safeDecode(raw: string): string | undefined {
+  if (raw.indexOf('%') === -1 && raw.indexOf('+') === -1) return raw;
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+export function parseParams<P extends ParamSpecs>(
+  endpoint: string,
+  specs: P,
+  query: ReadonlyMap<string, string>,
+  pathValues: ReadonlyMap<string, string> | undefined,
+): ParseResult<P> {
+  const values: Record<string, unknown> = {};
+  const clamped: string[] = [];
+  for (const name of Object.keys(specs)) {
+    const spec = specs[name] as Param<unknown>;
+    const encoded = spec.in === 'path' ? pathValues?.get(name) : query.get(name);
+    if (encoded === undefined) {
+      if (spec.required) {
+        return {
+          ok: false,
+          error: { endpoint, error: 'missing_parameter', requested: null, reason: `${name} is required`, param: name, accepted: spec.accepted },
+        };
+      }
+      values[name] = spec.default;
+      continue;
+    }
+    const raw = safeDecode(encoded);
+    if (raw === undefined) {
+      return {
+        ok: false,
+        error: { endpoint, error: 'malformed_query', requested: encoded, reason: `${name} has malformed percent-encoding`, param: name, accepted: spec.accepted },
+      };
+    }
+    const outcome = spec.parse(raw);
+    if (!outcome.ok) {
+      return {
+        ok: false,
+        error: { endpoint, error: 'invalid_parameter', requested: raw, reason: `${name} ${outcome.reason}`, param: name, accepted: spec.accepted },
+      };
+    }
+    values[name] = outcome.value;
+    if (outcome.clamped && !spec.silentClamp) clamped.push(`${name}=${String(outcome.value)}`);
+  }
+  return { ok: true, values: values as ParamValues<P>, clamped };
+}
+
+/** Checks a definition's own parameter table; returns problems, empty when sound. */
+export function checkParamSpecs(specs: ParamSpecs): string[] {
+  const problems: string[] = [];
+  for (const [name, spec] of Object.entries(specs)) {
+    if (spec.default === undefined) continue;
+    if (spec.required) problems.push(`${name}: a required parameter has no default`);
+    const outcome = spec.parse(String(spec.default));
+    if (!outcome.ok || outcome.clamped) problems.push(`${name}: default ${String(spec.default)} is outside what it accepts (${String(spec.accepted)})`);
+  }
+  return problems;
+}

@@ -1,0 +1,44 @@
+// Bodies a chaos endpoint and its control twin share, so the twin serves the
+// same resource and only the lie differs.
+
+export const SLOW_MAX_MS = 15_000;
+
+export function slowBody(delayedMs: number): { endpoint: '/slow'; delayed_ms: number; max_ms: number } {
+  return { endpoint: '/slow', delayed_ms: delayedMs, max_ms: SLOW_MAX_MS };
+}
+
+const PATTERN = '0123456789';
+/** The /truncate pattern for the largest `at` (1,000,000) and its promise (2×), built once. */
+const PATTERN_BUFFER = Buffer.from(PATTERN.repeat(200_000), 'latin1');
+
+/** `n` bytes of the repeating ASCII pattern 0123456789 (n ≤ 2,000,000). */
+export function digitPattern(n: number): Buffer {
+  if (n > PATTERN_BUFFER.length) throw new RangeError(`digitPattern(${n}) exceeds ${PATTERN_BUFFER.length}`);
+  return PATTERN_BUFFER.subarray(0, n);
+}
+
+/** /drip bodies are asterisks, as in httpbin's /drip. */
+const DRIP_BUFFER = Buffer.alloc(100_000, '*');
+export function dripBody(n: number): Buffer {
+  return DRIP_BUFFER.subarray(0, n);
+}
+
+/**
+ * The JSON document /partial-stream cuts: an object whose opening part (before
+ * the closing `]}`) is at least `bytes` long, so its first `bytes` bytes are
+ * never a complete JSON text. The control twin serves it whole.
+ */
+export function partialStreamDocument(bytes: number): Buffer {
+  let text = '{"endpoint":"/partial-stream","note":"the chaos host cuts this document short","items":[';
+  for (let i = 0; text.length < bytes; i++) {
+    const id = String(i).padStart(5, '0');
+    text += `${i === 0 ? '' : ','}{"id":${i},"name":"item-${id}","value":${(i * 37) % 1000}}`;
+  }
+  return Buffer.from(`${text}]}`, 'latin1');
+}
+
+/** Precomputed for the largest fragment; any shorter prefix is a prefix of it. */
+const PARTIAL_MAX = partialStreamDocument(16_384);
+export function partialStreamFragment(bytes: number): Buffer {
+  return PARTIAL_MAX.subarray(0, bytes);
+}

@@ -1,0 +1,204 @@
+// One registry of endpoint definitions per host (DESIGN §3). Routing, the
+// catalog, README tables, counterpart links and the /random pool all derive
+// from it. A broken definition stops start-up with every problem listed.
+import type { HostName } from './config.js';
+import { checkParamSpecs, type ParamSpecs, type ParamValues } from './params.js';
+
+export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export type Method = (typeof METHODS)[number];
+
+/** Categories per host, in catalog order. */
+export const CATEGORIES = {
+  chaos: [
+    'latency', 'status', 'payload', 'redirects', 'headers', 'rate-limiting', 'fault-injection',
+    'inspection', 'auth', 'cors', 'agent', 'discovery', 'pagination', 'method',
+  ],
+  control: [
+    'latency', 'status', 'payload', 'redirects', 'headers', 'rate-limiting', 'auth', 'method',
+    'crawler-files', 'infinite',
+  ],
+  bots: ['crawler-files', 'app-linking', 'federated-identity', 'site-trust'],
+} as const satisfies Record<HostName, readonly string[]>;
+export type Category<H extends HostName> = (typeof CATEGORIES)[H][number];
+
+/** How an endpoint takes part in /random: absent = never picked. */
+export type RandomPool = 'seeded' | 'unseeded';
+
+export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs> {
+  /** Kebab-case slug: names the file, metric labels and the catalog entry. */
+  readonly id: string;
+  /** Literal path, or a template with `{name}` segments and a final `{name*}` rest. */
+  readonly path: string;
+  readonly aliases?: readonly string[];
+  /** Methods really routed here (HEAD is implied by GET). Default: GET. */
+  readonly methods?: readonly Method[];
+  readonly category: string;
+  readonly summary: string;
+  readonly params: P;
+  /** Response header names the endpoint sets beyond the common ones (catalog/docs). */
+  readonly headers?: readonly string[];
+  /** Path of the twin on the other host, when it differs from `path`. */
+  readonly counterpartPath?: string;
+  /** Host of the twin; by default control for chaos and bots, chaos for control. */
+  readonly counterpartHost?: HostName;
+  readonly random?: RandomPool;
+  readonly handle: (ctx: Ctx, params: ParamValues<P>) => void | Promise<void>;
+}
+
+/** What a registry keeps: the same definition with its parameter types erased. */
+export type AnyEndpoint<Ctx> = EndpointDef<Ctx, ParamSpecs> & {
+  readonly handle: (ctx: Ctx, params: Readonly<Record<string, unknown>>) => void | Promise<void>;
+};
+
+/** Keeps the parameter types for the handler, then erases them for the registry. */
+export function defineEndpoint<Ctx>() {
+  return <const P extends ParamSpecs>(def: EndpointDef<Ctx, P>): AnyEndpoint<Ctx> => def as unknown as AnyEndpoint<Ctx>;
+}
+
+interface Segment {
+  readonly literal?: string;
+  readonly param?: string;
+  readonly rest?: boolean;
+}
+
+interface PatternRoute<Ctx> {
+  readonly endpoint: AnyEndpoint<Ctx>;
+  readonly segments: readonly Segment[];
+}
+
+export interface RouteMatch<Ctx> {
+  readonly endpoint: AnyEndpoint<Ctx>;
+  readonly pathValues: ReadonlyMap<string, string> | undefined;
+}
+
+export class RegistryError extends Error {
+  readonly code = 'ERR_CHAOS_REGISTRY';
+  constructor(
+    readonly host: HostName,
+    readonly problems: readonly string[],
+  ) {
+    super(`${host} registry is broken:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'RegistryError';
+  }
+}
+
+const SLUG_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const PARAM_SEGMENT_RE = /^\{([a-z_][a-z0-9_]*)(\*?)\}$/;
+
+function compileTemplate(path: string): Segment[] {
+  return path
+    .slice(1)
+    .split('/')
+    .map((part) => {
+      const m = PARAM_SEGMENT_RE.exec(part);
+      if (!m) return { literal: part };
+      return { param: m[1] as string, rest: m[2] === '*' };
+    });
+}
+
+export class Registry<Ctx> {
+  readonly endpoints: readonly AnyEndpoint<Ctx>[];
+  readonly categories: readonly string[];
+  readonly #exact = new Map<string, AnyEndpoint<Ctx>>();
+  readonly #patterns: PatternRoute<Ctx>[] = [];
+
+  constructor(
+    readonly host: HostName,
+    endpoints: readonly AnyEndpoint<Ctx>[],
+  ) {
+    this.categories = CATEGORIES[host];
+    this.endpoints = Object.freeze([...endpoints]);
+    const problems = this.#validate();
+    if (problems.length > 0) throw new RegistryError(host, problems);
+    for (const endpoint of this.endpoints) {
+      for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) {
+        if (path.includes('{')) this.#patterns.push({ endpoint, segments: compileTemplate(path) });
+        else this.#exact.set(path, endpoint);
+      }
+    }
+  }
+
+  #validate(): string[] {
+    const problems: string[] = [];
+    const ids = new Set<string>();
+    const paths = new Set<string>();
+    for (const e of this.endpoints) {
+      const where = `endpoint ${JSON.stringify(e.id)}`;
+      if (!SLUG_RE.test(e.id)) problems.push(`${where}: id must be a kebab-case slug`);
+      if (ids.has(e.id)) problems.push(`${where}: duplicate id`);
+      ids.add(e.id);
+      if (!this.categories.includes(e.category)) {
+        problems.push(`${where}: unknown category ${JSON.stringify(e.category)} (known: ${this.categories.join(', ')})`);
+      }
+      for (const path of [e.path, ...(e.aliases ?? [])]) {
+        if (!path.startsWith('/')) problems.push(`${where}: path ${path} must start with /`);
+        // Templates that differ only in parameter names still collide.
+        const shape = path.replace(/\{[^}]*\}/g, '{}');
+        if (paths.has(shape)) problems.push(`${where}: duplicate path ${path}`);
+        paths.add(shape);
+        const segments = compileTemplate(path);
+        segments.forEach((s, i) => {
+          if (s.rest && i !== segments.length - 1) problems.push(`${where}: {name*} must be the last segment of ${path}`);
+          if (s.param !== undefined && e.params[s.param]?.in !== 'path') {
+            problems.push(`${where}: path segment {${s.param}} has no path parameter`);
+          }
+        });
+      }
+      for (const [name, spec] of Object.entries(e.params)) {
+        if (spec.in === 'path' && !e.path.includes(`{${name}`)) problems.push(`${where}: path parameter ${name} is not in ${e.path}`);
+      }
+      for (const problem of checkParamSpecs(e.params)) problems.push(`${where}: ${problem}`);
+      if (e.summary.trim() === '') problems.push(`${where}: summary is empty`);
+    }
+    return problems;
+  }
+
+  /** Finds the endpoint for a decoded path; literal paths win over templates. */
+  match(path: string): RouteMatch<Ctx> | undefined {
+    const exact = this.#exact.get(path);
+    if (exact) return { endpoint: exact, pathValues: undefined };
+    if (this.#patterns.length === 0) return undefined;
+    const parts = path.slice(1).split('/');
+    for (const route of this.#patterns) {
+      const values = matchSegments(route.segments, parts);
+      if (values) return { endpoint: route.endpoint, pathValues: values };
+    }
+    return undefined;
+  }
+
+  /** Endpoints grouped by category, in catalog order; empty categories included. */
+  byCategory(): { category: string; endpoints: AnyEndpoint<Ctx>[] }[] {
+    return this.categories.map((category) => ({
+      category,
+      endpoints: this.endpoints.filter((e) => e.category === category),
+    }));
+  }
+}
+
+function matchSegments(segments: readonly Segment[], parts: readonly string[]): Map<string, string> | undefined {
+  const values = new Map<string, string>();
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as Segment;
+    if (segment.rest) {
+      const rest = parts.slice(i).join('/');
+      if (rest === '') return undefined;
+      values.set(segment.param as string, rest);
+      return values;
+    }
+    const part = parts[i];
+    if (part === undefined) return undefined;
+    if (segment.param !== undefined) {
+      if (part === '') return undefined;
+      values.set(segment.param, part);
+    } else if (segment.literal !== part) {
+      return undefined;
+    }
+  }
+  return parts.length === segments.length ? values : undefined;
+}
+
+/** Methods an endpoint answers, HEAD included wherever GET is. */
+export function allowedMethods(endpoint: { readonly methods?: readonly Method[] }): readonly Method[] {
+  const methods = endpoint.methods ?? ['GET'];
+  return methods.includes('GET') && !methods.includes('HEAD') ? [...methods, 'HEAD'] : methods;
+}

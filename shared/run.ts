@@ -1,0 +1,74 @@
+// Process life of one service: load config (a bad value stops start-up with a
+// message naming the variable), listen, report readiness, and on SIGTERM or
+// SIGINT stop accepting and let in-flight responses finish (bounded).
+import { ConfigError, loadConfig, type Config, type HostName } from './config.js';
+import { createLogger, type Logger } from './log.js';
+
+export interface Service {
+  listen(port: number, host: string): Promise<number>;
+  shutdown(graceMs: number): Promise<void>;
+}
+
+export interface ReadyMessage {
+  readonly type: 'ready';
+  readonly service: HostName;
+  readonly port: number;
+  readonly url: string;
+}
+
+/** Loads config or exits 2 with the reason; the one place a service reads process.env. */
+export function configOrExit(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+export async function runService(
+  name: HostName,
+  create: (config: Config, logger: Logger) => Service,
+  portOf: (config: Config) => number,
+): Promise<void> {
+  const config = configOrExit();
+  const logger = createLogger(name, config.logLevel);
+  let service: Service;
+  let port: number;
+  try {
+    service = create(config, logger);
+    port = await service.listen(portOf(config), config.bindAddress);
+  } catch (error) {
+    logger.fatal({ err: error }, 'could not start');
+    process.stderr.write(`${name}: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  const url = `http://${config.bindAddress.includes(':') ? `[${config.bindAddress}]` : config.bindAddress}:${port}`;
+  logger.info({ url }, 'listening');
+  const ready: ReadyMessage = { type: 'ready', service: name, port, url };
+  process.send?.(ready);
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    // Later signals are ignored: the supervisor escalates if the grace runs out.
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    service.shutdown(config.shutdownGraceMs).then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('disconnect', () => stop('disconnect'));
+}
