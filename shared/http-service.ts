@@ -8,6 +8,7 @@ import { jsonBody } from './json.js';
 import type { Logger } from './log.js';
 import { parseParams, splitQuery } from './params.js';
 import { allowedMethods, defineEndpoint, type AnyEndpoint, type Registry } from './registry.js';
+import { MemoryStore, type Store } from './store.js';
 
 export interface HttpContext {
   readonly req: IncomingMessage;
@@ -24,6 +25,10 @@ export interface HttpContext {
    * plus X-Chaos-Clamped when a parameter was clamped.
    */
   readonly headers: HeaderList;
+  /** Shared state (retry records, counters, budgets). */
+  readonly store: Store;
+  /** The client's address: X-Forwarded-For's last hop when the peer is a trusted proxy. */
+  readonly clientAddress: string;
   /** Sends a complete response with an accurate Content-Length. */
   send(status: number, contentType: string, body: Buffer | string, extra?: Readonly<Record<string, HeaderValue>>, more?: HeaderList): void;
 }
@@ -36,6 +41,8 @@ export interface HttpServiceOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly registry: Registry<HttpContext>;
+  /** Shared state; the in-memory store by default. */
+  readonly store?: Store;
 }
 
 export class HttpService {
@@ -44,10 +51,14 @@ export class HttpService {
   /** Per endpoint: the twin's URL without query, built once. */
   readonly #counterparts = new Map<HttpEndpoint, string>();
   readonly #chaosLines = new Map<HttpEndpoint, HeaderList>();
+  readonly #trusted: ReadonlySet<string>;
+  readonly store: Store;
 
   constructor(readonly options: HttpServiceOptions) {
     const { registry, config } = options;
     this.#catalog = catalogBodies(registry, config);
+    this.store = options.store ?? new MemoryStore();
+    this.#trusted = new Set(config.trustProxy);
     for (const endpoint of registry.endpoints) {
       this.#counterparts.set(endpoint, counterpartUrl(options.host, endpoint, config.urls));
       this.#chaosLines.set(endpoint, chaosBaseHeaders(endpoint));
@@ -90,6 +101,15 @@ export class HttpService {
     const deadline = setTimeout(() => this.server.closeAllConnections(), graceMs);
     await closed;
     clearTimeout(deadline);
+  }
+
+  #clientAddress(req: IncomingMessage): string {
+    const peer = req.socket.remoteAddress ?? '';
+    const forwarded = req.headers['x-forwarded-for'];
+    if (!forwarded || !this.#trusted.has(peer.replace(/^::ffff:/, ''))) return peer;
+    // The last hop is the one our trusted proxy added (it deletes client-sent values).
+    const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded).split(',');
+    return (hops[hops.length - 1] as string).trim() || peer;
   }
 
   #handle(req: IncomingMessage, res: ServerResponse): void {
@@ -138,6 +158,8 @@ export class HttpService {
       path,
       query,
       headers,
+      store: this.store,
+      clientAddress: this.#clientAddress(req),
       send(status, contentType, body, extra, more) {
         const lines: HeaderList = [['Content-Type', contentType], ['Content-Length', String(Buffer.byteLength(body))], ...headers];
         if (extra) addChaosHeaders(lines, extra);

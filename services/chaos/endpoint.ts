@@ -4,6 +4,7 @@
 import type { Config } from '../../shared/config.js';
 import { addChaosHeaders, addClampedHeader, httpDate, type HeaderList, type HeaderValue } from '../../shared/headers.js';
 import { defineEndpoint, type AnyEndpoint } from '../../shared/registry.js';
+import type { Store } from '../../shared/store.js';
 import type { ParsedRequest } from './parser.js';
 import type { EndAction, Wire } from './wire.js';
 
@@ -16,6 +17,10 @@ export interface ChaosContext {
   readonly keepAlive: boolean;
   /** Parameters clamped into range, as `name=value`, for X-Chaos-Clamped. */
   readonly clamped: readonly string[];
+  /** Shared state (retry records, counters, budgets). */
+  readonly store: Store;
+  /** The client's address (from the socket; from the PROXY header behind HAProxy). */
+  readonly clientAddress: string;
 }
 
 export type ChaosEndpoint = AnyEndpoint<ChaosContext>;

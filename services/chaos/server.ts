@@ -8,6 +8,7 @@ import { jsonBody } from '../../shared/json.js';
 import type { Logger } from '../../shared/log.js';
 import { parseParams, splitQuery } from '../../shared/params.js';
 import { allowedMethods, type Registry } from '../../shared/registry.js';
+import { MemoryStore, type Store } from '../../shared/store.js';
 import { setBaseHeaders, type ChaosContext } from './endpoint.js';
 import { DEFAULT_LIMITS, RequestParser, RequestRejected, type ParsedRequest, type ParserLimits } from './parser.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
@@ -16,6 +17,8 @@ export interface ChaosServerOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly registry: Registry<ChaosContext>;
+  /** Shared state; the in-memory store by default. */
+  readonly store?: Store;
   readonly limits?: ParserLimits;
   /** From the first byte of a request until it is complete (slowloris guard): 408 after. */
   readonly requestTimeoutMs?: number;
@@ -43,11 +46,13 @@ export class ChaosServer {
   readonly holdMs: number;
   readonly maxRequestsPerConnection: number;
   readonly limits: ParserLimits;
+  readonly store: Store;
   #draining = false;
 
   constructor(readonly options: ChaosServerOptions) {
     const { config, registry } = options;
     this.limits = options.limits ?? DEFAULT_LIMITS;
+    this.store = options.store ?? new MemoryStore();
     this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
     this.holdMs = options.holdMs ?? 30_000;
@@ -331,7 +336,16 @@ class Connection implements WireOwner {
 
     const wire = new Wire(this.socket, this, headOnly);
     this.#active = { wire, keepAlive };
-    const ctx: ChaosContext = { req, wire, endpoint, config, keepAlive, clamped: parsed.clamped };
+    const ctx: ChaosContext = {
+      req,
+      wire,
+      endpoint,
+      config,
+      keepAlive,
+      clamped: parsed.clamped,
+      store: this.host.store,
+      clientAddress: this.socket.remoteAddress ?? '',
+    };
     const fail = (error: unknown): void => this.#handlerFailed(wire, endpoint.id, error);
     try {
       const pending = endpoint.handle(ctx, parsed.values);

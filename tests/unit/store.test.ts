@@ -1,0 +1,71 @@
+import t from 'tap';
+import { MemoryStore } from '../../shared/store.js';
+
+function clock(start = 1_000_000): { now: () => number; advance(ms: number): void } {
+  let now = start;
+  return { now: () => now, advance: (ms) => void (now += ms) };
+}
+
+t.test('countInWindow: window starts at the first call and is not extended', async (t) => {
+  const c = clock();
+  const store = new MemoryStore({ now: c.now });
+  t.equal(await store.countInWindow('a', 60_000), 1);
+  c.advance(30_000);
+  t.equal(await store.countInWindow('a', 60_000), 2);
+  t.equal(await store.countInWindow('a', 60_000), 3);
+  t.equal(await store.countInWindow('b', 60_000), 1, 'keys are separate');
+  c.advance(30_000);
+  t.equal(await store.countInWindow('a', 60_000), 1, 'expired 60 s after the first call: a new cycle');
+});
+
+t.test('stays bounded under many keys', async (t) => {
+  const store = new MemoryStore({ maxEntries: 1000 });
+  for (let i = 0; i < 50_000; i++) await store.countInWindow(`id-${i}`, 60_000);
+  t.equal(store.size, 1000);
+  t.equal(await store.countInWindow('id-49999', 60_000), 2, 'the newest survive');
+  t.equal(await store.countInWindow('id-0', 60_000), 1, 'the oldest were evicted');
+});
+
+t.test('checkRate: GCRA allows a burst of limit, then refuses, then refills', async (t) => {
+  const c = clock();
+  const store = new MemoryStore({ now: c.now });
+  const check = { policy: 'general', key: 'general:1.2.3.4', limit: 60, periodMs: 60_000 };
+  for (let i = 0; i < 60; i++) {
+    const d = await store.checkRate([check]);
+    if (!d.allowed) t.fail(`request ${i + 1} refused`);
+  }
+  const refused = await store.checkRate([check]);
+  t.equal(refused.allowed, false);
+  t.equal(refused.policy, 'general');
+  t.equal(refused.retryAfterMs, 1000, 'one emission interval');
+  c.advance(1000);
+  t.equal((await store.checkRate([check])).allowed, true, 'one more after an interval');
+  t.equal((await store.checkRate([check])).allowed, false);
+});
+
+t.test('checkRate: several policies at once; a refusal consumes nothing', async (t) => {
+  const c = clock();
+  const store = new MemoryStore({ now: c.now });
+  const general = { policy: 'general', key: 'g', limit: 60, periodMs: 60_000 };
+  const infinite = { policy: 'infinite', key: 'i', limit: 10, periodMs: 60_000 };
+  for (let i = 0; i < 10; i++) t.equal((await store.checkRate([general, infinite])).allowed, true);
+  const d = await store.checkRate([general, infinite]);
+  t.equal(d.allowed, false);
+  t.equal(d.policy, 'infinite');
+  // The general budget was charged 10 times only: 50 more fit.
+  let allowed = 0;
+  for (let i = 0; i < 60; i++) if ((await store.checkRate([general])).allowed) allowed++;
+  t.equal(allowed, 50);
+  t.equal((await store.checkRate([{ ...general, key: 'off', limit: 0 }])).allowed, true, 'limit 0 disables');
+});
+
+t.test('consumeBudget', async (t) => {
+  const c = clock();
+  const store = new MemoryStore({ now: c.now });
+  t.equal(await store.consumeBudget('ai', 2, 1000), true);
+  t.equal(await store.consumeBudget('ai', 2, 1000), true);
+  t.equal(await store.consumeBudget('ai', 2, 1000), false);
+  c.advance(1000);
+  t.equal(await store.consumeBudget('ai', 2, 1000), true, 'a new period');
+  t.equal(await store.consumeBudget('none', 0, 1000), false, 'budget 0 allows nothing');
+});
