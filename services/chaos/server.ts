@@ -191,7 +191,8 @@ class Connection implements WireOwner {
 
   /** Decides what an idle connection does: wait for the next request, or close. */
   #settle(): void {
-    if (this.#active || this.#closing || this.#closed || this.#queue.length > 0) return;
+    // A held connection (a response that promised more bytes) waits out its hold.
+    if (this.#active || this.#closing || this.#closed || this.#holdTimer || this.#queue.length > 0) return;
     if (this.#clientEnded || this.host.draining || this.#parser.dead) {
       if (!this.#parser.midRequest || this.#clientEnded) this.#close();
       return;
