@@ -337,12 +337,16 @@ class Connection implements WireOwner {
 
     const wire = new Wire(this.socket, this, headOnly);
     this.#active = { wire, keepAlive };
+    const host = this.host;
     const ctx: ChaosContext = {
       req,
       wire,
       endpoint,
       config,
-      keepAlive,
+      // Read when the head is written: a shutdown that began meanwhile makes it the last response.
+      get keepAlive() {
+        return keepAlive && !host.draining;
+      },
       clamped: parsed.clamped,
       store: this.host.store,
       clientAddress: this.socket.remoteAddress ?? '',

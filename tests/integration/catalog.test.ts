@@ -1,0 +1,69 @@
+// The catalog on every host: `/` answers 200; every unknown path falls
+// through to it with 404 and the same body; HTML for browsers, JSON on ask.
+import t from 'tap';
+import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
+import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
+import { createControlRegistry } from '../../services/control/endpoints/index.js';
+import { buildCatalog, wantsJson } from '../../shared/catalog.js';
+import { CATEGORIES, type Registry } from '../../shared/registry.js';
+import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
+import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+
+const registries = { chaos: createChaosRegistry(), control: createControlRegistry(), bots: createBotsRegistry() };
+
+for (const host of ['chaos', 'control', 'bots'] as const) {
+  t.test(`${host} host`, async (t) => {
+    const port = host === 'chaos' ? (await startChaos(t)).port : (await startHttp(t, host)).port;
+    const ask = async (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+      parseHead((await rawExchange(port, get(path, headers, method), { until: completeByLength })).data);
+    const registry = registries[host] as Registry<unknown>;
+    const expected = buildCatalog(registry, testConfig());
+
+    const json = await ask('/', { Accept: 'application/json' });
+    t.equal(json.status, 200);
+    t.equal(json.header('content-type'), 'application/json');
+    const catalog = JSON.parse(json.rest.toString());
+    t.same(catalog, JSON.parse(JSON.stringify(expected)), 'the catalog is generated from the registry');
+    t.equal(catalog.endpoint_count, registry.endpoints.length);
+    const usedCategories = new Set(registry.endpoints.map((e) => e.category));
+    t.equal(catalog.category_count, usedCategories.size);
+    t.match(catalog.banner, new RegExp(`^${registry.endpoints.length} endpoints in ${usedCategories.size} categories`));
+    t.match(catalog.banner, /60 requests per minute per IP/);
+    t.same(catalog.rate_limit, { requests: 60, per_seconds: 60 });
+    for (const group of catalog.categories) t.ok((CATEGORIES[host] as readonly string[]).includes(group.name), `known category ${group.name}`);
+    const listed = catalog.categories.flatMap((g: { endpoints: { path: string }[] }) => g.endpoints.map((e) => e.path));
+    t.same(listed.sort(), registry.endpoints.map((e) => e.path).sort(), 'every endpoint listed once');
+
+    const html = await ask('/', { Accept: 'text/html,application/xhtml+xml,application/json;q=0.9' });
+    t.equal(html.status, 200);
+    t.equal(html.header('content-type'), 'text/html; charset=utf-8');
+    const page = html.rest.toString();
+    t.match(page, /^<!doctype html>/);
+    t.match(page, expected.banner);
+    for (const e of registry.endpoints) t.ok(page.includes(`href="${e.path}"`), `HTML links ${e.path}`);
+
+    const curlish = await ask('/', { Accept: '*/*' });
+    t.equal(curlish.header('content-type'), 'text/html; charset=utf-8', 'curl gets HTML');
+
+    for (const path of ['/no/such/path', '/favicon.ico', '/%ff%fe', '/' + 'x'.repeat(3000)]) {
+      const missing = await ask(path, { Accept: 'application/json' });
+      t.equal(missing.status, 404, `${path.slice(0, 30)} → 404`);
+      t.same(JSON.parse(missing.rest.toString()), catalog, 'with the same catalog body');
+      t.same(missing.headerLines.filter(([n]) => /^x-chaos-/i.test(n)), [], 'the catalog is not chaos');
+    }
+    const post = await ask('/nothing-here', { 'Content-Length': '0' }, 'POST');
+    t.equal(post.status, 404, 'any method falls through');
+    const head = await rawExchange(port, get('/', {}, 'HEAD'), { timeoutMs: 1000, until: (d) => d.includes('\r\n\r\n') });
+    const headHead = parseHead(head.data);
+    t.equal(headHead.status, 200);
+    t.equal(headHead.rest.length, 0, 'HEAD: no body');
+  });
+}
+
+t.test('Accept negotiation', async (t) => {
+  t.equal(wantsJson(undefined), false);
+  t.equal(wantsJson('*/*'), false);
+  t.equal(wantsJson('application/json'), true);
+  t.equal(wantsJson('application/json, text/html'), true);
+  t.equal(wantsJson('text/html, application/json'), false);
+});
