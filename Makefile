@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 STAMP := node_modules/.install-stamp
 
-.PHONY: help up test build deps tools bench clean
+.PHONY: help up test build deps tools bench clean readme
 
 help:
 	@echo "make up     install, build and run chaos :8081, control :8082, bots :8083 (Ctrl-C stops)"
@@ -37,3 +37,7 @@ bench: build
 
 clean:
 	rm -rf dist .tap node_modules
+
+# Regenerates README.md's endpoint tables from the registries.
+readme: build
+	node dist/scripts/readme-tables.js --write
