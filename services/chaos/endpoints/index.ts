@@ -6,8 +6,17 @@ import slow from './latency/slow.js';
 import bytes from './payload/bytes.js';
 import partialStream from './payload/partial-stream.js';
 import truncate from './payload/truncate.js';
+import json from './payload/json.js';
+import wrongContentType from './headers/wrong-content-type.js';
+import cacheConfused from './headers/cache-confused.js';
+import headerFlood from './headers/header-flood.js';
+import redirectChain from './redirects/redirect-chain.js';
+import method from './method/method.js';
 
-export const chaosEndpoints: readonly ChaosEndpoint[] = [slow, drip, truncate, partialStream, bytes];
+export const chaosEndpoints: readonly ChaosEndpoint[] = [
+  slow, drip, truncate, partialStream, bytes,
+  json, wrongContentType, cacheConfused, headerFlood, redirectChain, method,
+];
 
 export function createChaosRegistry(): Registry<ChaosContext> {
   return new Registry('chaos', chaosEndpoints);

@@ -6,8 +6,17 @@ import slow from './latency/slow.js';
 import bytes from './payload/bytes.js';
 import partialStream from './payload/partial-stream.js';
 import truncate from './payload/truncate.js';
+import json from './payload/json.js';
+import matchedContentType from './headers/matched-content-type.js';
+import cacheCoherent from './headers/cache-coherent.js';
+import headerFlood from './headers/header-flood.js';
+import redirectChain from './redirects/redirect-chain.js';
+import method from './method/method.js';
 
-export const controlEndpoints: readonly HttpEndpoint[] = [slow, drip, truncate, partialStream, bytes];
+export const controlEndpoints: readonly HttpEndpoint[] = [
+  slow, drip, truncate, partialStream, bytes,
+  json, matchedContentType, cacheCoherent, headerFlood, redirectChain, method,
+];
 
 export function createControlRegistry(): Registry<HttpContext> {
   return new Registry('control', controlEndpoints);

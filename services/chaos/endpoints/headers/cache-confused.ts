@@ -1,0 +1,22 @@
+import { CACHE_CONTROL, CACHE_MODES, cacheConfusedBody } from '../../../../shared/format-payloads.js';
+import { oneOf } from '../../../../shared/params.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+
+export default defineChaosEndpoint({
+  id: 'cache-confused',
+  path: '/cache-confused',
+  category: 'headers',
+  summary: 'One Cache-Control header whose directives contradict each other',
+  params: {
+    mode: oneOf(CACHE_MODES, { default: 'all', description: 'which contradiction; all bundles the three in one header' }),
+  },
+  headers: ['Cache-Control', 'X-Chaos-Cache-Mode'],
+  counterpartPath: '/cache-coherent',
+  random: 'seeded',
+  handle(ctx, { mode }) {
+    // Always exactly one Cache-Control line: the contradiction is inside it, not across duplicates.
+    sendComplete(ctx, 200, 'application/json', cacheConfusedBody(mode), { 'Cache-Mode': mode }, [
+      ['Cache-Control', CACHE_CONTROL[mode]],
+    ]);
+  },
+});

@@ -1,0 +1,27 @@
+import { FLOOD_ENTRIES, HEADER_FLOOD_MAX, headerFloodBody } from '../../../../shared/format-payloads.js';
+import { addChaosHeaders, type HeaderList } from '../../../../shared/headers.js';
+import { int } from '../../../../shared/params.js';
+import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+
+/** X-Chaos-Header-001 … -100, built once; a response takes the first n. */
+const FLOOD: HeaderList = addChaosHeaders([], Object.fromEntries(FLOOD_ENTRIES));
+
+export default defineChaosEndpoint({
+  id: 'header-flood',
+  path: '/header-flood',
+  category: 'headers',
+  summary: 'Adds n synthetic headers X-Chaos-Header-001 … (up to 100) to an otherwise ordinary JSON response',
+  params: {
+    n: int({ min: 1, max: HEADER_FLOOD_MAX, default: 20, description: 'number of synthetic headers' }),
+  },
+  headers: ['X-Chaos-Header-Count', 'X-Chaos-Header-NNN'],
+  random: 'seeded',
+  handle(ctx, { n }) {
+    const body = headerFloodBody(n);
+    const headers = chaosHead(ctx, 'application/json', body.length, { 'Header-Count': n });
+    for (let i = 0; i < n; i++) headers.push(FLOOD[i] as readonly [string, string]);
+    ctx.wire.head(200, headers);
+    ctx.wire.write(body);
+    ctx.wire.end();
+  },
+});

@@ -1,0 +1,68 @@
+import { ALLOW_SIX, ALLOW_TRUE, METHOD_MODES, SIX_METHODS, methodGetBody, type MethodMode } from '../../../../shared/format-payloads.js';
+import { jsonBody } from '../../../../shared/json.js';
+import { oneOf } from '../../../../shared/params.js';
+import { chaosHead, defineChaosEndpoint, type ChaosContext } from '../../endpoint.js';
+
+/** The Allow line each mode sends on its 405 and on OPTIONS; undefined = no Allow line. */
+const ALLOW_ON_405: Readonly<Record<MethodMode, string | undefined>> = {
+  'lying-allow': ALLOW_SIX,
+  'silent-on-wrong-method': undefined, // never sends a 405
+  '405-without-allow': undefined,
+  'options-mismatch': ALLOW_TRUE,
+};
+const ALLOW_ON_OPTIONS: Readonly<Record<MethodMode, string | undefined>> = {
+  'lying-allow': ALLOW_SIX,
+  'silent-on-wrong-method': undefined,
+  '405-without-allow': undefined,
+  'options-mismatch': ALLOW_SIX,
+};
+
+export default defineChaosEndpoint({
+  id: 'method',
+  path: '/method',
+  methods: [...SIX_METHODS],
+  category: 'method',
+  summary: 'Only GET is handled; other methods get a lying Allow, a silent 200, a bare 405, or an OPTIONS that contradicts the 405',
+  params: {
+    mode: oneOf(METHOD_MODES, { default: 'lying-allow', description: 'how methods other than GET are answered' }),
+  },
+  headers: ['Allow', 'X-Chaos-Method-Mode', 'X-Chaos-Request-Method'],
+  // No `random`: /random picks with GET, which always gets the honest explanation here.
+  handle(ctx, { mode }) {
+    const method = ctx.req.method;
+    const extra = { 'Method-Mode': mode, 'Request-Method': method };
+    if (method === 'GET' || method === 'HEAD') {
+      const body = methodGetBody(mode);
+      send(ctx, 200, 'application/json', body, extra, undefined);
+      return;
+    }
+    if (method === 'OPTIONS') {
+      // DESIGN §8: OPTIONS is 204 in every mode, with the mode's Allow behaviour; no body, no Content-Length.
+      send(ctx, 204, undefined, undefined, extra, ALLOW_ON_OPTIONS[mode]);
+      return;
+    }
+    if (mode === 'silent-on-wrong-method') {
+      // 200 with an empty body: the request "worked", nothing was done.
+      send(ctx, 200, undefined, EMPTY, extra, undefined);
+      return;
+    }
+    send(ctx, 405, 'application/json', jsonBody({ endpoint: '/method', mode, method, status: 405 }), extra, ALLOW_ON_405[mode]);
+  },
+});
+
+const EMPTY = Buffer.alloc(0);
+
+function send(
+  ctx: ChaosContext,
+  status: number,
+  contentType: string | undefined,
+  body: Buffer | undefined,
+  extra: Readonly<Record<string, string>>,
+  allow: string | undefined,
+): void {
+  const headers = chaosHead(ctx, contentType, body?.length, extra);
+  if (allow !== undefined) headers.push(['Allow', allow]);
+  ctx.wire.head(status, headers);
+  if (body) ctx.wire.write(body);
+  ctx.wire.end();
+}

@@ -1,0 +1,19 @@
+import { JSON_MODES, jsonChaosBody } from '../../../../shared/format-payloads.js';
+import { oneOf } from '../../../../shared/params.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+
+export default defineChaosEndpoint({
+  id: 'json',
+  path: '/json',
+  category: 'payload',
+  summary: 'Labelled application/json, never valid JSON: an unquoted key, a trailing comma, a missing closing brace, or all three',
+  params: {
+    mode: oneOf(JSON_MODES, { default: 'all', description: 'which defect; all bundles the three in one payload' }),
+  },
+  headers: ['X-Chaos-Payload', 'X-Chaos-Json-Mode'],
+  random: 'seeded',
+  handle(ctx, { mode }) {
+    // The lie is in the body only: the framing (Content-Length) is accurate.
+    sendComplete(ctx, 200, 'application/json', jsonChaosBody(mode), { Payload: 'json-chaos', 'Json-Mode': mode });
+  },
+});

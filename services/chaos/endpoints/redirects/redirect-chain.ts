@@ -1,0 +1,31 @@
+import { REDIRECT_FINAL_BODY, REDIRECT_MAX, redirectHopBody, redirectLocation } from '../../../../shared/format-payloads.js';
+import { int } from '../../../../shared/params.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+
+export default defineChaosEndpoint({
+  id: 'redirect-chain',
+  path: '/redirect-chain',
+  category: 'redirects',
+  summary: '302 to /redirect-chain?n=<n-1> until n reaches 0, then 200',
+  params: {
+    n: int({ min: 0, max: REDIRECT_MAX, default: 3, description: 'hops remaining' }),
+  },
+  headers: ['Location', 'X-Chaos-Redirect-Chain', 'X-Chaos-Redirect-Remaining'],
+  random: 'seeded',
+  handle(ctx, { n }) {
+    if (n === 0) {
+      sendComplete(ctx, 200, 'application/json', REDIRECT_FINAL_BODY, { 'Redirect-Chain': 'resolved' });
+      return;
+    }
+    // Remaining counts this hop, as n does. The Location is relative, exactly as
+    // the spec writes it (RFC 9110 §10.2.2 allows a relative reference).
+    sendComplete(
+      ctx,
+      302,
+      'application/json',
+      redirectHopBody(n),
+      { 'Redirect-Chain': 'redirecting', 'Redirect-Remaining': n },
+      [['Location', redirectLocation(n)]],
+    );
+  },
+});

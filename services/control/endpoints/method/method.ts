@@ -1,0 +1,41 @@
+import { ALLOW_TRUE, METHOD_MODES, SIX_METHODS } from '../../../../shared/format-payloads.js';
+import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { jsonBody } from '../../../../shared/json.js';
+import { oneOf } from '../../../../shared/params.js';
+
+const GET_BODY = jsonBody({
+  endpoint: '/method',
+  method: 'GET',
+  handled: ['GET', 'HEAD'],
+  other_methods: `405 with Allow: ${ALLOW_TRUE}`,
+  options: `204 with Allow: ${ALLOW_TRUE}`,
+});
+
+export default defineHttpEndpoint({
+  id: 'method',
+  path: '/method',
+  // Declared so the handler, not the router, answers them (the router's 405 would list these as allowed).
+  methods: [...SIX_METHODS],
+  category: 'method',
+  summary: 'Twin of /method: GET answered; 405 with a true Allow (GET, HEAD) for other methods; OPTIONS 204 with the same Allow',
+  params: {
+    mode: oneOf(METHOD_MODES, { default: 'lying-allow', description: 'accepted for parity; behaviour is always truthful' }),
+  },
+  headers: ['Allow'],
+  handle(ctx) {
+    const method = ctx.req.method ?? 'GET';
+    if (method === 'GET' || method === 'HEAD') {
+      ctx.send(200, 'application/json', GET_BODY);
+      return;
+    }
+    if (method === 'OPTIONS') {
+      // 204: no body and no Content-Length (RFC 9110 §8.6).
+      ctx.res.writeHead(204, [...ctx.headers, ['Allow', ALLOW_TRUE]].flat());
+      ctx.res.end();
+      return;
+    }
+    ctx.send(405, 'application/json', jsonBody({ endpoint: '/method', method, status: 405, allow: ALLOW_TRUE }), undefined, [
+      ['Allow', ALLOW_TRUE],
+    ]);
+  },
+});

@@ -1,0 +1,16 @@
+import { JSON_MODES, jsonControlBody } from '../../../../shared/format-payloads.js';
+import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { oneOf } from '../../../../shared/params.js';
+
+export default defineHttpEndpoint({
+  id: 'json',
+  path: '/json',
+  category: 'payload',
+  summary: 'Twin of /json: the same document as valid JSON (mode is echoed, no defect applied)',
+  params: {
+    mode: oneOf(JSON_MODES, { default: 'all', description: 'accepted for parity; the document is always valid' }),
+  },
+  handle(ctx, { mode }) {
+    ctx.send(200, 'application/json', jsonControlBody(mode));
+  },
+});

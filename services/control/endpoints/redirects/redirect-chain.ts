@@ -1,0 +1,22 @@
+import { REDIRECT_FINAL_BODY, REDIRECT_MAX, redirectHopBody, redirectLocation } from '../../../../shared/format-payloads.js';
+import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { int } from '../../../../shared/params.js';
+
+export default defineHttpEndpoint({
+  id: 'redirect-chain',
+  path: '/redirect-chain',
+  category: 'redirects',
+  summary: 'Twin of /redirect-chain: the same hops, 302 with Location to /redirect-chain?n=<n-1>, final 200',
+  params: {
+    n: int({ min: 0, max: REDIRECT_MAX, default: 3, description: 'hops remaining' }),
+  },
+  headers: ['Location', 'X-Chaos-Redirect-Chain'],
+  handle(ctx, { n }) {
+    if (n === 0) {
+      // The same resolution marker as the chaos host, so a script can switch hosts unchanged.
+      ctx.send(200, 'application/json', REDIRECT_FINAL_BODY, { 'Redirect-Chain': 'resolved' });
+      return;
+    }
+    ctx.send(302, 'application/json', redirectHopBody(n), undefined, [['Location', redirectLocation(n)]]);
+  },
+});

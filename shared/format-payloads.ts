@@ -1,0 +1,256 @@
+// Bodies and header values of the format-and-header family, shared by each
+// chaos endpoint and its control twin so the twin serves the same resource and
+// only the lie differs. Everything is built once at module load.
+import { jsonBody } from './json.js';
+
+// ---------------------------------------------------------------- /json
+
+export const JSON_MODES = ['all', 'missing-brace', 'unquoted-key', 'trailing-comma'] as const;
+export type JsonMode = (typeof JSON_MODES)[number];
+
+const JSON_ITEMS = [
+  { id: 1, name: 'alpha' },
+  { id: 2, name: 'beta' },
+  { id: 3, name: 'gamma' },
+] as const;
+const ITEMS_TEXT = JSON.stringify(JSON_ITEMS);
+/** The items array with a comma after its last element: `…"gamma"},]`. */
+const ITEMS_TRAILING_COMMA = `${ITEMS_TEXT.slice(0, -1)},]`;
+
+/** Which defects each mode carries, in the order they appear in the text. */
+export const JSON_DEFECTS: Readonly<Record<JsonMode, readonly string[]>> = {
+  all: ['unquoted-key', 'trailing-comma', 'missing-brace'],
+  'missing-brace': ['missing-brace'],
+  'unquoted-key': ['unquoted-key'],
+  'trailing-comma': ['trailing-comma'],
+};
+
+/**
+ * The chaos /json text: the control document with exactly the mode's defects
+ * (`items` unquoted; a comma after the last array element; the closing `}`
+ * of the object left off). Never valid JSON.
+ */
+function brokenJson(mode: JsonMode): Buffer {
+  const defects = JSON_DEFECTS[mode];
+  const key = defects.includes('unquoted-key') ? 'items' : '"items"';
+  const items = defects.includes('trailing-comma') ? ITEMS_TRAILING_COMMA : ITEMS_TEXT;
+  const close = defects.includes('missing-brace') ? '' : '}';
+  const head = `{"endpoint":"/json","mode":${JSON.stringify(mode)},"valid":false,"defects":${JSON.stringify(defects)}`;
+  return Buffer.from(`${head},${key}:${items}${close}\n`, 'latin1');
+}
+
+const BROKEN_JSON = new Map<JsonMode, Buffer>(JSON_MODES.map((mode) => [mode, brokenJson(mode)]));
+const VALID_JSON = new Map<JsonMode, Buffer>(
+  JSON_MODES.map((mode) => [mode, jsonBody({ endpoint: '/json', mode, valid: true, defects: [], items: JSON_ITEMS })]),
+);
+
+export function jsonChaosBody(mode: JsonMode): Buffer {
+  return BROKEN_JSON.get(mode) as Buffer;
+}
+
+/** The control twin: the same document, well-formed. */
+export function jsonControlBody(mode: JsonMode): Buffer {
+  return VALID_JSON.get(mode) as Buffer;
+}
+
+// ---------------------------------------------------------------- /wrong-content-type
+
+export const CONTENT_TYPE_MODES = ['json-as-html', 'xml-as-json', 'html-as-json', 'json-as-png', 'missing'] as const;
+export type ContentTypeMode = (typeof CONTENT_TYPE_MODES)[number];
+export type BodyFormat = 'json' | 'xml' | 'html';
+
+export interface MislabelledBody {
+  /** The Content-Type sent; undefined = no Content-Type line at all. */
+  readonly contentType: string | undefined;
+  /** What the body really is. */
+  readonly format: BodyFormat;
+  readonly body: Buffer;
+}
+
+const LABELS: Readonly<Record<ContentTypeMode, readonly [string | undefined, BodyFormat]>> = {
+  'json-as-html': ['text/html; charset=utf-8', 'json'],
+  'xml-as-json': ['application/json', 'xml'],
+  'html-as-json': ['application/json', 'html'],
+  'json-as-png': ['image/png', 'json'],
+  missing: [undefined, 'json'],
+};
+
+function mislabelled(mode: ContentTypeMode): MislabelledBody {
+  const [contentType, format] = LABELS[mode];
+  const labelled = contentType ?? 'nothing (no Content-Type header)';
+  let text: string;
+  switch (format) {
+    case 'json':
+      return {
+        contentType,
+        format,
+        body: jsonBody({ endpoint: '/wrong-content-type', type: mode, body_format: 'json', labelled_as: contentType ?? null }),
+      };
+    case 'xml':
+      text =
+        '<?xml version="1.0" encoding="UTF-8"?>\n' +
+        `<response><endpoint>/wrong-content-type</endpoint><type>${mode}</type>` +
+        `<body_format>xml</body_format><labelled_as>${labelled}</labelled_as></response>\n`;
+      break;
+    case 'html':
+      text =
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>/wrong-content-type</title></head>' +
+        `<body><h1>${mode}</h1><p>This HTML page is labelled ${labelled}.</p></body></html>\n`;
+      break;
+  }
+  return { contentType, format, body: Buffer.from(text, 'utf8') };
+}
+
+const MISLABELLED = new Map<ContentTypeMode, MislabelledBody>(CONTENT_TYPE_MODES.map((m) => [m, mislabelled(m)]));
+
+export function mislabelledBody(mode: ContentTypeMode): MislabelledBody {
+  return MISLABELLED.get(mode) as MislabelledBody;
+}
+
+const MATCHED = new Map<ContentTypeMode, Buffer>(
+  CONTENT_TYPE_MODES.map((m) => [
+    m,
+    jsonBody({ endpoint: '/matched-content-type', type: m, body_format: 'json', labelled_as: 'application/json' }),
+  ]),
+);
+
+/** The control twin (/matched-content-type): always JSON labelled application/json. */
+export function matchedBody(mode: ContentTypeMode): Buffer {
+  return MATCHED.get(mode) as Buffer;
+}
+
+// ---------------------------------------------------------------- /cache-confused
+
+export const CACHE_MODES = ['all', 'store-vs-age', 'cache-vs-immutable', 'private-vs-shared'] as const;
+export type CacheMode = (typeof CACHE_MODES)[number];
+
+const CONTRADICTIONS: Readonly<Record<Exclude<CacheMode, 'all'>, string>> = {
+  'store-vs-age': 'no-store, max-age=300',
+  'cache-vs-immutable': 'no-cache, immutable',
+  'private-vs-shared': 'private, s-maxage=3600',
+};
+
+/** The one Cache-Control value of each mode; `all` joins the three contradictions in one line. */
+export const CACHE_CONTROL: Readonly<Record<CacheMode, string>> = {
+  ...CONTRADICTIONS,
+  all: Object.values(CONTRADICTIONS).join(', '),
+};
+
+export const COHERENT_CACHE_CONTROL = 'public, max-age=300';
+
+const CACHE_BODIES = new Map<CacheMode, Buffer>(
+  CACHE_MODES.map((mode) => [
+    mode,
+    jsonBody({
+      endpoint: '/cache-confused',
+      mode,
+      cache_control: CACHE_CONTROL[mode],
+      contradictions: mode === 'all' ? Object.keys(CONTRADICTIONS) : [mode],
+    }),
+  ]),
+);
+
+export function cacheConfusedBody(mode: CacheMode): Buffer {
+  return CACHE_BODIES.get(mode) as Buffer;
+}
+
+export const CACHE_COHERENT_BODY = jsonBody({ endpoint: '/cache-coherent', cache_control: COHERENT_CACHE_CONTROL });
+
+// ---------------------------------------------------------------- /header-flood
+
+export const HEADER_FLOOD_MAX = 100;
+
+/** `001`…`100`: the synthetic header's counter, zero-padded to three digits. */
+export function floodCounter(i: number): string {
+  return String(i).padStart(3, '0');
+}
+
+/** Suffix (after `X-Chaos-`) and value of the i-th synthetic header, 1-based. */
+export const FLOOD_ENTRIES: readonly (readonly [string, string])[] = Array.from({ length: HEADER_FLOOD_MAX }, (_, k) => {
+  const counter = floodCounter(k + 1);
+  return [`Header-${counter}`, `flood-${counter}`] as const;
+});
+
+const FLOOD_BODIES: readonly Buffer[] = Array.from({ length: HEADER_FLOOD_MAX + 1 }, (_, n) =>
+  jsonBody({ endpoint: '/header-flood', header_count: n, max: HEADER_FLOOD_MAX }),
+);
+
+export function headerFloodBody(n: number): Buffer {
+  return FLOOD_BODIES[n] as Buffer;
+}
+
+/** The control twin: the same fields, the synthetic headers delivered as data in the body. */
+export function headerFloodDataBody(n: number): Buffer {
+  const headers: Record<string, string> = {};
+  for (const [suffix, value] of FLOOD_ENTRIES.slice(0, n)) headers[`X-Chaos-${suffix}`] = value;
+  return jsonBody({ endpoint: '/header-flood', header_count: n, max: HEADER_FLOOD_MAX, headers });
+}
+
+// ---------------------------------------------------------------- /redirect-chain
+
+export const REDIRECT_MAX = 20;
+
+/** Where hop `n` (n ≥ 1) points: a relative reference, exactly as the spec writes it. */
+export function redirectLocation(n: number): string {
+  return `/redirect-chain?n=${n - 1}`;
+}
+
+export function redirectHopBody(n: number): Buffer {
+  return jsonBody({ endpoint: '/redirect-chain', hops_remaining: n, location: redirectLocation(n) });
+}
+
+export const REDIRECT_FINAL_BODY = jsonBody({
+  endpoint: '/redirect-chain',
+  message: 'redirect chain resolved',
+  hops_completed: true,
+});
+
+// ---------------------------------------------------------------- /method
+
+export const METHOD_MODES = ['lying-allow', 'silent-on-wrong-method', '405-without-allow', 'options-mismatch'] as const;
+export type MethodMode = (typeof METHOD_MODES)[number];
+
+/** The six methods /method answers (HEAD rides along with GET). */
+export const SIX_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+/** The lying Allow value: six methods claimed, only GET (and HEAD) really handled. */
+export const ALLOW_SIX = SIX_METHODS.join(', ');
+/** The true Allow value of /method (the control twin's, and the 405 of options-mismatch). */
+export const ALLOW_TRUE = 'GET, HEAD';
+
+/** What each mode does with a method other than GET/HEAD, as the GET explanation says it. */
+export const METHOD_BEHAVIOUR: Readonly<Record<MethodMode, { readonly others: string; readonly options: string }>> = {
+  'lying-allow': {
+    others: `405 with Allow: ${ALLOW_SIX} (claims the very method it refuses)`,
+    options: `204 with the same lying Allow: ${ALLOW_SIX}`,
+  },
+  'silent-on-wrong-method': {
+    others: '200 with an empty body; nothing was done',
+    options: '204 with no Allow header',
+  },
+  '405-without-allow': {
+    others: '405 with no Allow header',
+    options: '204 with no Allow header',
+  },
+  'options-mismatch': {
+    others: `405 with Allow: ${ALLOW_TRUE}, contradicting what OPTIONS advertises`,
+    options: `204 advertising Allow: ${ALLOW_SIX}`,
+  },
+};
+
+const METHOD_GET_BODIES = new Map<MethodMode, Buffer>(
+  METHOD_MODES.map((mode) => [
+    mode,
+    jsonBody({
+      endpoint: '/method',
+      mode,
+      method: 'GET',
+      handled: ['GET', 'HEAD'],
+      other_methods: METHOD_BEHAVIOUR[mode].others,
+      options: METHOD_BEHAVIOUR[mode].options,
+    }),
+  ]),
+);
+
+export function methodGetBody(mode: MethodMode): Buffer {
+  return METHOD_GET_BODIES.get(mode) as Buffer;
+}
