@@ -216,6 +216,8 @@ export const SIX_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] 
 export const ALLOW_SIX = SIX_METHODS.join(', ');
 /** The true Allow value of /method (the control twin's, and the 405 of options-mismatch). */
 export const ALLOW_TRUE = 'GET, HEAD';
+/** What the control twin really serves at /method: GET and HEAD answered, OPTIONS 204. */
+export const ALLOW_CONTROL = 'GET, HEAD, OPTIONS';
 
 /** What each mode does with a method other than GET/HEAD, as the GET explanation says it. */
 export const METHOD_BEHAVIOUR: Readonly<Record<MethodMode, { readonly others: string; readonly options: string }>> = {

@@ -7,7 +7,7 @@ import { addChaosHeaders, addClampedHeader, chaosBaseHeaders, controlHeaders, ty
 import { jsonBody } from './json.js';
 import type { Logger } from './log.js';
 import { parseParams, splitQuery } from './params.js';
-import { allowedMethods, defineEndpoint, type AnyEndpoint, type Registry } from './registry.js';
+import { allowedMethods, defineEndpoint, routerAllow, type AnyEndpoint, type Registry } from './registry.js';
 import { MemoryStore, type Store } from './store.js';
 
 export interface HttpContext {
@@ -136,7 +136,7 @@ export class HttpService {
     const endpoint = match.endpoint;
     const methods = allowedMethods(endpoint);
     if (!(methods as readonly string[]).includes(method)) {
-      sendError(res, 405, { error: 'method_not_allowed', reason: `${method} is not served at ${endpoint.path}` }, [['Allow', methods.join(', ')]]);
+      sendError(res, 405, { error: 'method_not_allowed', reason: `${method} is not served at ${endpoint.path}` }, [['Allow', routerAllow(endpoint)]]);
       return;
     }
     const parsed = parseParams(endpoint.path, endpoint.params, splitQuery(query), match.pathValues);

@@ -32,6 +32,12 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs> {
   readonly aliases?: readonly string[];
   /** Methods really routed here (HEAD is implied by GET). Default: GET. */
   readonly methods?: readonly Method[];
+  /**
+   * What the router's own 405 says in Allow, when it differs from `methods`:
+   * an endpoint that takes every method to answer them itself still tells the
+   * truth about the ones it really serves.
+   */
+  readonly allow?: readonly Method[];
   readonly category: string;
   readonly summary: string;
   readonly params: P;
@@ -195,6 +201,11 @@ function matchSegments(segments: readonly Segment[], parts: readonly string[]): 
     }
   }
   return parts.length === segments.length ? values : undefined;
+}
+
+/** The Allow value of the router's 405 for an endpoint. */
+export function routerAllow(endpoint: { readonly methods?: readonly Method[]; readonly allow?: readonly Method[] }): string {
+  return (endpoint.allow ?? allowedMethods(endpoint)).join(', ');
 }
 
 /** Methods an endpoint answers, HEAD included wherever GET is. */

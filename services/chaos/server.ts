@@ -7,7 +7,7 @@ import { chaosBaseHeaders, httpDate, type HeaderList } from '../../shared/header
 import { jsonBody } from '../../shared/json.js';
 import type { Logger } from '../../shared/log.js';
 import { parseParams, splitQuery } from '../../shared/params.js';
-import { allowedMethods, type Registry } from '../../shared/registry.js';
+import { allowedMethods, routerAllow, type Registry } from '../../shared/registry.js';
 import { MemoryStore, type Store } from '../../shared/store.js';
 import { setBaseHeaders, type ChaosContext } from './endpoint.js';
 import { DEFAULT_LIMITS, RequestParser, RequestRejected, type ParsedRequest, type ParserLimits } from './parser.js';
@@ -317,7 +317,7 @@ class Connection implements WireOwner {
     const methods = allowedMethods(endpoint);
     if (!(methods as readonly string[]).includes(req.method)) {
       this.#edgeError(405, 'method_not_allowed', `${req.method} is not served at ${endpoint.path}`, !keepAlive, [
-        ['Allow', methods.join(', ')],
+        ['Allow', routerAllow(endpoint)],
       ]);
       return;
     }

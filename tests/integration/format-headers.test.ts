@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import t from 'tap';
 import { counterpartUrl } from '../../shared/catalog.js';
 import {
+  ALLOW_CONTROL,
   ALLOW_SIX,
   ALLOW_TRUE,
   CACHE_CONTROL,
@@ -396,8 +397,8 @@ function contradicts(value: string | undefined): boolean {
 /** The truthful /method behaviour: what control does and chaos never fully does. */
 function truthfulMethod(method: string, r: Reply): boolean {
   if (method === 'GET') return r.res.status === 200;
-  if (method === 'OPTIONS') return r.res.status === 204 && r.res.header('allow') === ALLOW_TRUE;
-  return r.res.status === 405 && r.res.header('allow') === ALLOW_TRUE;
+  if (method === 'OPTIONS') return r.res.status === 204 && r.res.header('allow') === ALLOW_CONTROL;
+  return r.res.status === 405 && r.res.header('allow') === ALLOW_CONTROL;
 }
 
 const CASES: Case[] = [
@@ -472,8 +473,8 @@ t.test('shared cases: the same paths answer on both hosts; chaos lies, control i
     if (labelFormat(ct[0]) === 'json') t.ok(parses(control.body), `${c.name} (control): valid JSON`);
     const cacheControl = control.res.headers('cache-control');
     t.ok(cacheControl.length <= 1 && !contradicts(cacheControl[0]), `${c.name} (control): at most one, sensible Cache-Control`);
-    if (control.res.status === 405) t.equal(control.res.header('allow'), ALLOW_TRUE, `${c.name} (control): 405 carries the true Allow`);
-    for (const allow of control.res.headers('allow')) t.equal(allow, ALLOW_TRUE, `${c.name} (control): Allow is true`);
+    if (control.res.status === 405) t.equal(control.res.header('allow'), ALLOW_CONTROL, `${c.name} (control): 405 carries the true Allow`);
+    for (const allow of control.res.headers('allow')) t.equal(allow, ALLOW_CONTROL, `${c.name} (control): Allow is true`);
 
     if (c.lies) {
       t.ok(c.lies(chaos), `${c.name}: chaos shows the lie`);
@@ -516,11 +517,14 @@ t.test('control twins: exact well-formed answers and the same parameter rules', 
   for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
     const r = await call(port, '/method', method, method === 'DELETE' ? '' : 'x');
     t.equal(r.res.status, 405, `${method}: 405`);
-    t.same(r.res.headers('allow'), ['GET, HEAD'], `${method}: Allow is the truth, GET, HEAD`);
+    t.same(r.res.headers('allow'), ['GET, HEAD, OPTIONS'], `${method}: Allow is the truth, GET, HEAD, OPTIONS`);
   }
+  const trace = await call(port, '/method', 'TRACE');
+  t.equal(trace.res.status, 405, 'a method outside the six: the router answers');
+  t.same(trace.res.headers('allow'), ['GET, HEAD, OPTIONS'], 'with the same true Allow');
   const options = await call(port, '/method', 'OPTIONS');
   t.equal(options.res.status, 204);
-  t.same(options.res.headers('allow'), ['GET, HEAD'], 'OPTIONS: the same true Allow');
+  t.same(options.res.headers('allow'), ['GET, HEAD, OPTIONS'], 'OPTIONS: the same true Allow');
   t.same(options.res.headers('content-length'), [], 'OPTIONS 204: no Content-Length');
 
   assertParamError(t, await call(port, '/cache-coherent?mode=x'), '/cache-coherent', 'mode', 'x');

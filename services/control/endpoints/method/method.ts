@@ -1,4 +1,4 @@
-import { ALLOW_TRUE, METHOD_MODES, SIX_METHODS } from '../../../../shared/format-payloads.js';
+import { ALLOW_CONTROL, METHOD_MODES, SIX_METHODS } from '../../../../shared/format-payloads.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { oneOf } from '../../../../shared/params.js';
@@ -7,8 +7,8 @@ const GET_BODY = jsonBody({
   endpoint: '/method',
   method: 'GET',
   handled: ['GET', 'HEAD'],
-  other_methods: `405 with Allow: ${ALLOW_TRUE}`,
-  options: `204 with Allow: ${ALLOW_TRUE}`,
+  other_methods: `405 with Allow: ${ALLOW_CONTROL}`,
+  options: `204 with Allow: ${ALLOW_CONTROL}`,
 });
 
 export default defineHttpEndpoint({
@@ -16,8 +16,10 @@ export default defineHttpEndpoint({
   path: '/method',
   // Declared so the handler, not the router, answers them (the router's 405 would list these as allowed).
   methods: [...SIX_METHODS],
+  // Methods outside the six (TRACE, …) get the router's 405: it tells the same truth.
+  allow: ['GET', 'HEAD', 'OPTIONS'],
   category: 'method',
-  summary: 'Twin of /method: GET answered; 405 with a true Allow (GET, HEAD) for other methods; OPTIONS 204 with the same Allow',
+  summary: 'Twin of /method: GET answered; 405 with a true Allow (GET, HEAD, OPTIONS) for other methods; OPTIONS 204 with the same Allow',
   params: {
     mode: oneOf(METHOD_MODES, { default: 'lying-allow', description: 'accepted for parity; behaviour is always truthful' }),
   },
@@ -30,12 +32,12 @@ export default defineHttpEndpoint({
     }
     if (method === 'OPTIONS') {
       // 204: no body and no Content-Length (RFC 9110 §8.6).
-      ctx.res.writeHead(204, [...ctx.headers, ['Allow', ALLOW_TRUE]].flat());
+      ctx.res.writeHead(204, [...ctx.headers, ['Allow', ALLOW_CONTROL]].flat());
       ctx.res.end();
       return;
     }
-    ctx.send(405, 'application/json', jsonBody({ endpoint: '/method', method, status: 405, allow: ALLOW_TRUE }), undefined, [
-      ['Allow', ALLOW_TRUE],
+    ctx.send(405, 'application/json', jsonBody({ endpoint: '/method', method, status: 405, allow: ALLOW_CONTROL }), undefined, [
+      ['Allow', ALLOW_CONTROL],
     ]);
   },
 });
