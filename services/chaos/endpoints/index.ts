@@ -3,8 +3,11 @@ import { Registry } from '../../../shared/registry.js';
 import type { ChaosContext, ChaosEndpoint } from '../endpoint.js';
 import drip from './latency/drip.js';
 import slow from './latency/slow.js';
+import etag from './headers/etag.js';
 import bytes from './payload/bytes.js';
+import compression from './payload/compression.js';
 import partialStream from './payload/partial-stream.js';
+import range from './payload/range.js';
 import truncate from './payload/truncate.js';
 import json from './payload/json.js';
 import wrongContentType from './headers/wrong-content-type.js';
@@ -14,8 +17,20 @@ import redirectChain from './redirects/redirect-chain.js';
 import method from './method/method.js';
 
 export const chaosEndpoints: readonly ChaosEndpoint[] = [
-  slow, drip, truncate, partialStream, bytes,
-  json, wrongContentType, cacheConfused, headerFlood, redirectChain, method,
+  slow,
+  drip,
+  truncate,
+  partialStream,
+  bytes,
+  compression,
+  range,
+  json,
+  etag,
+  wrongContentType,
+  cacheConfused,
+  headerFlood,
+  redirectChain,
+  method,
 ];
 
 export function createChaosRegistry(): Registry<ChaosContext> {
