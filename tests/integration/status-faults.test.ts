@@ -1,4 +1,6 @@
 // /status/{code} and /flaky on the chaos host, asserted on raw sockets.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import t from 'tap';
 import { REASONS } from '../../shared/headers.js';
 import { flakyDraw } from '../../shared/status-faults.js';
@@ -7,6 +9,7 @@ import { get } from '../helpers/raw.js';
 import { startChaos } from '../helpers/servers.js';
 
 const reason = (code: number): string => REASONS[code] ?? 'Unknown';
+const run = promisify(execFile);
 
 t.test('/status/{code}: the requested status, JSON naming it, X-Chaos-Status', async (t) => {
   const { port } = await startChaos(t);
@@ -251,4 +254,18 @@ t.test('/flaky bad input: 400 for the wrong type, clamping reported for out-of-r
   const status = await exchange(port, get('/flaky?p=1&status=700'));
   t.equal(status.response.status, 599);
   t.equal(status.response.header('x-chaos-clamped'), 'status=599');
+});
+
+t.test('as curl sees it: the interim head before the final one; 204 ends cleanly; /flaky?p=1 fails', async (t) => {
+  const { port } = await startChaos(t);
+  const base = `http://127.0.0.1:${port}`;
+  const interim = await run('curl', ['-si', '--max-time', '5', `${base}/status/103`]);
+  t.match(interim.stdout, /^HTTP\/1\.1 103 Early Hints\r\n(?:[^\r]+\r\n)*\r\nHTTP\/1\.1 200 OK\r\n/);
+  t.match(interim.stdout, /"interim_status":103/);
+  // Two URLs on one curl connection: the 204 must not swallow or leak bytes.
+  const noContent = await run('curl', ['-si', '--max-time', '5', `${base}/status/204`, `${base}/status/418`]);
+  t.match(noContent.stdout, /^HTTP\/1\.1 204 No Content\r\n(?:[^\r]+\r\n)*\r\nHTTP\/1\.1 418 I'm a teapot\r\n/);
+  const flaky = await run('curl', ['-si', '--max-time', '5', `${base}/flaky?p=1&status=503`]);
+  t.match(flaky.stdout, /^HTTP\/1\.1 503 Service Unavailable\r\n/);
+  t.match(flaky.stdout, /\r\nX-Chaos-Flaky-Failed: true\r\n/);
 });
