@@ -105,13 +105,31 @@ function paramText(p: CatalogParam): string {
   return `${p.name}: ${p.type}${range}${values}${def}`;
 }
 
+/** How an endpoint takes part in /random, in words. */
+function randomNote(random: string | undefined): string {
+  if (random === 'seeded') return ' <small class="random">[/random pick; covered by the seed]</small>';
+  if (random === 'unseeded') return ' <small class="random">[/random pick; NOT covered by the seed]</small>';
+  return '';
+}
+
+/** The /random pool and the picks its seed does not make reproducible (DESIGN §8). */
+function randomSummary(catalog: Catalog): string {
+  const picks = catalog.categories.flatMap((g) => g.endpoints).filter((e) => e.random !== undefined);
+  if (picks.length === 0) return '';
+  const unseeded = picks.filter((e) => e.random === 'unseeded').map((e) => `<code>${escapeHtml(e.path)}</code>`);
+  return (
+    `<p class="random">/random picks among ${picks.length} endpoints. ` +
+    `Seeding does not cover: ${unseeded.length ? unseeded.join(', ') : 'none'} (stateful or time-based: the same seed may answer differently).</p>\n`
+  );
+}
+
 export function renderCatalogHtml(catalog: Catalog): string {
   const rows = catalog.categories
     .map((g) => {
       const items = g.endpoints
         .map((e) => {
           const params = e.params.length ? `<ul class="params">${e.params.map((p) => `<li><code>${escapeHtml(paramText(p))}</code></li>`).join('')}</ul>` : '';
-          return `<li><a href="${escapeHtml(e.path)}"><code>${escapeHtml(e.methods.join(', '))} ${escapeHtml(e.path)}</code></a> — ${escapeHtml(e.summary)} <small>(twin: <a href="${escapeHtml(e.counterpart)}">${escapeHtml(e.counterpart)}</a>)</small>${params}</li>`;
+          return `<li><a href="${escapeHtml(e.path)}"><code>${escapeHtml(e.methods.join(', '))} ${escapeHtml(e.path)}</code></a> — ${escapeHtml(e.summary)} <small>(twin: <a href="${escapeHtml(e.counterpart)}">${escapeHtml(e.counterpart)}</a>)</small>${randomNote(e.random)}${params}</li>`;
         })
         .join('\n');
       return `<h2>${escapeHtml(g.name)} <small>(${g.count})</small></h2>\n<ul>\n${items}\n</ul>`;
@@ -124,7 +142,7 @@ export function renderCatalogHtml(catalog: Catalog): string {
 <h1>Chaos Endpoint Service — ${escapeHtml(catalog.host)} host</h1>
 <p class="banner">${escapeHtml(catalog.banner)}</p>
 <p>Ask with <code>Accept: application/json</code> for this catalog as JSON.</p>
-${rows}
+${randomSummary(catalog)}${rows}
 </body>
 </html>
 `;

@@ -29,6 +29,8 @@ export interface HttpContext {
   readonly store: Store;
   /** The client's address: X-Forwarded-For's last hop when the peer is a trusted proxy. */
   readonly clientAddress: string;
+  /** The host's registry, for endpoints that dispatch to others (/random) without a circular import. */
+  readonly registry: Registry<HttpContext>;
   /** Sends a complete response with an accurate Content-Length. */
   send(status: number, contentType: string, body: Buffer | string, extra?: Readonly<Record<string, HeaderValue>>, more?: HeaderList): void;
 }
@@ -145,9 +147,14 @@ export class HttpService {
       return;
     }
 
+    // A templated twin (/status/{code}) is named by the concrete path asked for.
+    const twin =
+      endpoint.path.includes('{') && endpoint.counterpartPath === undefined
+        ? counterpartUrl(this.options.host, { ...endpoint, counterpartPath: path }, config.urls)
+        : (this.#counterparts.get(endpoint) as string);
     const headers: HeaderList =
       this.options.host === 'control'
-        ? controlHeaders((this.#counterparts.get(endpoint) as string) + (query ? `?${query}` : ''))
+        ? controlHeaders(twin + (query ? `?${query}` : ''))
         : [...(this.#chaosLines.get(endpoint) as HeaderList)];
     addClampedHeader(headers, parsed.clamped);
     const ctx: HttpContext = {
@@ -160,6 +167,7 @@ export class HttpService {
       headers,
       store: this.store,
       clientAddress: this.#clientAddress(req),
+      registry,
       send(status, contentType, body, extra, more) {
         const lines: HeaderList = [['Content-Type', contentType], ['Content-Length', String(Buffer.byteLength(body))], ...headers];
         if (extra) addChaosHeaders(lines, extra);

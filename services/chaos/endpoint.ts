@@ -3,7 +3,7 @@
 // spells out its lie.
 import type { Config } from '../../shared/config.js';
 import { addChaosHeaders, addClampedHeader, httpDate, type HeaderList, type HeaderValue } from '../../shared/headers.js';
-import { defineEndpoint, type AnyEndpoint } from '../../shared/registry.js';
+import { defineEndpoint, type AnyEndpoint, type Registry } from '../../shared/registry.js';
 import type { Store } from '../../shared/store.js';
 import type { ParsedRequest } from './parser.js';
 import type { EndAction, Wire } from './wire.js';
@@ -21,6 +21,8 @@ export interface ChaosContext {
   readonly store: Store;
   /** The client's address (from the socket; from the PROXY header behind HAProxy). */
   readonly clientAddress: string;
+  /** The host's registry, for endpoints that dispatch to others (/random) without a circular import. */
+  readonly registry: Registry<ChaosContext>;
 }
 
 export type ChaosEndpoint = AnyEndpoint<ChaosContext>;

@@ -350,6 +350,7 @@ class Connection implements WireOwner {
       clamped: parsed.clamped,
       store: this.host.store,
       clientAddress: this.socket.remoteAddress ?? '',
+      registry,
     };
     const fail = (error: unknown): void => this.#handlerFailed(wire, endpoint.id, error);
     try {

@@ -1,38 +1,55 @@
 // The chaos host's registry: an explicit, ordered list (STYLE §1).
+// One import and one list entry per endpoint, one per line.
+import { randomPool } from '../../../shared/random-pick.js';
 import { Registry } from '../../../shared/registry.js';
 import type { ChaosContext, ChaosEndpoint } from '../endpoint.js';
+import authRequired from './auth/auth-required.js';
+import flaky from './fault-injection/flaky.js';
+import random from './fault-injection/random.js';
+import retryMismatch from './fault-injection/retry-mismatch.js';
+import cacheConfused from './headers/cache-confused.js';
+import etag from './headers/etag.js';
+import headerFlood from './headers/header-flood.js';
+import wrongContentType from './headers/wrong-content-type.js';
 import drip from './latency/drip.js';
 import slow from './latency/slow.js';
-import etag from './headers/etag.js';
+import method from './method/method.js';
 import bytes from './payload/bytes.js';
 import compression from './payload/compression.js';
+import json from './payload/json.js';
 import partialStream from './payload/partial-stream.js';
 import range from './payload/range.js';
 import truncate from './payload/truncate.js';
-import json from './payload/json.js';
-import wrongContentType from './headers/wrong-content-type.js';
-import cacheConfused from './headers/cache-confused.js';
-import headerFlood from './headers/header-flood.js';
+import rateLimit from './rate-limiting/rate-limit.js';
 import redirectChain from './redirects/redirect-chain.js';
-import method from './method/method.js';
+import status from './status/status.js';
 
 export const chaosEndpoints: readonly ChaosEndpoint[] = [
   slow,
   drip,
+  status,
   truncate,
   partialStream,
   bytes,
   compression,
   range,
   json,
+  redirectChain,
   etag,
   wrongContentType,
   cacheConfused,
   headerFlood,
-  redirectChain,
+  rateLimit,
+  flaky,
+  retryMismatch,
+  random,
+  authRequired,
   method,
 ];
 
 export function createChaosRegistry(): Registry<ChaosContext> {
-  return new Registry('chaos', chaosEndpoints);
+  const registry = new Registry('chaos', chaosEndpoints);
+  // Builds and checks the /random pool now, so a bad pool stops start-up.
+  randomPool(registry);
+  return registry;
 }

@@ -17,6 +17,8 @@ export default defineChaosEndpoint({
     seed: str({ maxLength: 256, default: '42', description: 'same seed, same bytes' }),
   },
   headers: ['X-Chaos-Bytes-Mode', 'X-Chaos-Bytes-Seed', 'X-Chaos-Claimed-Length', 'X-Chaos-Actual-Bytes'],
+  // Picked with its default mode, overshoot: the client then waits for bytes that never come.
+  random: 'seeded',
   handle(ctx, { mode, n, seed }) {
     const body = seededBytes(seed, n);
     switch (mode) {

@@ -9,6 +9,7 @@ export default defineChaosEndpoint({
   summary: 'Content-Length claims 2×`at`; the stream closes after `at` bytes of 0123456789…',
   params: { at: int({ min: 1, max: 1_000_000, default: 512, description: 'bytes actually sent' }) },
   headers: ['X-Chaos-Truncated-At', 'X-Chaos-Promised-Bytes', 'X-Chaos-Actual-Bytes'],
+  random: 'seeded',
   handle(ctx, { at }) {
     const promised = 2 * at;
     ctx.wire.head(

@@ -1,0 +1,29 @@
+import { jsonBody } from '../../../../shared/json.js';
+import { freshSeed } from '../../../../shared/seed.js';
+import { FLAKY_PARAMS, flakyBody, flakyDraw, isInterim } from '../../../../shared/status-faults.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { canSendInterim, sendStatus } from '../../status-writer.js';
+
+export default defineChaosEndpoint({
+  id: 'flaky',
+  path: '/flaky',
+  category: 'fault-injection',
+  summary: 'Fails with `status` with probability `p`, else 200; the outcome is a pure function of `seed` (reported, so any call can be replayed)',
+  params: FLAKY_PARAMS,
+  headers: ['X-Chaos-Flaky-Failed', 'X-Chaos-Flaky-Probability', 'X-Chaos-Flaky-Seed'],
+  random: 'seeded',
+  handle(ctx, { p, status, seed }) {
+    const used = seed ?? freshSeed();
+    // draw < p: p=0 never fails, p=1 always does (draws are in [0, 1)).
+    const failed = flakyDraw(used) < p;
+    const extra = { 'Flaky-Failed': failed, 'Flaky-Probability': p, 'Flaky-Seed': encodeURIComponent(used) };
+    if (!failed) {
+      sendComplete(ctx, 200, 'application/json', jsonBody(flakyBody(false, 200, p, used)), extra);
+      return;
+    }
+    // A failure status is written the way /status writes it (1xx interim, 204/304 bodiless).
+    const body = flakyBody(true, status, p, used);
+    if (isInterim(status)) body.interim_sent = canSendInterim(ctx);
+    sendStatus(ctx, status, jsonBody(body), extra);
+  },
+});

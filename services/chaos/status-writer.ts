@@ -1,0 +1,44 @@
+// Writes a response whose status line is an arbitrary code with the /status
+// semantics (DESIGN §8), for /status/{code} and /flaky's failures alike.
+import { addChaosHeaders, chaosBaseHeaders, formatHead, reasonPhrase, type HeaderValue } from '../../shared/headers.js';
+import { bodyFraming, isInterim } from '../../shared/status-faults.js';
+import { chaosHead, sendComplete, type ChaosContext } from './endpoint.js';
+
+/** RFC 9110 §15.2: a server must not send a 1xx to an HTTP/1.0 client. */
+export function canSendInterim(ctx: ChaosContext): boolean {
+  return ctx.req.version === '1.1';
+}
+
+/**
+ * - interim 1xx (not 101, which callers refuse first): the interim head, then
+ *   a final 200 carrying `body`, in one write; no interim for HTTP/1.0;
+ * - 204 and 304: the head only, without Content-Length or Content-Type;
+ * - 205: Content-Length: 0 and no content;
+ * - anything else: `body` as JSON with an accurate Content-Length.
+ * The connection stays usable: every framing here is honest.
+ */
+export function sendStatus(ctx: ChaosContext, status: number, body: Buffer, extra: Readonly<Record<string, HeaderValue>>): void {
+  if (isInterim(status)) {
+    const interim = canSendInterim(ctx)
+      ? formatHead(status, reasonPhrase(status), addChaosHeaders(chaosBaseHeaders(ctx.endpoint), extra))
+      : '';
+    const final = formatHead(200, reasonPhrase(200), chaosHead(ctx, 'application/json', body.length, extra));
+    ctx.wire.rawHead(interim + final);
+    ctx.wire.write(body);
+    ctx.wire.end('keep-alive');
+    return;
+  }
+  switch (bodyFraming(status)) {
+    case 'none':
+      ctx.wire.head(status, chaosHead(ctx, undefined, undefined, extra));
+      ctx.wire.end('keep-alive');
+      return;
+    case 'empty':
+      ctx.wire.head(status, chaosHead(ctx, undefined, 0, extra));
+      ctx.wire.end('keep-alive');
+      return;
+    case 'json':
+      sendComplete(ctx, status, 'application/json', body, extra);
+      return;
+  }
+}

@@ -1,0 +1,16 @@
+import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { jsonBody } from '../../../../shared/json.js';
+import { RETRY_PARAMS, retryBody } from '../../../../shared/status-faults.js';
+
+export default defineHttpEndpoint({
+  id: 'retry-mismatch',
+  path: '/retry-mismatch',
+  category: 'rate-limiting',
+  summary: 'Twin of /retry-mismatch: idempotent; every call for an `id` gets the same version 1 data',
+  params: RETRY_PARAMS,
+  // Stateless here, so a seed covers it.
+  random: 'seeded',
+  handle(ctx, { id }) {
+    ctx.send(200, 'application/json', jsonBody(retryBody(id, 1)));
+  },
+});

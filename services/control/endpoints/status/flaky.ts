@@ -1,0 +1,15 @@
+import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { jsonBody } from '../../../../shared/json.js';
+import { FLAKY_PARAMS, flakyBody } from '../../../../shared/status-faults.js';
+
+export default defineHttpEndpoint({
+  id: 'flaky',
+  path: '/flaky',
+  category: 'status',
+  summary: 'Twin of /flaky: never fails; 200 with the same JSON shape (failed: false) whatever p, status and seed say',
+  params: FLAKY_PARAMS,
+  random: 'seeded',
+  handle(ctx, { p, seed }) {
+    ctx.send(200, 'application/json', jsonBody(flakyBody(false, 200, p, seed ?? null)));
+  },
+});

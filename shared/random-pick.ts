@@ -1,0 +1,115 @@
+// The /random pool and pick (DESIGN §3: the pool derives from the registry).
+// An endpoint joins the pool with `random: 'seeded' | 'unseeded'`; the pick,
+// the values it fills in and the seed it forwards are a pure function of the
+// seed, so the same seed picks the same endpoint with the same parameters.
+import { createHash } from 'node:crypto';
+import { parseParams, type Param } from './params.js';
+import { RegistryError, type AnyEndpoint, type Registry } from './registry.js';
+import { rngFromSeed, type Rng } from './seed.js';
+
+/**
+ * Never picked: they hold the connection for seconds by design (SPEC §4.1
+ * /random), and /random itself would recurse.
+ */
+export const NEVER_RANDOM: ReadonlySet<string> = new Set(['/slow', '/drip', '/partial-stream', '/random']);
+
+/** Codes /random asks /status/{code} for: common final codes, nothing that switches protocols or is interim. */
+const STATUS_PICKS = [200, 201, 202, 204, 301, 302, 304, 400, 401, 403, 404, 409, 410, 418, 422, 429, 500, 502, 503, 504];
+
+/** Values for path parameters that a plain draw over the range would make dull or invalid. */
+const PATH_CHOICES: Readonly<Record<string, Readonly<Record<string, readonly number[]>>>> = {
+  '/status/{code}': { code: STATUS_PICKS },
+};
+
+export interface RandomPick<Ctx> {
+  readonly endpoint: AnyEndpoint<Ctx>;
+  /** Parsed parameters: defaults, plus the forwarded seed and any filled-in path or required values. */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** The concrete path (templates filled in), for X-Chaos-Random-From. */
+  readonly path: string;
+  /** The equivalent direct request target, for replaying the pick. */
+  readonly target: string;
+}
+
+const pools = new WeakMap<object, readonly AnyEndpoint<unknown>[]>();
+
+/**
+ * The endpoints /random picks from, in registry order; built once per
+ * registry. Throws a RegistryError (at start-up, from createXRegistry) when a
+ * forbidden endpoint is in the pool or a pick could not be filled in.
+ */
+export function randomPool<Ctx>(registry: Registry<Ctx>): readonly AnyEndpoint<Ctx>[] {
+  const cached = pools.get(registry);
+  if (cached) return cached as readonly AnyEndpoint<Ctx>[];
+  const pool = registry.endpoints.filter((e) => e.random !== undefined);
+  const problems: string[] = [];
+  for (const endpoint of pool) {
+    const where = `endpoint ${JSON.stringify(endpoint.id)}`;
+    if (NEVER_RANDOM.has(endpoint.path)) problems.push(`${where}: ${endpoint.path} must never be picked by /random`);
+    // A dry run: every pool member must accept what a pick fills in.
+    for (const seed of ['0', 'x'.repeat(256), 'é✓ seed']) {
+      try {
+        fill(endpoint, seed, rngFromSeed(`random-check:${seed}`));
+      } catch (error) {
+        problems.push(`${where}: /random cannot call it (${error instanceof Error ? error.message : String(error)})`);
+        break;
+      }
+    }
+  }
+  if (problems.length > 0) throw new RegistryError(registry.host, problems);
+  const frozen = Object.freeze(pool);
+  pools.set(registry, frozen as readonly AnyEndpoint<unknown>[]);
+  return frozen;
+}
+
+/** The pick for a seed: same seed, same endpoint, same parameters. */
+export function pickFor<Ctx>(pool: readonly AnyEndpoint<Ctx>[], seed: string): RandomPick<Ctx> {
+  const rng = rngFromSeed(`random:${seed}`);
+  return fill(rng.pick(pool), seed, rng);
+}
+
+/** Default parameters, plus the seed forwarded as `seed`, plus drawn path and required values. */
+function fill<Ctx>(endpoint: AnyEndpoint<Ctx>, seed: string, rng: Rng): RandomPick<Ctx> {
+  const query = new Map<string, string>();
+  const pathValues = new Map<string, string>();
+  for (const [name, spec] of Object.entries(endpoint.params)) {
+    if (name === 'seed' && spec.in === 'query') {
+      const forwarded = forwardableSeed(spec, seed);
+      if (forwarded !== undefined) query.set(name, encodeURIComponent(forwarded));
+      continue;
+    }
+    if (spec.in === 'path') pathValues.set(name, encodeURIComponent(draw(endpoint.path, name, spec, rng)));
+    else if (spec.required) query.set(name, encodeURIComponent(draw(endpoint.path, name, spec, rng)));
+  }
+  const parsed = parseParams(endpoint.path, endpoint.params, query, pathValues);
+  if (!parsed.ok) throw new Error(`${parsed.error.reason} (${parsed.error.requested ?? 'missing'})`);
+  const path = endpoint.path.replace(/\{([a-z_][a-z0-9_]*)\*?\}/g, (_, name: string) => pathValues.get(name) ?? '');
+  const search = [...query].map(([name, value]) => `${name}=${value}`).join('&');
+  return { endpoint, values: parsed.values, path, target: search ? `${path}?${search}` : path };
+}
+
+/** The seed itself when the endpoint accepts it, else a short digest of it (still deterministic). */
+function forwardableSeed(spec: Param<unknown>, seed: string): string | undefined {
+  if (spec.parse(seed).ok) return seed;
+  const short = createHash('sha256').update(seed, 'utf8').digest('hex').slice(0, 16);
+  return spec.parse(short).ok ? short : undefined;
+}
+
+function draw(path: string, name: string, spec: Param<unknown>, rng: Rng): string {
+  const choices = PATH_CHOICES[path]?.[name];
+  if (choices) return String(rng.pick(choices));
+  switch (spec.kind) {
+    case 'int':
+      return String(rng.intBetween(spec.min ?? 0, spec.max ?? 1000));
+    case 'number': {
+      const min = spec.min ?? 0;
+      return String(min + rng.nextFloat() * ((spec.max ?? 1) - min));
+    }
+    case 'enum':
+      return rng.pick(spec.accepted as readonly string[]);
+    case 'boolean':
+      return rng.pick(['true', 'false']);
+    case 'string':
+      return `r${rng.nextUint32().toString(16).padStart(8, '0')}`;
+  }
+}
