@@ -122,17 +122,21 @@ export class Wire {
     // backpressure do not accumulate listeners.
     let stall: NodeJS.Timeout | undefined;
     const onDrain = (): void => {
-      clearTimeout(stall);
+      if (stall) {
+        clearTimeout(stall);
+        this.#timers?.delete(stall);
+      }
       unregister();
       if (!this.#closed && !this.#ended) fn();
     };
     this.socket.once('drain', onDrain);
-    const unregister = this.onClose(() => {
-      clearTimeout(stall);
-      this.socket.off('drain', onDrain);
-    });
+    const unregister = this.onClose(() => this.socket.off('drain', onDrain));
     // Waiting on a client that never reads would hold the connection for ever.
-    if (this.stallMs > 0) stall = setTimeout(() => this.socket.destroy(), this.stallMs);
+    // Kept with the other timers, so it also dies when the response ends.
+    if (this.stallMs > 0) {
+      stall = setTimeout(() => this.socket.destroy(), this.stallMs);
+      (this.#timers ??= new Set()).add(stall);
+    }
   }
 
   /** Ends the response; `action` says what becomes of the connection. */
