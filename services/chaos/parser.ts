@@ -59,6 +59,7 @@ export interface ParserEvents {
   onReject(rejection: RequestRejected): void;
 }
 
+const EMPTY = Buffer.alloc(0);
 const CR = 0x0d;
 const LF = 0x0a;
 const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -67,6 +68,7 @@ const REQUEST_LINE_RE = /^([^ ]+) ([^ ]+) HTTP\/(\d)\.(\d)$/;
 const BAD_VALUE_RE = /[\x00-\x08\x0a-\x1f\x7f]/;
 const TARGET_RE = /^[\x21-\x7e]+$/;
 const HOST_RE = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]*)(:\d*)?$/;
+const ABSOLUTE_RE = /^https?:\/\/([^/?#]+)(.*)$/i;
 const CHUNK_SIZE_RE = /^([0-9a-fA-F]{1,8})(;[\x09\x20-\x7e]*)?$/;
 const MAX_CHUNK_LINE = 1024;
 const MAX_TRAILER_BYTES = 8192;
@@ -77,44 +79,126 @@ type State = 'head' | 'body' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'tra
 
 export class RequestParser {
   #state: State = 'head';
-  #pending: Buffer = Buffer.alloc(0);
-  /** Bytes of #pending already checked for bare LF. */
+  /** Unparsed input: bytes #start..#end of #buf (a view while #owned is false). */
+  #buf: Buffer = EMPTY;
+  #start = 0;
+  #end = 0;
+  #owned = false;
+  /** Bytes of the pending head already checked for bare LF. */
   #scanned = 0;
+  /** Offset (from #start) of the LF that ends the request line, once seen. */
+  #lineEnd = -1;
+  /** Empty lines skipped before the current request line, across pushes. */
+  #emptyLines = 0;
   #bodyRemaining = 0;
   #bodyTotal = 0;
   #trailerBytes = 0;
   #current: Omit<ParsedRequest, 'bodyBytes'> | undefined;
+  #paused = false;
+  #draining = false;
 
   constructor(
     private readonly events: ParserEvents,
     private readonly limits: ParserLimits = DEFAULT_LIMITS,
   ) {}
 
-  /** True while part of a request has arrived but not all of it. */
+  /** True while part of a request has arrived but not all of it (or input waits while paused). */
   get midRequest(): boolean {
-    return this.#state !== 'dead' && (this.#state !== 'head' || this.#pending.length > 0);
+    return this.#state !== 'dead' && (this.#state !== 'head' || this.#end > this.#start);
   }
 
   get dead(): boolean {
     return this.#state === 'dead';
   }
 
+  /** True while parsing is held at a request boundary (see pause). */
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /** Bytes received and not yet parsed (bounded: see the limits). */
+  get buffered(): number {
+    return this.#end - this.#start;
+  }
+
   /** Stops parsing; later input is ignored. */
   stop(): void {
     this.#state = 'dead';
-    this.#pending = Buffer.alloc(0);
+    this.#buf = EMPTY;
+    this.#start = this.#end = 0;
+    this.#owned = false;
+  }
+
+  /**
+   * Holds parsing at the next request boundary: complete requests already
+   * announced stay announced, later input is kept unparsed until resume().
+   * The caller stops reading its socket meanwhile (input backpressure).
+   */
+  pause(): void {
+    this.#paused = true;
+  }
+
+  resume(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    this.#run();
   }
 
   push(chunk: Buffer): void {
-    if (this.#state === 'dead') return;
-    this.#pending = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
+    if (this.#state === 'dead' || chunk.length === 0) return;
+    this.#append(chunk);
+    this.#run();
+  }
+
+  #run(): void {
+    // Re-entrant calls (an event handler that resumes us) leave the work to the running loop.
+    if (this.#draining) return;
+    this.#draining = true;
     try {
       this.#drain();
     } catch (error) {
       if (!(error instanceof RequestRejected)) throw error;
       this.stop();
       this.events.onReject(error);
+    } finally {
+      this.#draining = false;
     }
+  }
+
+  /** Appends without re-copying what is pending on every push (byte-by-byte input stays linear). */
+  #append(chunk: Buffer): void {
+    const pending = this.#end - this.#start;
+    if (pending === 0) {
+      // Common case: parse straight from the socket's chunk.
+      this.#buf = chunk;
+      this.#start = 0;
+      this.#end = chunk.length;
+      this.#owned = false;
+      return;
+    }
+    const needed = pending + chunk.length;
+    if (this.#owned && this.#end + chunk.length <= this.#buf.length) {
+      chunk.copy(this.#buf, this.#end);
+      this.#end += chunk.length;
+      return;
+    }
+    if (this.#owned && needed <= this.#buf.length) {
+      this.#buf.copyWithin(0, this.#start, this.#end);
+    } else {
+      const grown = Buffer.allocUnsafe(Math.max(needed, 2 * pending, 4096));
+      this.#buf.copy(grown, 0, this.#start, this.#end);
+      this.#buf = grown;
+      this.#owned = true;
+    }
+    this.#start = 0;
+    this.#end = pending;
+    chunk.copy(this.#buf, this.#end);
+    this.#end += chunk.length;
+  }
+
+  /** The unparsed bytes (a view, valid until the next append). */
+  get #pending(): Buffer {
+    return this.#buf.subarray(this.#start, this.#end);
   }
 
   #drain(): void {
@@ -123,10 +207,10 @@ export class RequestParser {
         case 'dead':
           return;
         case 'head':
-          if (!this.#readHead()) return;
+          if (this.#paused || !this.#readHead()) return;
           break;
         case 'body': {
-          const take = Math.min(this.#bodyRemaining, this.#pending.length);
+          const take = Math.min(this.#bodyRemaining, this.#end - this.#start);
           this.#consume(take);
           this.#bodyRemaining -= take;
           if (this.#bodyRemaining > 0) return;
@@ -151,7 +235,7 @@ export class RequestParser {
           break;
         }
         case 'chunk-data': {
-          const take = Math.min(this.#bodyRemaining, this.#pending.length);
+          const take = Math.min(this.#bodyRemaining, this.#end - this.#start);
           this.#consume(take);
           this.#bodyRemaining -= take;
           if (this.#bodyRemaining > 0) return;
@@ -159,11 +243,11 @@ export class RequestParser {
           break;
         }
         case 'chunk-crlf': {
-          if (this.#pending.length < 2) {
-            if (this.#pending.length === 1 && this.#pending[0] !== CR) throw new RequestRejected(400, 'chunk data not followed by CRLF');
-            return;
-          }
-          if (this.#pending[0] !== CR || this.#pending[1] !== LF) throw new RequestRejected(400, 'chunk data not followed by CRLF');
+          const available = this.#end - this.#start;
+          const b0 = this.#buf[this.#start];
+          if (available >= 1 && b0 !== CR) throw new RequestRejected(400, 'chunk data not followed by CRLF');
+          if (available < 2) return;
+          if (this.#buf[this.#start + 1] !== LF) throw new RequestRejected(400, 'chunk data not followed by CRLF');
           this.#consume(2);
           this.#state = 'chunk-size';
           break;
@@ -188,41 +272,54 @@ export class RequestParser {
   }
 
   #consume(n: number): void {
-    this.#pending = this.#pending.subarray(n);
+    this.#start += n;
     this.#scanned = Math.max(0, this.#scanned - n);
+    if (this.#start === this.#end) {
+      // Drop the reference so an idle connection holds no input buffer.
+      this.#buf = EMPTY;
+      this.#start = this.#end = 0;
+      this.#owned = false;
+    }
   }
 
   /** One CRLF-terminated line of chunked framing; bare LF is refused. */
   #readLine(limit: number, tooLong: string): string | undefined {
-    const lf = this.#pending.indexOf(LF);
+    const pending = this.#pending;
+    const lf = pending.indexOf(LF);
     if (lf === -1) {
-      if (this.#pending.length > limit) throw new RequestRejected(this.#state === 'trailers' ? 431 : 400, tooLong);
+      if (pending.length > limit) throw new RequestRejected(this.#state === 'trailers' ? 431 : 400, tooLong);
       return undefined;
     }
-    if (lf === 0 || this.#pending[lf - 1] !== CR) throw new RequestRejected(400, 'bare LF in chunked framing');
-    const line = this.#pending.toString('latin1', 0, lf - 1);
+    if (lf > limit) throw new RequestRejected(this.#state === 'trailers' ? 431 : 400, tooLong);
+    if (lf === 0 || pending[lf - 1] !== CR) throw new RequestRejected(400, 'bare LF in chunked framing');
+    const line = pending.toString('latin1', 0, lf - 1);
     this.#consume(lf + 1);
     return line;
   }
 
   /** Returns false when more bytes are needed. */
   #readHead(): boolean {
-    // Tolerate a few empty lines between pipelined requests (RFC 9112 §2.2).
-    let skipped = 0;
-    while (this.#pending.length >= 2 && this.#pending[0] === CR && this.#pending[1] === LF) {
-      if (++skipped > MAX_LEADING_EMPTY_LINES) throw new RequestRejected(400, 'too many empty lines before the request line');
+    // Tolerate a few empty lines between pipelined requests (RFC 9112 §2.2),
+    // counted across pushes so a trickle of CRLFs cannot go on for ever.
+    while (this.#end - this.#start >= 2 && this.#buf[this.#start] === CR && this.#buf[this.#start + 1] === LF) {
+      if (++this.#emptyLines > MAX_LEADING_EMPTY_LINES) throw new RequestRejected(400, 'too many empty lines before the request line');
       this.#consume(2);
     }
-    if (this.#pending.length === 0) return false;
-    if (this.#pending[0] === LF) throw new RequestRejected(400, 'bare LF');
-
     const buf = this.#pending;
+    if (buf.length === 0) return false;
+    if (buf[0] === LF) throw new RequestRejected(400, 'bare LF');
+
     // Every LF must close a CRLF: refuse bare LF as soon as it arrives, so a
     // client that only sends LF is answered rather than left to time out.
     let end = -1;
     for (let i = this.#scanned; i < buf.length; i++) {
       if (buf[i] !== LF) continue;
       if (i === 0 || buf[i - 1] !== CR) throw new RequestRejected(400, 'bare LF in request head');
+      if (this.#lineEnd === -1) {
+        this.#lineEnd = i;
+        // Refuse an over-long request line as soon as its end is seen, not when the head completes.
+        if (i - 1 > this.limits.maxRequestLine) throw new RequestRejected(414, 'request line too long');
+      }
       if (i >= 3 && buf[i - 2] === LF && buf[i - 3] === CR) {
         end = i + 1;
         break;
@@ -230,14 +327,17 @@ export class RequestParser {
     }
     if (end === -1) {
       this.#scanned = buf.length;
-      const firstLf = buf.indexOf(LF);
-      if (firstLf === -1 && buf.length > this.limits.maxRequestLine + 1) throw new RequestRejected(414, 'request line too long');
-      if (firstLf !== -1 && buf.length - firstLf - 1 > this.limits.maxHeaderBytes + 2) {
+      if (this.#lineEnd === -1) {
+        // The CR of the line end may already be here: allow one byte for it.
+        if (buf.length > this.limits.maxRequestLine + 1) throw new RequestRejected(414, 'request line too long');
+      } else if (buf.length - this.#lineEnd - 1 > this.limits.maxHeaderBytes + 2) {
         throw new RequestRejected(431, 'request header block too large');
       }
       return false;
     }
     this.#scanned = 0;
+    this.#lineEnd = -1;
+    this.#emptyLines = 0;
     const head = buf.toString('latin1', 0, end - 4);
     this.#consume(end);
     this.#startRequest(head);
@@ -312,10 +412,14 @@ export class RequestParser {
       if (method !== 'OPTIONS') throw new RequestRejected(400, 'asterisk target is only for OPTIONS');
       pathAndQuery = '*';
     } else {
-      const abs = /^https?:\/\/([^/?#]+)(.*)$/i.exec(target);
+      const abs = ABSOLUTE_RE.exec(target);
       if (!abs) throw new RequestRejected(400, 'invalid request target');
-      host = abs[1] as string; // RFC 9112 §3.2.2: the target's authority wins over Host
-      pathAndQuery = abs[2] === '' ? '/' : (abs[2] as string);
+      const authority = abs[1] as string;
+      // No userinfo, nothing a Host field could not carry.
+      if (!HOST_RE.test(authority)) throw new RequestRejected(400, 'invalid authority in request target');
+      host = authority; // RFC 9112 §3.2.2: the target's authority wins over Host
+      const rest = abs[2] as string;
+      pathAndQuery = rest === '' || rest[0] !== '/' ? `/${rest}` : rest;
     }
     const hash = pathAndQuery.indexOf('#');
     if (hash !== -1) pathAndQuery = pathAndQuery.slice(0, hash);
@@ -326,7 +430,8 @@ export class RequestParser {
     const connection = (headers.get('connection') ?? '').toLowerCase();
     const keepAlive = version === '1.1' ? !/(^|,)\s*close\s*(,|$)/.test(connection) : /(^|,)\s*keep-alive\s*(,|$)/.test(connection);
 
-    const expect = headers.get('expect');
+    // An HTTP/1.0 client cannot expect anything (RFC 9110 §10.1.1): ignore the field.
+    const expect = version === '1.1' ? headers.get('expect') : undefined;
     if (expect !== undefined && expect.toLowerCase() !== '100-continue') throw new RequestRejected(417, `unsupported expectation: ${expect}`);
 
     this.#current = { method, target, path, query, version, headers, host, keepAlive };

@@ -29,6 +29,7 @@ export interface ChaosServerOptions {
   readonly maxRequestsPerConnection?: number;
 }
 
+/** Parsed requests waiting behind the active response; beyond this we stop parsing and reading. */
 const MAX_QUEUED_REQUESTS = 16;
 /** After our FIN, a client that never closes its side is cut off after this. */
 const LINGER_MS = 5_000;
@@ -74,6 +75,11 @@ export class ChaosServer {
     return this.#draining;
   }
 
+  /** Connections whose socket has not closed yet (for metrics and tests). */
+  get connectionCount(): number {
+    return this.#connections.size;
+  }
+
   listen(port: number, host: string): Promise<number> {
     return new Promise((resolve, reject) => {
       this.server.once('error', reject);
@@ -98,7 +104,8 @@ export class ChaosServer {
   }
 
   isForeignHost(host: string | undefined): boolean {
-    return host !== undefined && this.#foreignHosts.has(host.toLowerCase());
+    if (host === undefined) return false;
+    return this.#foreignHosts.has(normalizeAuthority(host));
   }
 
   catalogFor(accept: string | undefined): { type: string; body: Buffer } {
@@ -106,6 +113,19 @@ export class ChaosServer {
       ? { type: 'application/json', body: this.#catalog.json }
       : { type: 'text/html; charset=utf-8', body: this.#catalog.html };
   }
+}
+
+/**
+ * Host as compared with our public authorities: lower case, no trailing dot on
+ * the name, no explicit :80 (the WHATWG URL parser drops it from ours too).
+ */
+function normalizeAuthority(host: string): string {
+  let h = host.toLowerCase();
+  if (h.endsWith(':80')) h = h.slice(0, -3);
+  const colon = h.lastIndexOf(':');
+  const name = colon > h.lastIndexOf(']') ? h.slice(0, colon) : h;
+  const port = h.slice(name.length);
+  return name.endsWith('.') ? `${name.slice(0, -1)}${port}` : h;
 }
 
 class Connection implements WireOwner {
@@ -117,9 +137,17 @@ class Connection implements WireOwner {
   #clientEnded = false;
   #closing = false;
   #closed = false;
+  /** A response promised bytes that never come: nothing more is read or answered. */
+  #holding = false;
+  /** A request asked for 100 Continue; sent once every earlier response is out. */
+  #continuePending = false;
+  /** The socket's output buffer is full: the next pipelined response waits for 'drain'. */
+  #waitingDrain = false;
   #requestTimer: NodeJS.Timeout | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #holdTimer: NodeJS.Timeout | undefined;
+  #stallTimer: NodeJS.Timeout | undefined;
+  #lingerTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -127,20 +155,26 @@ class Connection implements WireOwner {
   ) {
     this.#parser = new RequestParser(
       {
-        onRequest: (request) => this.#enqueue(request),
-        onReject: (rejection) => this.#enqueue(rejection),
+        onRequest: (request) => {
+          // The request is complete: the next one gets its own full header-read time.
+          this.#continuePending = false;
+          this.#clearRequestTimer();
+          this.#enqueue(request);
+        },
+        onReject: (rejection) => {
+          this.#continuePending = false;
+          this.#clearRequestTimer();
+          this.#enqueue(rejection);
+        },
         onContinue: () => {
-          // Only when nothing else is being written, or the interim head would split a response.
-          if (!this.#active && this.#queue.length === 0) socket.write('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
+          this.#continuePending = true;
+          this.#sendContinue();
         },
       },
       host.limits,
     );
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
-    socket.on('end', () => {
-      this.#clientEnded = true;
-      this.#settle();
-    });
+    socket.on('end', () => this.#onClientEnd());
     socket.on('error', () => {
       /* a client that resets or vanishes is normal here; 'close' follows */
     });
@@ -151,24 +185,58 @@ class Connection implements WireOwner {
   #onData(chunk: Buffer): void {
     clearTimeout(this.#idleTimer);
     this.#idleTimer = undefined;
+    // After a rejection, a hold or our FIN, input is read and dropped (lingering close).
     if (this.#parser.dead) return;
     this.#parser.push(chunk);
-    if (this.#parser.midRequest) {
-      this.#requestTimer ??= setTimeout(() => {
-        this.#requestTimer = undefined;
-        this.#parser.stop();
-        this.#enqueue(new RequestRejected(408, 'request not received in time'));
-      }, this.host.requestTimeoutMs);
-    } else if (this.#requestTimer) {
-      clearTimeout(this.#requestTimer);
-      this.#requestTimer = undefined;
+    this.#afterInput();
+  }
+
+  /**
+   * The client's FIN. Read as "gave up", the way nginx (499) and node:http do:
+   * the response in progress stops and its timers die, queued requests are
+   * dropped, and we close. What was already written still goes out before our FIN.
+   */
+  #onClientEnd(): void {
+    this.#clientEnded = true;
+    const active = this.#active;
+    this.#active = undefined;
+    this.#queue.length = 0;
+    active?.wire.socketClosed();
+    this.#settle();
+  }
+
+  /** Input backpressure, the header-read timer and the idle timer, after the parser moved. */
+  #afterInput(): void {
+    if (this.#closing || this.#closed) return;
+    if (this.#parser.paused) this.socket.pause();
+    else if (this.socket.isPaused() && !this.#holding) this.socket.resume();
+    this.#armRequestTimer();
+    // Input that completed nothing (empty lines) must not leave the connection without a timer.
+    this.#settle();
+  }
+
+  /** From the first byte of a request until it is complete; not while we hold parsing ourselves. */
+  #armRequestTimer(): void {
+    if (!this.#parser.midRequest || this.#parser.paused) {
+      this.#clearRequestTimer();
+      return;
     }
+    this.#requestTimer ??= setTimeout(() => {
+      this.#requestTimer = undefined;
+      this.#parser.stop();
+      this.#enqueue(new RequestRejected(408, 'request not received in time'));
+    }, this.host.requestTimeoutMs);
+  }
+
+  #clearRequestTimer(): void {
+    clearTimeout(this.#requestTimer);
+    this.#requestTimer = undefined;
   }
 
   #enqueue(item: Queued): void {
     this.#queue.push(item);
-    // Input backpressure: stop reading while many pipelined requests wait.
-    if (this.#queue.length >= MAX_QUEUED_REQUESTS) this.socket.pause();
+    // Input backpressure: stop parsing (and, after this chunk, reading) while many requests wait.
+    if (this.#queue.length >= MAX_QUEUED_REQUESTS) this.#parser.pause();
     this.#pump();
   }
 
@@ -176,23 +244,58 @@ class Connection implements WireOwner {
     if (this.#pumping) return;
     this.#pumping = true;
     try {
-      while (!this.#active && !this.#closing && !this.#closed) {
-        const item = this.#queue.shift();
-        if (item === undefined) break;
-        if (this.socket.isPaused() && this.#queue.length < MAX_QUEUED_REQUESTS / 2) this.socket.resume();
+      while (!this.#active && !this.#closing && !this.#closed && !this.#waitingDrain && this.#queue.length > 0) {
+        // Output backpressure: a client that pipelines without reading gets no more responses
+        // written until it reads; meanwhile nothing more is parsed or read (bounded memory).
+        if (this.socket.writableNeedDrain) {
+          this.#waitForDrain();
+          break;
+        }
+        const item = this.#queue.shift() as Queued;
         if (item instanceof RequestRejected) this.#reject(item);
         else this.#dispatch(item);
+        // Room in the queue again: parse what was held back, then read on.
+        if (this.#parser.paused && this.#queue.length < MAX_QUEUED_REQUESTS / 2) {
+          this.#parser.resume();
+          this.#afterInput();
+        }
       }
     } finally {
       this.#pumping = false;
     }
+    this.#sendContinue();
     this.#settle();
+  }
+
+  #waitForDrain(): void {
+    this.#waitingDrain = true;
+    this.socket.once('drain', () => {
+      this.#waitingDrain = false;
+      clearTimeout(this.#stallTimer);
+      this.#stallTimer = undefined;
+      this.#pump();
+    });
+    // A client that stops reading for as long as an idle one may wait is cut off.
+    this.#stallTimer = setTimeout(() => this.socket.destroy(), this.host.idleTimeoutMs);
+  }
+
+  /** The interim 100 goes out only between responses, never inside one. */
+  #sendContinue(): void {
+    if (!this.#continuePending || this.#active || this.#queue.length > 0 || this.#closing || this.#closed) return;
+    this.#continuePending = false;
+    this.socket.write('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
+    // The body only starts now: give it the full request time.
+    this.#clearRequestTimer();
+    this.#armRequestTimer();
   }
 
   /** Decides what an idle connection does: wait for the next request, or close. */
   #settle(): void {
-    // A held connection (a response that promised more bytes) waits out its hold.
-    if (this.#active || this.#closing || this.#closed || this.#holdTimer || this.#queue.length > 0) return;
+    if (this.#active || this.#closing || this.#closed || this.#queue.length > 0) return;
+    if (this.#holding) {
+      if (this.#clientEnded) this.#close();
+      return;
+    }
     if (this.#clientEnded || this.host.draining || this.#parser.dead) {
       if (!this.#parser.midRequest || this.#clientEnded) this.#close();
       return;
@@ -215,23 +318,31 @@ class Connection implements WireOwner {
     if (this.#closing || this.#closed) return;
     this.#closing = true;
     this.#parser.stop();
+    this.#queue.length = 0;
     this.#clearTimers();
     this.socket.end();
+    // Keep reading (and dropping) until the client closes: closing with unread
+    // input would send RST and could destroy the response we just wrote.
+    this.socket.resume();
     // A client that never closes its side is cut off after a while.
-    setTimeout(() => this.socket.destroy(), LINGER_MS).unref();
+    this.#lingerTimer = setTimeout(() => this.socket.destroy(), LINGER_MS);
+    this.#lingerTimer.unref();
   }
 
   #clearTimers(): void {
     clearTimeout(this.#requestTimer);
     clearTimeout(this.#idleTimer);
     clearTimeout(this.#holdTimer);
-    this.#requestTimer = this.#idleTimer = this.#holdTimer = undefined;
+    clearTimeout(this.#stallTimer);
+    this.#requestTimer = this.#idleTimer = this.#holdTimer = this.#stallTimer = undefined;
   }
 
   #onClose(): void {
     this.#closed = true;
     this.#clearTimers();
+    clearTimeout(this.#lingerTimer);
     this.#parser.stop();
+    this.#queue.length = 0;
     this.#active?.wire.socketClosed();
   }
 
@@ -239,7 +350,9 @@ class Connection implements WireOwner {
     if (this.#active?.wire !== wire) return;
     const { keepAlive } = this.#active;
     this.#active = undefined;
-    switch (action) {
+    // A HEAD response promised no body, so there is nothing to wait for.
+    const effective: EndAction = action === 'hold' && wire.headOnly ? 'keep-alive' : action;
+    switch (effective) {
       case 'keep-alive':
         if (!keepAlive) this.#close();
         else this.#pump();
@@ -248,20 +361,35 @@ class Connection implements WireOwner {
         this.#close();
         return;
       case 'hold':
-        // The response promised bytes that never come: answer nothing more.
+        // The response promised bytes that never come: answer nothing more,
+        // but keep reading so the client's own close is noticed.
+        this.#holding = true;
         this.#parser.stop();
         this.#queue.length = 0;
+        this.#clearRequestTimer();
+        this.socket.resume();
         this.#holdTimer = setTimeout(() => this.#close(), this.host.holdMs);
+        if (this.#clientEnded) this.#close();
         return;
       case 'reset':
+        this.#closing = true;
+        this.#parser.stop();
+        this.#queue.length = 0;
         this.#clearTimers();
         this.socket.resetAndDestroy();
         return;
     }
   }
 
-  /** A real failure at the edge: JSON, no X-Chaos-*, and the connection closes. */
-  #edgeError(status: number, error: string, reason: string, close: boolean, extra: HeaderList = []): void {
+  /** A real failure at the edge: JSON, no X-Chaos-*, Connection: close when it is the last. */
+  #edgeError(
+    status: number,
+    error: string,
+    reason: string,
+    close: boolean,
+    extra: HeaderList = [],
+    req?: ParsedRequest,
+  ): void {
     const body = jsonBody({ error, reason });
     const headers: HeaderList = [
       ['Content-Type', 'application/json'],
@@ -269,16 +397,18 @@ class Connection implements WireOwner {
       ['Date', httpDate()],
       ...extra,
     ];
-    if (close) headers.push(['Connection', 'close']);
-    this.#respondPlain(status, headers, body, close);
+    this.#respondPlain(status, headers, body, !close, req);
   }
 
-  #respondPlain(status: number, headers: HeaderList, body: Buffer, close: boolean, headOnly = false): void {
-    const wire = new Wire(this.socket, this, headOnly);
-    this.#active = { wire, keepAlive: !close };
+  /** An honest response of ours (catalog, edge error); HEAD gets the head only. */
+  #respondPlain(status: number, headers: HeaderList, body: Buffer, keepAlive: boolean, req: ParsedRequest | undefined): void {
+    if (!keepAlive) headers.push(['Connection', 'close']);
+    else if (req?.version === '1.0') headers.push(['Connection', 'keep-alive']);
+    const wire = new Wire(this.socket, this, req?.method === 'HEAD', this.host.idleTimeoutMs);
+    this.#active = { wire, keepAlive };
     wire.head(status, headers);
     wire.write(body);
-    wire.end(close ? 'close' : 'keep-alive');
+    wire.end(keepAlive ? 'keep-alive' : 'close');
   }
 
   #reject(rejection: RequestRejected): void {
@@ -289,11 +419,10 @@ class Connection implements WireOwner {
     this.#served++;
     const keepAlive =
       req.keepAlive && !this.#clientEnded && !this.host.draining && this.#served < this.host.maxRequestsPerConnection;
-    const headOnly = req.method === 'HEAD';
 
     // HAProxy routes a whole connection by its first request; later ones may name another host.
     if (this.host.isForeignHost(req.host)) {
-      this.#edgeError(421, 'misdirected_request', `this connection serves the chaos host, not ${req.host ?? ''}`, true);
+      this.#edgeError(421, 'misdirected_request', `this connection serves the chaos host, not ${req.host ?? ''}`, true, [], req);
       return;
     }
 
@@ -308,8 +437,7 @@ class Connection implements WireOwner {
         ['Date', httpDate()],
         ['Vary', 'Accept'],
       ];
-      if (!keepAlive) headers.push(['Connection', 'close']);
-      this.#respondPlain(status, headers, catalog.body, !keepAlive, headOnly);
+      this.#respondPlain(status, headers, catalog.body, keepAlive, req);
       return;
     }
 
@@ -318,7 +446,7 @@ class Connection implements WireOwner {
     if (!(methods as readonly string[]).includes(req.method)) {
       this.#edgeError(405, 'method_not_allowed', `${req.method} is not served at ${endpoint.path}`, !keepAlive, [
         ['Allow', routerAllow(endpoint)],
-      ]);
+      ], req);
       return;
     }
 
@@ -330,12 +458,11 @@ class Connection implements WireOwner {
         ['Content-Length', String(body.length)],
         ['Date', httpDate()],
       ];
-      if (!keepAlive) headers.push(['Connection', 'close']);
-      this.#respondPlain(400, headers, body, !keepAlive, headOnly);
+      this.#respondPlain(400, headers, body, keepAlive, req);
       return;
     }
 
-    const wire = new Wire(this.socket, this, headOnly);
+    const wire = new Wire(this.socket, this, req.method === 'HEAD', this.host.idleTimeoutMs);
     this.#active = { wire, keepAlive };
     const host = this.host;
     const ctx: ChaosContext = {
@@ -352,7 +479,7 @@ class Connection implements WireOwner {
       clientAddress: this.socket.remoteAddress ?? '',
       registry,
     };
-    const fail = (error: unknown): void => this.#handlerFailed(wire, endpoint.id, error);
+    const fail = (error: unknown): void => this.#handlerFailed(wire, endpoint.id, error, req);
     try {
       const pending = endpoint.handle(ctx, parsed.values);
       if (pending) pending.catch(fail);
@@ -362,7 +489,7 @@ class Connection implements WireOwner {
   }
 
   /** A bug in a handler: 500 if nothing was sent yet, else reset; never a hang. */
-  #handlerFailed(wire: Wire, id: string, error: unknown): void {
+  #handlerFailed(wire: Wire, id: string, error: unknown, req: ParsedRequest): void {
     this.host.options.logger.error({ err: error, endpoint: id }, 'handler failed');
     if (wire.ended || wire.closed) return;
     if (wire.headWritten) {
@@ -372,7 +499,7 @@ class Connection implements WireOwner {
     // Make the failed response inert (its timers die), then answer for it.
     wire.socketClosed();
     this.#active = undefined;
-    this.#edgeError(500, 'internal_error', 'the endpoint failed; this is a real error, not chaos', true);
+    this.#edgeError(500, 'internal_error', 'the endpoint failed; this is a real error, not chaos', true, [], req);
   }
 }
 

@@ -34,6 +34,8 @@ export class Wire {
     private readonly owner: WireOwner,
     /** HEAD: the head goes out, body writes are dropped. */
     readonly headOnly: boolean,
+    /** A client that reads nothing for this long while we wait to write is cut off (0: never). */
+    private readonly stallMs: number = 0,
   ) {}
 
   /** The client went away (or we closed); every write is now a no-op. */
@@ -60,17 +62,23 @@ export class Wire {
     if (listeners) for (const listener of listeners) listener();
   }
 
-  onClose(listener: () => void): void {
+  /** Runs `listener` when the socket closes (at once if it has); returns a function that unregisters it. */
+  onClose(listener: () => void): () => void {
     if (this.#closed) {
       listener();
-      return;
+      return noop;
     }
-    (this.#closeListeners ??= []).push(listener);
+    const listeners = (this.#closeListeners ??= []);
+    listeners.push(listener);
+    return () => {
+      const i = listeners.indexOf(listener);
+      if (i !== -1) listeners.splice(i, 1);
+    };
   }
 
   /** A timer that is cleared if the client goes away first. */
   setTimer(ms: number, fn: () => void): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#ended) return;
     const timers = (this.#timers ??= new Set());
     const t = setTimeout(() => {
       timers.delete(t);
@@ -105,16 +113,30 @@ export class Wire {
 
   /** Calls `fn` once the socket can take more (at once if it already can). */
   whenWritable(fn: () => void): void {
-    if (this.#closed) return;
+    if (this.#closed || this.#ended) return;
     if (!this.socket.writableNeedDrain) {
       fn();
       return;
     }
+    // One listener pair per wait, each removing the other, so long streams under
+    // backpressure do not accumulate listeners.
+    let stall: NodeJS.Timeout | undefined;
     const onDrain = (): void => {
-      if (!this.#closed) fn();
+      if (stall) {
+        clearTimeout(stall);
+        this.#timers?.delete(stall);
+      }
+      unregister();
+      if (!this.#closed && !this.#ended) fn();
     };
     this.socket.once('drain', onDrain);
-    this.onClose(() => this.socket.off('drain', onDrain));
+    const unregister = this.onClose(() => this.socket.off('drain', onDrain));
+    // Waiting on a client that never reads would hold the connection for ever.
+    // Kept with the other timers, so it also dies when the response ends.
+    if (this.stallMs > 0) {
+      stall = setTimeout(() => this.socket.destroy(), this.stallMs);
+      (this.#timers ??= new Set()).add(stall);
+    }
   }
 
   /** Ends the response; `action` says what becomes of the connection. */
@@ -126,6 +148,8 @@ export class Wire {
     this.owner.finished(this, action);
   }
 }
+
+function noop(): void {}
 
 function uncork(socket: Socket): void {
   socket.uncork();
