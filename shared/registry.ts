@@ -159,7 +159,7 @@ export class Registry<Ctx> {
     return problems;
   }
 
-  /** Finds the endpoint for a decoded path; literal paths win over templates. */
+  /** Finds the endpoint for a path as sent (still percent-encoded: `/%73low` is not `/slow`); literal paths win over templates. Path values are decoded later, by parseParams. */
   match(path: string): RouteMatch<Ctx> | undefined {
     const exact = this.#exact.get(path);
     if (exact) return { endpoint: exact, pathValues: undefined };
