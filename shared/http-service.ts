@@ -5,6 +5,7 @@ import { catalogBodies, counterpartUrl, wantsJson } from './catalog.js';
 import type { Config, HostName } from './config.js';
 import { addChaosHeaders, addClampedHeader, chaosBaseHeaders, controlHeaders, type HeaderList, type HeaderValue } from './headers.js';
 import { jsonBody } from './json.js';
+import { listenOn } from './run.js';
 import type { Logger } from './log.js';
 import { parseParams, splitQuery } from './params.js';
 import { allowedMethods, defineEndpoint, routerAllow, type AnyEndpoint, type Registry } from './registry.js';
@@ -87,14 +88,7 @@ export class HttpService {
   }
 
   listen(port: number, host: string): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, () => {
-        this.server.off('error', reject);
-        const address = this.server.address();
-        resolve(typeof address === 'object' && address ? address.port : port);
-      });
-    });
+    return listenOn(this.server, port, host);
   }
 
   async shutdown(graceMs: number): Promise<void> {

@@ -1,5 +1,6 @@
 // Bodies a chaos endpoint and its control twin share, so the twin serves the
 // same resource and only the lie differs.
+import { int, str } from './params.js';
 
 export const SLOW_MAX_MS = 15_000;
 
@@ -42,3 +43,18 @@ const PARTIAL_MAX = partialStreamDocument(16_384);
 export function partialStreamFragment(bytes: number): Buffer {
   return PARTIAL_MAX.subarray(0, bytes);
 }
+
+// Parameter tables a chaos endpoint and its twin share, so switching host
+// never changes what a URL means (the twin ignores what it does not need).
+export const SLOW_PARAMS = { ms: int({ min: 0, max: SLOW_MAX_MS, default: 1000, description: 'delay before responding (the twin never waits)' }) };
+export const DRIP_PARAMS = {
+  bytes: int({ min: 1, max: 100_000, default: 1000, description: 'total bytes streamed' }),
+  interval: int({ min: 10, max: 5000, default: 200, description: 'milliseconds between chunks (the twin never waits)' }),
+  chunk: int({ min: 1, max: 4096, default: 100, description: 'bytes per chunk' }),
+};
+export const TRUNCATE_PARAMS = { at: int({ min: 1, max: 1_000_000, default: 512, description: 'bytes actually sent' }) };
+export const PARTIAL_STREAM_PARAMS = {
+  bytes: int({ min: 1, max: 16_384, default: 128, description: 'bytes of the JSON fragment the chaos host sends before closing' }),
+};
+export const BYTES_N = int({ min: 1, max: 4096, default: 256, description: 'bytes in the actual body' });
+export const BYTES_SEED = str({ maxLength: 256, default: '42', description: 'same seed, same bytes' });

@@ -1,6 +1,7 @@
 // Process life of one service: load config (a bad value stops start-up with a
 // message naming the variable), listen, report readiness, and on SIGTERM or
 // SIGINT stop accepting and let in-flight responses finish (bounded).
+import type { Server } from 'node:net';
 import { ConfigError, loadConfig, type Config, type HostName } from './config.js';
 import { createLogger, type Logger } from './log.js';
 
@@ -14,6 +15,18 @@ export interface ReadyMessage {
   readonly service: HostName;
   readonly port: number;
   readonly url: string;
+}
+
+/** Listens and resolves with the bound port (the real one when `port` is 0); rejects on EADDRINUSE and the like. */
+export function listenOn(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
 }
 
 /** Loads config or exits 2 with the reason; the one place a service reads process.env. */

@@ -5,6 +5,7 @@ import { authorityOf, type Config } from '../../shared/config.js';
 import { catalogBodies, wantsJson, type CatalogBodies } from '../../shared/catalog.js';
 import { chaosBaseHeaders, httpDate, type HeaderList } from '../../shared/headers.js';
 import { jsonBody } from '../../shared/json.js';
+import { listenOn } from '../../shared/run.js';
 import type { Logger } from '../../shared/log.js';
 import { parseParams, splitQuery } from '../../shared/params.js';
 import { allowedMethods, routerAllow, type Registry } from '../../shared/registry.js';
@@ -81,14 +82,7 @@ export class ChaosServer {
   }
 
   listen(port: number, host: string): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, () => {
-        this.server.off('error', reject);
-        const address = this.server.address();
-        resolve(typeof address === 'object' && address ? address.port : port);
-      });
-    });
+    return listenOn(this.server, port, host);
   }
 
   /** Stops accepting, lets in-flight responses finish for up to `graceMs`, then cuts the rest. */

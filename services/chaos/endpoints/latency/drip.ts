@@ -1,5 +1,4 @@
-import { int } from '../../../../shared/params.js';
-import { dripBody } from '../../../../shared/payloads.js';
+import { DRIP_PARAMS, dripBody } from '../../../../shared/payloads.js';
 import { chaosHead, defineChaosEndpoint, writeOnSchedule } from '../../endpoint.js';
 
 export default defineChaosEndpoint({
@@ -7,11 +6,7 @@ export default defineChaosEndpoint({
   path: '/drip',
   category: 'latency',
   summary: 'Headers at once, then `bytes` asterisks in `chunk`-byte pieces `interval` ms apart',
-  params: {
-    bytes: int({ min: 1, max: 100_000, default: 1000, description: 'total bytes streamed' }),
-    interval: int({ min: 10, max: 5000, default: 200, description: 'milliseconds between chunks' }),
-    chunk: int({ min: 1, max: 4096, default: 100, description: 'bytes per chunk' }),
-  },
+  params: DRIP_PARAMS,
   headers: ['X-Chaos-Drip-Bytes', 'X-Chaos-Drip-Interval-Ms', 'X-Chaos-Drip-Chunk'],
   handle(ctx, { bytes, interval, chunk }) {
     const body = dripBody(bytes);

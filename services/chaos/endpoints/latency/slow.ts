@@ -1,5 +1,4 @@
-import { int } from '../../../../shared/params.js';
-import { SLOW_MAX_MS, slowBody } from '../../../../shared/payloads.js';
+import { SLOW_PARAMS, slowBody } from '../../../../shared/payloads.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
@@ -8,7 +7,7 @@ export default defineChaosEndpoint({
   path: '/slow',
   category: 'latency',
   summary: 'Waits `ms` milliseconds, then sends the whole response at once',
-  params: { ms: int({ min: 0, max: SLOW_MAX_MS, default: 1000, description: 'delay before responding' }) },
+  params: SLOW_PARAMS,
   headers: ['X-Chaos-Delayed-Ms'],
   handle(ctx, { ms }) {
     // The timer dies with the socket: a client that gives up costs nothing.

@@ -1,4 +1,5 @@
-import { int, oneOf, str } from '../../../../shared/params.js';
+import { oneOf } from '../../../../shared/params.js';
+import { BYTES_N, BYTES_SEED } from '../../../../shared/payloads.js';
 import { seededBytes } from '../../../../shared/seed.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
@@ -13,8 +14,8 @@ export default defineChaosEndpoint({
     mode: oneOf(['content-length-overshoot', 'content-length-undershoot', 'wrong-content-type'], {
       default: 'content-length-overshoot',
     }),
-    n: int({ min: 1, max: 4096, default: 256, description: 'bytes in the actual body' }),
-    seed: str({ maxLength: 256, default: '42', description: 'same seed, same bytes' }),
+    n: BYTES_N,
+    seed: BYTES_SEED,
   },
   headers: ['X-Chaos-Bytes-Mode', 'X-Chaos-Bytes-Seed', 'X-Chaos-Claimed-Length', 'X-Chaos-Actual-Bytes'],
   // Picked with its default mode, overshoot: the client then waits for bytes that never come.

@@ -1,5 +1,4 @@
-import { int } from '../../../../shared/params.js';
-import { partialStreamFragment } from '../../../../shared/payloads.js';
+import { PARTIAL_STREAM_PARAMS, partialStreamFragment } from '../../../../shared/payloads.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
 export default defineChaosEndpoint({
@@ -7,7 +6,7 @@ export default defineChaosEndpoint({
   path: '/partial-stream',
   category: 'payload',
   summary: 'The opening `bytes` of a JSON object, no Content-Length, then a clean close',
-  params: { bytes: int({ min: 1, max: 16_384, default: 128, description: 'bytes of the JSON fragment sent before closing' }) },
+  params: PARTIAL_STREAM_PARAMS,
   headers: ['X-Chaos-Partial-Bytes'],
   handle(ctx, { bytes }) {
     // No Content-Length and no chunking: the body is delimited by the close

@@ -1,5 +1,4 @@
-import { int } from '../../../../shared/params.js';
-import { digitPattern } from '../../../../shared/payloads.js';
+import { TRUNCATE_PARAMS, digitPattern } from '../../../../shared/payloads.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
 export default defineChaosEndpoint({
@@ -7,7 +6,7 @@ export default defineChaosEndpoint({
   path: '/truncate',
   category: 'payload',
   summary: 'Content-Length claims 2×`at`; the stream closes after `at` bytes of 0123456789…',
-  params: { at: int({ min: 1, max: 1_000_000, default: 512, description: 'bytes actually sent' }) },
+  params: TRUNCATE_PARAMS,
   headers: ['X-Chaos-Truncated-At', 'X-Chaos-Promised-Bytes', 'X-Chaos-Actual-Bytes'],
   random: 'seeded',
   handle(ctx, { at }) {
