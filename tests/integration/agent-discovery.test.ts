@@ -16,7 +16,6 @@ import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 type TapTest = Parameters<Parameters<typeof t.test>[0]>[0];
 
 // Parsed JSON documents: tests walk them freely.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Doc = Record<string, any>;
 
 const SCHEMAS = ['openid-configuration', 'oauth-authorization-server', 'webfinger', 'jwks', 'host-meta', 'agent-card'] as const;
