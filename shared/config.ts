@@ -27,6 +27,8 @@ export interface Config {
     readonly apiKey: string | undefined;
     readonly model: string | undefined;
     readonly dailyBudget: number;
+    /** Upper bound of one model call, answer included (AI_TIMEOUT_MS, at most the spec's 10 s). */
+    readonly timeoutMs: number;
   };
   readonly logLevel: LogLevel;
   /** How long in-flight responses may run after SIGTERM before connections are cut. */
@@ -73,6 +75,23 @@ function readUrl(env: Env, name: string, fallback: string): string {
   }
   // Normalise to scheme://authority with no trailing slash, so paths append cleanly.
   return `${parsed.protocol}//${parsed.host}`;
+}
+
+/** An OpenAI-compatible API root such as https://api.openai.com/v1 (a path is allowed; `/chat/completions` is appended). */
+function readApiBase(env: Env, name: string): string | undefined {
+  const raw = readOptional(env, name);
+  if (raw === undefined) return undefined;
+  const accepted = 'an absolute http(s) URL with no query, such as https://api.openai.com/v1, or unset to turn AI mode off';
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, accepted, raw);
+  }
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search || parsed.hash) {
+    throw new ConfigError(name, accepted, raw);
+  }
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 
 function readOptional(env: Env, name: string): string | undefined {
@@ -131,10 +150,11 @@ export function loadConfig(env: Env): Config {
     trustProxy: Object.freeze(trustProxy),
     urls: Object.freeze(urls),
     ai: Object.freeze({
-      baseUrl: readOptional(env, 'AI_BASE_URL'),
+      baseUrl: readApiBase(env, 'AI_BASE_URL'),
       apiKey: readOptional(env, 'AI_API_KEY'),
       model: readOptional(env, 'AI_MODEL'),
       dailyBudget: readInt(env, 'AI_DAILY_BUDGET', 1000, 0, 100_000_000),
+      timeoutMs: readInt(env, 'AI_TIMEOUT_MS', 10_000, 1, 10_000),
     }),
     logLevel: logLevelRaw as LogLevel,
     shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),

@@ -11,6 +11,13 @@ import cacheConfused from './headers/cache-confused.js';
 import etag from './headers/etag.js';
 import headerFlood from './headers/header-flood.js';
 import wrongContentType from './headers/wrong-content-type.js';
+import semanticDrift from './agent/semantic-drift.js';
+import agentCard from './discovery/agent-card.js';
+import agentSkillsIndex from './discovery/agent-skills-index.js';
+import mcpServerCard from './discovery/mcp-server-card.js';
+import oauthAuthorizationServer from './discovery/oauth-authorization-server.js';
+import oauthProtectedResource from './discovery/oauth-protected-resource.js';
+import openidConfiguration from './discovery/openid-configuration.js';
 import drip from './latency/drip.js';
 import slow from './latency/slow.js';
 import method from './method/method.js';
@@ -45,6 +52,13 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   random,
   authRequired,
   method,
+  semanticDrift,
+  openidConfiguration,
+  oauthAuthorizationServer,
+  agentCard,
+  oauthProtectedResource,
+  agentSkillsIndex,
+  mcpServerCard,
 ];
 
 export function createChaosRegistry(): Registry<ChaosContext> {

@@ -8,6 +8,19 @@ import cacheCoherent from './headers/cache-coherent.js';
 import etag from './headers/etag.js';
 import headerFlood from './headers/header-flood.js';
 import matchedContentType from './headers/matched-content-type.js';
+import jwks from './auth/jwks.js';
+import oauthAuthorizationServer from './auth/oauth-authorization-server.js';
+import oauthAuthorize from './auth/oauth-authorize.js';
+import oauthProtectedResource from './auth/oauth-protected-resource.js';
+import oauthToken from './auth/oauth-token.js';
+import openidConfiguration from './auth/openid-configuration.js';
+import agentCard from './crawler-files/agent-card.js';
+import agentSkill from './crawler-files/agent-skill.js';
+import agentSkillsIndex from './crawler-files/agent-skills-index.js';
+import echoAgent from './crawler-files/echo-agent.js';
+import mcp from './crawler-files/mcp.js';
+import mcpServerCard from './crawler-files/mcp-server-card.js';
+import semanticDrift from './crawler-files/semantic-drift.js';
 import drip from './latency/drip.js';
 import slow from './latency/slow.js';
 import method from './method/method.js';
@@ -45,6 +58,19 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   retryMismatch,
   authRequired,
   method,
+  openidConfiguration,
+  oauthAuthorizationServer,
+  oauthProtectedResource,
+  jwks,
+  oauthAuthorize,
+  oauthToken,
+  semanticDrift,
+  agentCard,
+  agentSkillsIndex,
+  agentSkill,
+  mcpServerCard,
+  echoAgent,
+  mcp,
 ];
 
 export function createControlRegistry(): Registry<HttpContext> {

@@ -1,0 +1,13 @@
+import { controlDocuments, CORS_ANY } from '../../../../shared/discovery.js';
+import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+
+export default defineHttpEndpoint({
+  id: 'openid-configuration',
+  path: '/.well-known/openid-configuration',
+  category: 'auth',
+  summary: 'Twin of the chaos document: OpenID Provider metadata whose issuer is this host; every endpoint it names answers here',
+  params: {},
+  handle(ctx) {
+    ctx.send(200, 'application/json', controlDocuments(ctx.config).schemas['openid-configuration'], undefined, CORS_ANY);
+  },
+});

@@ -1,0 +1,14 @@
+import { controlDocuments, CORS_ANY } from '../../../../shared/discovery.js';
+import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+
+export default defineHttpEndpoint({
+  id: 'agent-card',
+  path: '/.well-known/agent-card.json',
+  aliases: ['/.well-known/agent.json'],
+  category: 'crawler-files',
+  summary: 'Twin of the chaos card: A2A agent card whose url is this host\'s /echo agent, which answers message/send',
+  params: {},
+  handle(ctx) {
+    ctx.send(200, 'application/json', controlDocuments(ctx.config).schemas['agent-card'], undefined, CORS_ANY);
+  },
+});

@@ -1,0 +1,15 @@
+import { controlDocuments, CORS_ANY, LINKED_PATHS } from '../../../../shared/discovery.js';
+import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+
+// The skill file the index lists; the chaos index's digest and dead-URL lies
+// are measured against these bytes.
+export default defineHttpEndpoint({
+  id: 'agent-skill',
+  path: LINKED_PATHS.skill,
+  category: 'crawler-files',
+  summary: 'The SKILL.md the skills index lists: YAML front matter (name, description) and how to talk to the echo agent',
+  params: {},
+  handle(ctx) {
+    ctx.send(200, 'text/markdown; charset=utf-8', controlDocuments(ctx.config).skill, undefined, CORS_ANY);
+  },
+});

@@ -1,0 +1,19 @@
+import { controlDocuments, CORS_ANY } from '../../../../shared/discovery.js';
+import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { oneOf } from '../../../../shared/params.js';
+
+export default defineHttpEndpoint({
+  id: 'agent-skills-index',
+  path: '/.well-known/agent-skills/index.json',
+  category: 'crawler-files',
+  summary: 'Twin of the chaos index: Agent Skills index (draft 0.2.0) whose one skill url answers here and whose digest matches its bytes',
+  params: {
+    mode: oneOf(['bad-digest', 'missing-schema', 'skill-404', 'stale-version'], {
+      default: 'bad-digest',
+      description: 'accepted for parity; the control host serves the consistent index in every mode',
+    }),
+  },
+  handle(ctx) {
+    ctx.send(200, 'application/json', controlDocuments(ctx.config).skillsIndex, undefined, CORS_ANY);
+  },
+});

@@ -1,0 +1,62 @@
+import { LINKED_PATHS, MCP_PROTOCOL_VERSIONS, mcpServerName } from '../../../../shared/discovery.js';
+import { defineHttpEndpoint, type HttpContext } from '../../../../shared/http-service.js';
+import { parseRpc, readBody, rpcError, rpcResult, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND } from '../../../../shared/json-rpc.js';
+
+const LATEST = MCP_PROTOCOL_VERSIONS[MCP_PROTOCOL_VERSIONS.length - 1] as string;
+const SUPPORTED: ReadonlySet<string> = new Set(MCP_PROTOCOL_VERSIONS);
+
+// The remote the server card names: streamable HTTP, stateless (no session id),
+// JSON answers only. GET (no SSE stream is offered) and DELETE get 405.
+export default defineHttpEndpoint({
+  id: 'mcp',
+  path: LINKED_PATHS.mcp,
+  methods: ['POST'],
+  category: 'crawler-files',
+  summary: 'The MCP server the server card names: initialize (version negotiation) and ping; no tools, resources or prompts',
+  params: {},
+  handle(ctx) {
+    return answer(ctx);
+  },
+});
+
+async function answer(ctx: HttpContext): Promise<void> {
+  const body = await readBody(ctx.req);
+  if (body === undefined) {
+    ctx.send(413, 'application/json', rpcError(null, RPC_INVALID_REQUEST, 'Invalid Request: body larger than 64 KiB'));
+    return;
+  }
+  const parsed = parseRpc(body);
+  if (!parsed.ok) {
+    ctx.send(400, 'application/json', rpcError(null, parsed.code, parsed.message));
+    return;
+  }
+  const { id, method, params } = parsed.request;
+  // Notifications (no id) such as notifications/initialized are accepted without a body.
+  if (id === undefined) {
+    ctx.send(202, 'application/json', '');
+    return;
+  }
+  switch (method) {
+    case 'initialize': {
+      const requested = (params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+      // Negotiation: echo a version we speak, else offer our latest.
+      const protocolVersion = typeof requested === 'string' && SUPPORTED.has(requested) ? requested : LATEST;
+      ctx.send(
+        200,
+        'application/json',
+        rpcResult(id, {
+          protocolVersion,
+          capabilities: {},
+          serverInfo: { name: mcpServerName(ctx.config.urls.control), version: '1.0.0' },
+          instructions: 'This server answers initialize and ping only: it has no tools, resources or prompts.',
+        }),
+      );
+      return;
+    }
+    case 'ping':
+      ctx.send(200, 'application/json', rpcResult(id, {}));
+      return;
+    default:
+      ctx.send(200, 'application/json', rpcError(id, RPC_METHOD_NOT_FOUND, `Method not found: ${method}`));
+  }
+}

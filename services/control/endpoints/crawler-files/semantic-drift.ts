@@ -1,0 +1,17 @@
+import { controlDocuments, CORS_ANY, SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS } from '../../../../shared/discovery.js';
+import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { bool, oneOf } from '../../../../shared/params.js';
+
+export default defineHttpEndpoint({
+  id: 'semantic-drift',
+  path: '/semantic-drift',
+  category: 'crawler-files',
+  summary: 'Twin of /semantic-drift: the consistent document of the chosen schema; one issuer (this host) and every link answers here',
+  params: {
+    schema: oneOf(SEMANTIC_SCHEMAS, { default: 'openid-configuration', description: 'discovery schema the document follows' }),
+    ai: bool({ default: false, description: 'accepted for parity; the control host never calls a model' }),
+  },
+  handle(ctx, { schema }) {
+    ctx.send(200, SCHEMA_CONTENT_TYPES[schema], controlDocuments(ctx.config).schemas[schema], undefined, CORS_ANY);
+  },
+});
