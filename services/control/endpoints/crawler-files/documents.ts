@@ -102,7 +102,7 @@ A response that misbehaves without such a header is a real defect: report it to 
 /** The example.com seller account of the single authorised-seller record. */
 export const ADS_SELLER_ID = 'chaos-control-0001';
 export function adsTxt(site: Site): string {
-  return `# ads.txt of ${site.control}: one authorised seller, sold directly.\nexample.com, ${ADS_SELLER_ID}, DIRECT\n`;
+  return `# ads.txt of ${site.control}\n# One authorised seller, sold directly.\nexample.com, ${ADS_SELLER_ID}, DIRECT\n`;
 }
 
 export function humansDate(day: Day): string {
