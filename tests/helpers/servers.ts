@@ -68,7 +68,14 @@ export async function startLinkedHosts(
 ): Promise<{ config: Config; control: number; bots: number }> {
   for (let attempt = 1; ; attempt++) {
     const [control, bots] = (await freePorts(2)) as [number, number];
-    const config = testConfig({ PUBLIC_CONTROL_URL: `http://127.0.0.1:${control}`, PUBLIC_BOTS_URL: `http://127.0.0.1:${bots}`, ...env });
+    const config = testConfig({
+      PUBLIC_CONTROL_URL: `http://127.0.0.1:${control}`,
+      PUBLIC_BOTS_URL: `http://127.0.0.1:${bots}`,
+      // Link-following tests make hundreds of requests from one address.
+      RATE_LIMIT_GENERAL: '0',
+      RATE_LIMIT_INFINITE: '0',
+      ...env,
+    });
     const services = (['control', 'bots'] as const).map((host) => {
       const registry = host === 'control' ? createControlRegistry() : createBotsRegistry();
       return new HttpService({ host, config, logger: createLogger(host, 'silent'), registry });

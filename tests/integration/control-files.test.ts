@@ -3,7 +3,7 @@
 // link in it resolving on the running hosts, whose public URLs are their
 // real addresses here.
 import t, { type Test } from 'tap';
-import { crc32, inflateSync } from 'node:zlib';
+import { adsRecords, isCalendarDate, nodeinfo20Problems, pngProblems, securityTxtProblems, xmlProblems } from '../helpers/documents.js';
 import { startLinkedHosts } from '../helpers/servers.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 
@@ -29,11 +29,6 @@ async function resolves(url: string): Promise<number> {
   const response = await fetch(url, { redirect: 'manual' });
   await response.arrayBuffer();
   return response.status;
-}
-
-function isCalendarDate(year: number, month: number, day: number): boolean {
-  const d = new Date(Date.UTC(year, month - 1, day));
-  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 
 const FILES: readonly (readonly [path: string, type: string])[] = [
@@ -135,6 +130,7 @@ t.test('ai.txt: the same policy, nothing contradicts', async (t) => {
 t.test('security.txt: a future Expires under a year, a resolving Contact, Canonical equal to the served URL', async (t) => {
   const { text } = await rawGet('/.well-known/security.txt');
   t.notMatch(text, /BEGIN PGP/, 'does not claim a signature');
+  t.same(securityTxtProblems(text, `${C}/.well-known/security.txt`), [], 'valid');
   const fields = text
     .split('\n')
     .filter((line) => line !== '' && !line.startsWith('#'))
@@ -159,6 +155,7 @@ t.test('security.txt: a future Expires under a year, a resolving Contact, Canoni
 
 t.test('ads.txt: exactly one authorised-seller record, DIRECT', async (t) => {
   const { text } = await rawGet('/ads.txt');
+  t.same(adsRecords(text), { valid: [{ domain: 'example.com', account: 'chaos-control-0001', relationship: 'DIRECT' }], malformed: [] });
   const records = text.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#'));
   t.equal(records.length, 1, 'one record');
   const fields = (records[0] as string).split(',').map((f) => f.trim());
@@ -198,38 +195,6 @@ t.test('llms.txt: one H1 first, a short description, links that all resolve', as
   for (const link of links) t.equal(await resolves(link), 200, `${link} resolves`);
 });
 
-/** Well-formedness, enough for these documents: balanced tags, only the five entities, one root. */
-function xmlProblems(xml: string): string[] {
-  const problems: string[] = [];
-  const stack: string[] = [];
-  let roots = 0;
-  const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
-  const tokens = body.split(/(<[^>]*>)/);
-  for (const token of tokens) {
-    if (token.startsWith('<')) {
-      const m = /^<(\/?)([A-Za-z_][\w.-]*)[^>]*?(\/?)>$/.exec(token);
-      if (!m) {
-        problems.push(`bad tag ${token}`);
-        continue;
-      }
-      const [, close, name, selfClose] = m;
-      if (close) {
-        const open = stack.pop();
-        if (open !== name) problems.push(`</${name}> closes <${open}>`);
-      } else if (!selfClose) {
-        if (stack.length === 0) roots++;
-        stack.push(name as string);
-      }
-    } else {
-      if (/&(?!(amp|lt|gt|quot|apos);)/.test(token)) problems.push(`bare & in ${JSON.stringify(token)}`);
-      if (stack.length === 0 && token.trim() !== '') problems.push('text outside the root');
-    }
-  }
-  if (stack.length > 0) problems.push(`unclosed ${stack.join(', ')}`);
-  if (roots !== 1) problems.push(`${roots} root elements`);
-  return problems;
-}
-
 t.test('sitemap.xml: valid XML, the 0.9 namespace, recent lastmod, resolving URLs of this host, none disallowed', async (t) => {
   const { text } = await rawGet('/sitemap.xml');
   t.same(xmlProblems(text), [], 'well-formed');
@@ -263,40 +228,6 @@ t.test('atproto-did and did.json: one line, the did:web of this host, confirmed 
   t.same(doc['@context'], ['https://www.w3.org/ns/did/v1']);
   t.same(doc.alsoKnownAs, [`at://${new URL(C).hostname}`], 'and names this host as its handle');
 });
-
-/** NodeInfo 2.0 (the published schema), checked by hand. */
-function nodeinfo20Problems(doc: unknown): string[] {
-  const p: string[] = [];
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  const isCount = (v: unknown) => v === undefined || (Number.isInteger(v) && (v as number) >= 0);
-  const only = (o: Record<string, unknown>, keys: string[], where: string) => {
-    for (const k of Object.keys(o)) if (!keys.includes(k)) p.push(`${where}: unexpected ${k}`);
-  };
-  if (!isObject(doc)) return ['not an object'];
-  const required = ['version', 'software', 'protocols', 'services', 'openRegistrations', 'usage', 'metadata'];
-  for (const k of required) if (!(k in doc)) p.push(`missing ${k}`);
-  only(doc, required, 'root');
-  if (doc.version !== '2.0') p.push('version must be 2.0');
-  const sw = doc.software;
-  if (!isObject(sw) || typeof sw.name !== 'string' || !/^[a-z0-9-]+$/.test(sw.name) || typeof sw.version !== 'string') p.push('software');
-  else only(sw, ['name', 'version'], 'software');
-  const protocols = ['activitypub', 'buddycloud', 'dfrn', 'diaspora', 'libertree', 'ostatus', 'pumpio', 'tent', 'xmpp', 'zot'];
-  if (!Array.isArray(doc.protocols) || doc.protocols.length < 1 || doc.protocols.some((x) => !protocols.includes(x as string))) p.push('protocols');
-  const services = doc.services;
-  if (!isObject(services) || !Array.isArray(services.inbound) || !Array.isArray(services.outbound)) p.push('services');
-  if (typeof doc.openRegistrations !== 'boolean') p.push('openRegistrations');
-  const usage = doc.usage;
-  if (!isObject(usage) || !isObject(usage.users)) p.push('usage');
-  else {
-    only(usage, ['users', 'localPosts', 'localComments'], 'usage');
-    only(usage.users, ['total', 'activeHalfyear', 'activeMonth'], 'usage.users');
-    for (const v of [usage.users.total, usage.users.activeHalfyear, usage.users.activeMonth, usage.localPosts, usage.localComments]) {
-      if (!isCount(v)) p.push(`usage count ${String(v)}`);
-    }
-  }
-  if (!isObject(doc.metadata)) p.push('metadata');
-  return p;
-}
 
 t.test('nodeinfo: the 2.0 rel, an href on this host, and a schema-valid 2.0 document behind it', async (t) => {
   const discovery = (await getJson('/.well-known/nodeinfo')) as { links: { rel: string; href: string }[] };
@@ -341,43 +272,6 @@ t.test('assetlinks.json: handle_all_urls for an android_app with a 32-byte SHA-2
   t.equal(statement.target.sha256_cert_fingerprints.length, 1);
   t.match(statement.target.sha256_cert_fingerprints[0], /^([0-9A-F]{2}:){31}[0-9A-F]{2}$/, '32 colon-separated hex bytes');
 });
-
-/** PNG structure: signature, chunk CRCs, IHDR, an IDAT that inflates to the image size, IEND last. */
-function pngProblems(png: Buffer): { problems: string[]; width: number; height: number } {
-  const problems: string[] = [];
-  if (!png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return { problems: ['no PNG signature'], width: 0, height: 0 };
-  let at = 8;
-  const types: string[] = [];
-  const idat: Buffer[] = [];
-  let width = 0;
-  let height = 0;
-  while (at + 12 <= png.length) {
-    const length = png.readUInt32BE(at);
-    const type = png.toString('latin1', at + 4, at + 8);
-    if (at + 12 + length > png.length) {
-      problems.push(`${type} runs past the end`);
-      break;
-    }
-    const data = png.subarray(at + 8, at + 8 + length);
-    if (crc32(png.subarray(at + 4, at + 8 + length)) !== png.readUInt32BE(at + 8 + length)) problems.push(`${type} CRC`);
-    if (type === 'IHDR') {
-      width = data.readUInt32BE(0);
-      height = data.readUInt32BE(4);
-    }
-    if (type === 'IDAT') idat.push(data);
-    types.push(type);
-    at += 12 + length;
-  }
-  if (types[0] !== 'IHDR' || types[types.length - 1] !== 'IEND') problems.push(`chunks ${types.join(',')}`);
-  if (problems.length === 0) {
-    try {
-      if (inflateSync(Buffer.concat(idat)).length !== height * (1 + 3 * width)) problems.push('IDAT size');
-    } catch {
-      problems.push('IDAT does not inflate');
-    }
-  }
-  return { problems, width, height };
-}
 
 t.test('manifest.webmanifest: installable, start_url inside scope, icons that resolve to PNGs of the declared size', async (t) => {
   const { res, text } = await rawGet('/manifest.webmanifest');

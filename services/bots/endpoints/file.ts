@@ -64,9 +64,16 @@ export interface ChaosFileDef<L extends Lies> {
   readonly extra?: (mode: keyof L & string) => Readonly<Record<string, HeaderValue>>;
 }
 
+/** Header values must be visible ASCII: node refuses anything else at write time, as a 500. */
+const HEADER_SAFE = /^[\x20-\x7e]+$/;
+
+/** The mode list of a lie table; a table that could not go in a header stops start-up. */
 export function modeNames<L extends Lies>(lies: L): [keyof L & string, ...(keyof L & string)[]] {
   const names = Object.keys(lies) as (keyof L & string)[];
   if (names.length === 0) throw new Error('a chaotic file needs at least one mode');
+  for (const name of names) {
+    if (!HEADER_SAFE.test(name) || !HEADER_SAFE.test(lies[name] as string)) throw new Error(`mode ${name}: name and lie must be visible ASCII`);
+  }
   return names as [keyof L & string, ...(keyof L & string)[]];
 }
 

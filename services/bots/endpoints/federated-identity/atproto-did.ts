@@ -15,7 +15,7 @@ export default chaosFile({
     'several-lines': 'two DIDs on two lines, this host\'s did:web and a did:plc',
     'other-host': "the did:web of the control host, not of this one",
     'whitespace-junk': "this host's DID wrapped in a BOM, spaces, CRLFs and a tab",
-    'invalid-syntax': 'DID:WEB:… in upper case (the scheme and method name must be lower case)',
+    'invalid-syntax': 'DID:WEB:<host> in upper case (the scheme and method name must be lower case)',
   },
   build: (site) => ({
     'wrong-method': text(DID_KEY),

@@ -1,5 +1,8 @@
 import { chaosFile, HTML, json, JSON_TYPE, reply } from '../file.js';
 
+/** A handle under example.com: no one can serve its atproto-did, so it never confirms this DID. */
+export const OTHER_HANDLE = 'someone-else.example.com';
+
 export default chaosFile({
   id: 'did-json',
   path: '/.well-known/did.json',
@@ -9,7 +12,7 @@ export default chaosFile({
   lies: {
     'id-mismatch': "id is the control host's DID, not this host's (a did:web resolver must reject the document)",
     'missing-context': 'no @context',
-    'aka-other-handle': "alsoKnownAs names at://<control host>, whose atproto-did names another DID: handle and DID do not confirm each other",
+    'aka-other-handle': `alsoKnownAs names at://${OTHER_HANDLE}, not this host: the handle does not confirm the DID`,
     'invalid-json': 'an unquoted key',
     'wrong-content-type': 'a valid document labelled text/html',
   },
@@ -19,7 +22,7 @@ export default chaosFile({
     return {
       'id-mismatch': json({ ...valid, id: site.controlDid }),
       'missing-context': json({ id: valid.id, alsoKnownAs: valid.alsoKnownAs }),
-      'aka-other-handle': json({ ...valid, alsoKnownAs: [`at://${site.controlHostname}`] }),
+      'aka-other-handle': json({ ...valid, alsoKnownAs: [`at://${OTHER_HANDLE}`] }),
       'invalid-json': reply(JSON_TYPE, `{\n  "@context": ["https://www.w3.org/ns/did/v1"],\n  id: "${site.botsDid}"\n}\n`),
       'wrong-content-type': json(valid, HTML),
     };
