@@ -8,7 +8,7 @@ export default chaosFile({
   summary: 'ai.txt that contradicts itself, allows and disallows one path, points at dead links, or claims to be HTML',
   lies: {
     contradictory: 'says every AI crawler is welcome, then gives GPTBot and ClaudeBot each an Allow: / group and a Disallow: / group',
-    'same-path': 'Allow: /docs/ and Disallow: /docs/ in the one User-Agent: * group',
+    'same-path': 'Disallow: /docs/ then Allow: /docs/ in the one User-Agent: * group (RFC 9309 rules: equal, so allow; first-match parsers: disallow)',
     'dead-links': 'the policy and the sitemap it names answer 404',
     'wrong-content-type': 'a valid ai.txt labelled text/html',
   },
@@ -18,7 +18,7 @@ export default chaosFile({
         'User-Agent: GPTBot\nAllow: /\n\nUser-Agent: ClaudeBot\nAllow: /\n\n' +
         'User-Agent: GPTBot\nDisallow: /\n\nUser-Agent: ClaudeBot\nDisallow: /\n',
     ),
-    'same-path': text(`# ai.txt of ${site.bots}\nUser-Agent: *\nAllow: /docs/\nDisallow: /docs/\n`),
+    'same-path': text(`# ai.txt of ${site.bots}\nUser-Agent: *\nDisallow: /docs/\nAllow: /docs/\n`),
     'dead-links': text(
       `# ai.txt of ${site.bots}\n# Policy: ${site.bots}${DEAD_PREFIX}/ai-policy.html\nUser-Agent: *\nAllow: /\n\nSitemap: ${site.bots}${DEAD_PREFIX}/ai-sitemap.xml\n`,
     ),

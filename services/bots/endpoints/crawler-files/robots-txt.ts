@@ -24,8 +24,8 @@ export default chaosFile({
   file: 'robots.txt',
   summary: 'robots.txt that crawlers read differently: one path allowed and disallowed, contradicting groups, a BOM, a rule past 500 KiB, a looping sitemap, the wrong media type',
   lies: {
-    'allow-disallow-same-path': 'Allow: /private/ and Disallow: /private/ in one group (RFC 9309: the allow wins; first-match parsers disallow)',
-    'contradicting-groups': 'two groups for GPTBot, Disallow: / then Allow: / (RFC 9309 merges them and the allow wins; first-group parsers disallow)',
+    'allow-disallow-same-path': "Disallow: /private/ then Allow: /private/ in one group (RFC 9309: equal rules, the allow wins; first-match parsers such as Python's robotparser disallow)",
+    'contradicting-groups': 'two groups for GPTBot, Disallow: / then Allow: / (RFC 9309 merges them and the allow wins; parsers that stop at the first group disallow)',
     bom: 'a UTF-8 BOM before User-agent: * (a parser that keeps it sees no group and ignores Disallow: /)',
     oversized: 'Allow: / then comments to exactly 500 KiB, then Disallow: / past the RFC 9309 parse limit',
     'sitemap-loop': 'the Sitemap line names a sitemap index whose only entry is itself',
@@ -34,7 +34,7 @@ export default chaosFile({
   },
   build: (site) => ({
     'allow-disallow-same-path': text(
-      '# mode=allow-disallow-same-path: /private/ is both allowed and disallowed.\nUser-agent: *\nAllow: /private/\nDisallow: /private/\n',
+      '# mode=allow-disallow-same-path: /private/ is both disallowed and allowed.\nUser-agent: *\nDisallow: /private/\nAllow: /private/\n',
     ),
     'contradicting-groups': text(
       '# mode=contradicting-groups: GPTBot has two groups that say opposite things.\n' +
