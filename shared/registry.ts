@@ -13,8 +13,10 @@ export const CATEGORIES = {
     'latency', 'status', 'payload', 'redirects', 'headers', 'rate-limiting', 'fault-injection',
     'inspection', 'auth', 'cors', 'agent', 'discovery', 'pagination', 'method',
   ],
+  // Ten, as the spec's banner reports: redirects are counted under status, and
+  // the agent twins (drift, agent card, skills, MCP) have their own.
   control: [
-    'latency', 'status', 'payload', 'redirects', 'headers', 'rate-limiting', 'auth', 'method',
+    'latency', 'status', 'payload', 'headers', 'rate-limiting', 'auth', 'method', 'agent',
     'crawler-files', 'infinite',
   ],
   bots: ['crawler-files', 'app-linking', 'federated-identity', 'site-trust'],

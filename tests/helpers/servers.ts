@@ -1,4 +1,5 @@
 // Starts the services in-process on free loopback ports, stopped at teardown.
+import net from 'node:net';
 import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { ChaosServer, type ChaosServerOptions } from '../../services/chaos/server.js';
@@ -40,4 +41,53 @@ export async function startHttp(t: Teardown, host: 'control' | 'bots', config: C
   const port = await service.listen(0, '127.0.0.1');
   t.teardown(() => service.shutdown(0));
   return { port, service };
+}
+
+/** Reserves `n` distinct free loopback ports: listens on port 0 n times, then releases them. */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: n }, () => new Promise<net.Server>((resolve, reject) => {
+      const server = net.createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve(server));
+    })),
+  );
+  const ports = servers.map((s) => (s.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
+}
+
+/**
+ * Starts control and bots with public URLs naming their real addresses, so
+ * every link a body holds can be followed in the test. A port taken between
+ * reservation and listen is retried with fresh ports.
+ */
+export async function startLinkedHosts(
+  t: Teardown,
+  env: Readonly<Record<string, string>> = {},
+): Promise<{ config: Config; control: number; bots: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const [control, bots] = (await freePorts(2)) as [number, number];
+    const config = testConfig({
+      PUBLIC_CONTROL_URL: `http://127.0.0.1:${control}`,
+      PUBLIC_BOTS_URL: `http://127.0.0.1:${bots}`,
+      // Link-following tests make hundreds of requests from one address.
+      RATE_LIMIT_GENERAL: '0',
+      RATE_LIMIT_INFINITE: '0',
+      ...env,
+    });
+    const services = (['control', 'bots'] as const).map((host) => {
+      const registry = host === 'control' ? createControlRegistry() : createBotsRegistry();
+      return new HttpService({ host, config, logger: createLogger(host, 'silent'), registry });
+    });
+    try {
+      await Promise.all(services.map((service, i) => service.listen(i === 0 ? control : bots, '127.0.0.1')));
+    } catch (error) {
+      await Promise.all(services.map((service) => (service.server.listening ? service.shutdown(0) : undefined)));
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
+      throw error;
+    }
+    for (const service of services) t.teardown(() => service.shutdown(0));
+    return { config, control, bots };
+  }
 }

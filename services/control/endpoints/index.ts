@@ -14,13 +14,31 @@ import oauthAuthorize from './auth/oauth-authorize.js';
 import oauthProtectedResource from './auth/oauth-protected-resource.js';
 import oauthToken from './auth/oauth-token.js';
 import openidConfiguration from './auth/openid-configuration.js';
-import agentCard from './crawler-files/agent-card.js';
-import agentSkill from './crawler-files/agent-skill.js';
-import agentSkillsIndex from './crawler-files/agent-skills-index.js';
-import echoAgent from './crawler-files/echo-agent.js';
-import mcp from './crawler-files/mcp.js';
-import mcpServerCard from './crawler-files/mcp-server-card.js';
-import semanticDrift from './crawler-files/semantic-drift.js';
+import agentCard from './agent/agent-card.js';
+import agentSkill from './agent/agent-skill.js';
+import agentSkillsIndex from './agent/agent-skills-index.js';
+import echoAgent from './agent/echo-agent.js';
+import mcp from './agent/mcp.js';
+import mcpServerCard from './agent/mcp-server-card.js';
+import semanticDrift from './agent/semantic-drift.js';
+import adsTxt from './crawler-files/ads-txt.js';
+import aiTxt from './crawler-files/ai-txt.js';
+import appIcon from './crawler-files/app-icon.js';
+import appleAppSiteAssociation from './crawler-files/apple-app-site-association.js';
+import assetlinks from './crawler-files/assetlinks.js';
+import atprotoDid from './crawler-files/atproto-did.js';
+import didJson from './crawler-files/did-json.js';
+import gpcJson from './crawler-files/gpc-json.js';
+import humansTxt from './crawler-files/humans-txt.js';
+import llmsTxt from './crawler-files/llms-txt.js';
+import nodeinfo20 from './crawler-files/nodeinfo-2-0.js';
+import nodeinfo from './crawler-files/nodeinfo.js';
+import robotsTxt from './crawler-files/robots-txt.js';
+import securityContact from './crawler-files/security-contact.js';
+import securityTxt from './crawler-files/security-txt.js';
+import sitemapXml from './crawler-files/sitemap-xml.js';
+import webManifest from './crawler-files/web-manifest.js';
+import webfinger from './crawler-files/webfinger.js';
 import drip from './latency/drip.js';
 import slow from './latency/slow.js';
 import method from './method/method.js';
@@ -32,10 +50,18 @@ import range from './payload/range.js';
 import truncate from './payload/truncate.js';
 import rateLimit from './rate-limiting/rate-limit.js';
 import retryMismatch from './rate-limiting/retry-mismatch.js';
-import redirectChain from './redirects/redirect-chain.js';
+import redirectChain from './status/redirect-chain.js';
 import flaky from './status/flaky.js';
 import random from './status/random.js';
 import status from './status/status.js';
+
+/** The control files of SPEC §4.2 and their app-linking and identity companions (docs/crawler-and-federation-files.md). */
+export const crawlerFileEndpoints: readonly HttpEndpoint[] = [
+  robotsTxt, sitemapXml, aiTxt, llmsTxt,
+  appleAppSiteAssociation, assetlinks, webManifest, appIcon,
+  atprotoDid, didJson, webfinger, nodeinfo, nodeinfo20,
+  securityTxt, securityContact, adsTxt, humansTxt, gpcJson,
+];
 
 export const controlEndpoints: readonly HttpEndpoint[] = [
   slow,
@@ -71,6 +97,7 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   mcpServerCard,
   echoAgent,
   mcp,
+  ...crawlerFileEndpoints,
 ];
 
 export function createControlRegistry(): Registry<HttpContext> {

@@ -5,7 +5,7 @@ import { bool, oneOf } from '../../../../shared/params.js';
 export default defineHttpEndpoint({
   id: 'semantic-drift',
   path: '/semantic-drift',
-  category: 'crawler-files',
+  category: 'agent',
   summary: 'Twin of /semantic-drift: the consistent document of the chosen schema; one issuer (this host) and every link answers here',
   params: {
     schema: oneOf(SEMANTIC_SCHEMAS, { default: 'openid-configuration', description: 'discovery schema the document follows' }),

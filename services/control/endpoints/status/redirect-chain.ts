@@ -5,7 +5,7 @@ import { int } from '../../../../shared/params.js';
 export default defineHttpEndpoint({
   id: 'redirect-chain',
   path: '/redirect-chain',
-  category: 'redirects',
+  category: 'status',
   summary: 'Twin of /redirect-chain: the same hops, 302 with Location to /redirect-chain?n=<n-1>, final 200',
   params: {
     n: int({ min: 0, max: REDIRECT_MAX, default: 3, description: 'hops remaining' }),

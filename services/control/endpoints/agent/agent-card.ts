@@ -5,7 +5,7 @@ export default defineHttpEndpoint({
   id: 'agent-card',
   path: '/.well-known/agent-card.json',
   aliases: ['/.well-known/agent.json'],
-  category: 'crawler-files',
+  category: 'agent',
   summary: 'Twin of the chaos card: A2A agent card whose url is this host\'s /echo agent, which answers message/send',
   params: {},
   handle(ctx) {

@@ -6,7 +6,7 @@ import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 export default defineHttpEndpoint({
   id: 'agent-skill',
   path: LINKED_PATHS.skill,
-  category: 'crawler-files',
+  category: 'agent',
   summary: 'The SKILL.md the skills index lists: YAML front matter (name, description) and how to talk to the echo agent',
   params: {},
   handle(ctx) {

@@ -20,7 +20,7 @@ export default defineHttpEndpoint({
   id: 'echo-agent',
   path: LINKED_PATHS.echo,
   methods: ['POST'],
-  category: 'crawler-files',
+  category: 'agent',
   summary: 'The A2A agent the agent card names: JSON-RPC message/send answers a message with the same text parts',
   params: {},
   handle(ctx) {

@@ -11,7 +11,7 @@ export default defineHttpEndpoint({
   id: 'mcp',
   path: LINKED_PATHS.mcp,
   methods: ['POST'],
-  category: 'crawler-files',
+  category: 'agent',
   summary: 'The MCP server the server card names: initialize (version negotiation) and ping; no tools, resources or prompts',
   params: {},
   handle(ctx) {

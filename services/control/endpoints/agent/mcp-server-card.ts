@@ -5,7 +5,7 @@ import { oneOf } from '../../../../shared/params.js';
 export default defineHttpEndpoint({
   id: 'mcp-server-card',
   path: '/.well-known/mcp/server-card.json',
-  category: 'crawler-files',
+  category: 'agent',
   summary: 'Twin of the chaos card: MCP server card whose streamable-http remote is this host\'s /mcp, with the versions it speaks',
   params: {
     mode: oneOf(['missing-transport', 'version-mismatch', 'transport-404', 'invalid-schema'], {

@@ -5,7 +5,7 @@ import { oneOf } from '../../../../shared/params.js';
 export default defineHttpEndpoint({
   id: 'agent-skills-index',
   path: '/.well-known/agent-skills/index.json',
-  category: 'crawler-files',
+  category: 'agent',
   summary: 'Twin of the chaos index: Agent Skills index (draft 0.2.0) whose one skill url answers here and whose digest matches its bytes',
   params: {
     mode: oneOf(['bad-digest', 'missing-schema', 'skill-404', 'stale-version'], {

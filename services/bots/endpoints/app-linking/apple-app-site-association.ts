@@ -1,0 +1,56 @@
+import { appleAppSiteAssociation } from '../../../control/endpoints/crawler-files/documents.js';
+import { APP_BUNDLE_ID, APPLE_APP_ID, prettyJson } from '../../../control/endpoints/crawler-files/site.js';
+import { chaosFile, json, JSON_TYPE, redirect, reply } from '../file.js';
+
+/** Apple's CDN refuses an apple-app-site-association file over 128 KB. */
+export const AASA_SIZE_LIMIT = 128 * 1024;
+export const BAD_TEAM_ID = 'chaosteam';
+
+/** Valid JSON past the limit: the control document's components padded out. URL-free, built once. */
+const TOO_LARGE: Buffer = (() => {
+  const doc = appleAppSiteAssociation() as { applinks: { details: { components: unknown[] }[] } };
+  const components = (doc.applinks.details[0] as { components: unknown[] }).components;
+  for (let i = 0; prettyJson(doc).length <= AASA_SIZE_LIMIT + 8192; i++) {
+    components.push({ '/': `/generated/${String(i).padStart(5, '0')}/*`, comment: 'padding past the 128 KB limit' });
+  }
+  return Buffer.from(prettyJson(doc));
+})();
+
+export default chaosFile({
+  id: 'apple-app-site-association',
+  path: '/.well-known/apple-app-site-association',
+  category: 'app-linking',
+  file: 'apple-app-site-association',
+  summary: "apple-app-site-association files Apple's verifier rejects: octet-stream, a redirect, invalid JSON, a malformed team ID, mixed legacy keys, over 128 KB",
+  lies: {
+    'wrong-content-type': 'a valid file labelled application/octet-stream, as servers label extension-less files (Apple requires application/json)',
+    redirect: "302 to the control host's file (Apple follows no redirect for this file)",
+    'invalid-json': 'a // comment and a trailing comma',
+    'bad-team-id': `app IDs whose team ID is "${BAD_TEAM_ID}": 9 lower-case characters, not 10 upper-case alphanumerics`,
+    'legacy-mixed': 'one details entry mixes the iOS 12 keys (appID, paths) with appIDs/components that name another app',
+    'too-large': 'valid JSON over the 128 KB Apple accepts',
+  },
+  build: (site) => {
+    const valid = appleAppSiteAssociation();
+    const badId = `${BAD_TEAM_ID}.${APP_BUNDLE_ID}`;
+    return {
+      'wrong-content-type': json(valid, 'application/octet-stream'),
+      redirect: redirect(302, `${site.control}/.well-known/apple-app-site-association`),
+      'invalid-json': reply(
+        JSON_TYPE,
+        `{\n  // universal links\n  "applinks": {\n    "details": [\n      {\n        "appIDs": ["${APPLE_APP_ID}"],\n        "components": [{ "/": "/" },]\n      }\n    ]\n  },\n}\n`,
+      ),
+      'bad-team-id': json({
+        applinks: { details: [{ appIDs: [badId], components: [{ '/': '/' }] }] },
+        webcredentials: { apps: [badId] },
+      }),
+      'legacy-mixed': json({
+        applinks: {
+          apps: [],
+          details: [{ appID: APPLE_APP_ID, paths: ['/'], appIDs: [`${APPLE_APP_ID}.beta`], components: [{ '/': '/', exclude: true }] }],
+        },
+      }),
+      'too-large': reply(JSON_TYPE, TOO_LARGE),
+    };
+  },
+});

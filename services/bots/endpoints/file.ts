@@ -1,0 +1,104 @@
+// One chaotic file = one definition: a table of modes (mode → the one-line lie
+// it tells, the first being the default) and a builder of every mode's reply
+// from the public URLs and the day. Replies are built and encoded once per
+// config and day; a request only picks one. Every reply names the file, the
+// mode, the lie and the control twin in X-Chaos-* headers.
+import { counterpartUrl } from '../../../shared/catalog.js';
+import type { HeaderList, HeaderValue } from '../../../shared/headers.js';
+import { defineHttpEndpoint, type HttpContext, type HttpEndpoint } from '../../../shared/http-service.js';
+import { oneOf } from '../../../shared/params.js';
+import type { Category } from '../../../shared/registry.js';
+import { perConfigDaily, prettyJson, type Day, type Site } from '../../control/endpoints/crawler-files/site.js';
+
+export interface FileReply {
+  readonly status: number;
+  readonly type: string;
+  readonly body: Buffer;
+  /** Further header lines (Location on redirects). */
+  readonly more?: HeaderList;
+}
+
+export const TEXT = 'text/plain; charset=utf-8';
+export const HTML = 'text/html; charset=utf-8';
+export const JSON_TYPE = 'application/json';
+
+export function reply(type: string, body: string | Buffer, status = 200, more?: HeaderList): FileReply {
+  return { status, type, body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body, ...(more ? { more } : {}) };
+}
+export const text = (body: string): FileReply => reply(TEXT, body);
+export const json = (value: unknown, type: string = JSON_TYPE): FileReply => reply(type, prettyJson(value));
+export function redirect(status: 301 | 302, location: string): FileReply {
+  return reply(TEXT, `Redirecting to ${location}\n`, status, [['Location', location]]);
+}
+
+/** The headers every chaotic file adds to X-Chaos-Category and X-Chaos-Endpoint. */
+export const FILE_HEADERS = ['X-Chaos-File', 'X-Chaos-Mode', 'X-Chaos-Lie', 'X-Chaos-Counterpart'] as const;
+
+export function sendFile(
+  ctx: HttpContext,
+  file: string,
+  mode: string,
+  lie: string,
+  r: FileReply,
+  extra?: Readonly<Record<string, HeaderValue>>,
+): void {
+  const twin = counterpartUrl('bots', ctx.endpoint, ctx.config.urls);
+  ctx.send(r.status, r.type, r.body, { File: file, Mode: mode, Lie: lie, Counterpart: twin, ...extra }, r.more);
+}
+
+type Lies = Readonly<Record<string, string>>;
+
+export interface ChaosFileDef<L extends Lies> {
+  readonly id: string;
+  readonly path: string;
+  readonly category: Category<'bots'>;
+  /** The file's name as X-Chaos-File reports it. */
+  readonly file: string;
+  readonly summary: string;
+  /** mode → the lie it tells, in catalog order; the first is the default. */
+  readonly lies: L;
+  readonly counterpartPath?: string;
+  readonly headers?: readonly string[];
+  readonly build: (site: Site, day: Day) => { readonly [K in keyof L]: FileReply };
+  /** More X-Chaos-* headers for a mode (e.g. X-Chaos-Humans-Mode). */
+  readonly extra?: (mode: keyof L & string) => Readonly<Record<string, HeaderValue>>;
+}
+
+/** Header values must be visible ASCII: node refuses anything else at write time, as a 500. */
+const HEADER_SAFE = /^[\x20-\x7e]+$/;
+
+/** The mode list of a lie table; a table that could not go in a header stops start-up. */
+export function modeNames<L extends Lies>(lies: L): [keyof L & string, ...(keyof L & string)[]] {
+  const names = Object.keys(lies) as (keyof L & string)[];
+  if (names.length === 0) throw new Error('a chaotic file needs at least one mode');
+  for (const name of names) {
+    if (!HEADER_SAFE.test(name) || !HEADER_SAFE.test(lies[name] as string)) throw new Error(`mode ${name}: name and lie must be visible ASCII`);
+  }
+  return names as [keyof L & string, ...(keyof L & string)[]];
+}
+
+export function chaosFile<const L extends Lies>(def: ChaosFileDef<L>): HttpEndpoint {
+  const modes = modeNames(def.lies);
+  const replies = perConfigDaily(def.build);
+  return defineHttpEndpoint({
+    id: def.id,
+    path: def.path,
+    category: def.category,
+    summary: def.summary,
+    params: { mode: oneOf(modes, { default: modes[0], description: 'which documented lie to tell' }) },
+    headers: [...FILE_HEADERS, ...(def.headers ?? [])],
+    ...(def.counterpartPath ? { counterpartPath: def.counterpartPath } : {}),
+    handle(ctx, { mode }) {
+      sendFile(ctx, def.file, mode, def.lies[mode] as string, replies(ctx.config)[mode], def.extra?.(mode));
+    },
+  });
+}
+
+/** Paths the bots host serves (each answers 200 in some mode), for sitemaps that list live URLs. */
+export const BOTS_PAGES = [
+  '/', '/llms.txt', '/humans.txt', '/robots.txt', '/.well-known/ai.txt', '/.well-known/security.txt', '/ads.txt',
+  '/.well-known/gpc.json', '/.well-known/atproto-did', '/.well-known/did.json', '/.well-known/nodeinfo', '/nodeinfo/2.0',
+] as const;
+
+/** A path no host serves: the catalog fall-through answers 404. */
+export const DEAD_PREFIX = '/gone';

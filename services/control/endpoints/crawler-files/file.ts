@@ -1,0 +1,29 @@
+// One control file = one definition: its path, its media type and which of the
+// prebuilt bodies it serves. Its chaotic twin is on the bots host at the same
+// path (X-Chaos-Counterpart), unless `counterpartPath` says otherwise.
+import { defineHttpEndpoint, type HttpEndpoint } from '../../../../shared/http-service.js';
+import { controlFiles, type ControlFiles } from './documents.js';
+
+export interface ControlFileDef {
+  readonly id: string;
+  readonly path: string;
+  readonly summary: string;
+  readonly type: string;
+  readonly body: keyof ControlFiles;
+  readonly counterpartPath?: string;
+}
+
+export function controlFile(def: ControlFileDef): HttpEndpoint {
+  return defineHttpEndpoint({
+    id: def.id,
+    path: def.path,
+    category: 'crawler-files',
+    summary: def.summary,
+    params: {},
+    counterpartHost: 'bots',
+    ...(def.counterpartPath ? { counterpartPath: def.counterpartPath } : {}),
+    handle(ctx) {
+      ctx.send(200, def.type, controlFiles(ctx.config)[def.body]);
+    },
+  });
+}

@@ -1,0 +1,10 @@
+import { FILE_PATHS, TEXT } from './documents.js';
+import { controlFile } from './file.js';
+
+export default controlFile({
+  id: 'robots-txt',
+  path: FILE_PATHS.robots,
+  summary: 'robots.txt: allow-all, explicit allows for the major AI crawlers by name, Disallow: /infinite/, a Sitemap line',
+  type: TEXT,
+  body: 'robots',
+});

@@ -1,0 +1,10 @@
+import { FILE_PATHS } from './documents.js';
+import { controlFile } from './file.js';
+
+export default controlFile({
+  id: 'sitemap-xml',
+  path: FILE_PATHS.sitemap,
+  summary: "Valid XML sitemap (sitemaps.org 0.9) of this host's files, each URL resolving, lastmod today",
+  type: 'application/xml; charset=utf-8',
+  body: 'sitemap',
+});

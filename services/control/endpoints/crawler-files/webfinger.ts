@@ -1,0 +1,34 @@
+import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { jsonBody } from '../../../../shared/json.js';
+import { str } from '../../../../shared/params.js';
+import { FILE_PATHS, webfingerAccount, webfingerJrd } from './documents.js';
+import { perConfigDaily } from './site.js';
+
+const known = perConfigDaily((site) => ({
+  resources: new Set([webfingerAccount('control', site.controlHostname), `${site.control}/`, site.control]),
+  jrd: webfingerJrd(site),
+}));
+
+export default defineHttpEndpoint({
+  id: 'webfinger',
+  path: FILE_PATHS.webfinger,
+  category: 'crawler-files',
+  summary: 'RFC 7033 WebFinger for acct:control@<this host>: a JRD (application/jrd+json) with the host URL as alias; 404 for any other resource',
+  params: {
+    resource: str({ required: true, minLength: 1, maxLength: 512, description: 'the URI asked about (RFC 7033: missing → 400)' }),
+    rel: str({ minLength: 1, maxLength: 512, description: 'keep only links with this rel' }),
+  },
+  headers: ['Access-Control-Allow-Origin'],
+  counterpartHost: 'bots',
+  handle(ctx, { resource, rel }) {
+    const { resources, jrd } = known(ctx.config);
+    // RFC 7033 §5.1: servers SHOULD allow any origin.
+    const cors: [string, string][] = [['Access-Control-Allow-Origin', '*']];
+    if (!resources.has(resource)) {
+      ctx.send(404, 'application/json', jsonBody({ error: 'unknown_resource', resource }), undefined, cors);
+      return;
+    }
+    const links = (jrd.links as { rel: string }[]).filter((link) => rel === undefined || link.rel === rel);
+    ctx.send(200, 'application/jrd+json', jsonBody({ ...jrd, links }), undefined, cors);
+  },
+});
