@@ -259,6 +259,13 @@ t.test('/infinite', async (t) => {
     t.equal(bodies.size, 28, 'seven tails under four types: 28 different documents');
   });
 
+  t.test('other methods: 405 from the router, no X-Chaos-*', async (t) => {
+    const { head } = await fetchRaw(port, '/infinite/html/users/post', 'POST');
+    t.equal(head.status, 405);
+    t.equal(head.header('allow'), 'GET, HEAD');
+    t.same(chaosLines(head), []);
+  });
+
   t.test('HEAD: the same head, no body', async (t) => {
     const got = await fetchRaw(port, '/infinite/html/products/head');
     const head = await fetchRaw(port, '/infinite/html/products/head', 'HEAD');
