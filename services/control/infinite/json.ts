@@ -23,18 +23,25 @@ function text(paragraphs: readonly string[]): string {
   return paragraphs.join('\n\n');
 }
 
+/** A value computed on first use, then kept: related entities cost a hash each. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
 /** Lazily computed known fields: long text and related entities only when asked for. */
 function lookupFor(type: InfiniteType, tail: string, names: readonly string[]): Lookup {
   switch (type) {
     case 'users': {
-      const u = names.includes('bio') ? user(tail) : userCore(tail);
+      const full = names.includes('bio') ? user(tail) : undefined;
+      const u = full ?? userCore(tail);
       return (name) => {
         switch (name) {
           case 'id': return u.id;
           case 'username': return u.username;
           case 'name': return u.name;
           case 'email': return u.email;
-          case 'bio': return text((u as ReturnType<typeof user>).bio);
+          case 'bio': return text(full?.bio ?? []);
           case 'joined_at': return isoDate(u.joinedAt);
           case 'post_count': return u.postCount;
           default: return undefined;
@@ -42,13 +49,14 @@ function lookupFor(type: InfiniteType, tail: string, names: readonly string[]): 
       };
     }
     case 'products': {
-      const p = names.includes('description') ? product(tail) : productCore(tail);
+      const full = names.includes('description') ? product(tail) : undefined;
+      const p = full ?? productCore(tail);
       return (name) => {
         switch (name) {
           case 'id': return p.id;
           case 'sku': return p.sku;
           case 'title': return `${p.brand} ${p.title}`;
-          case 'description': return text((p as ReturnType<typeof product>).description);
+          case 'description': return text(full?.description ?? []);
           case 'price': return priceValue(p);
           case 'currency': return p.currency;
           case 'in_stock': return p.inStock;
@@ -57,31 +65,33 @@ function lookupFor(type: InfiniteType, tail: string, names: readonly string[]): 
       };
     }
     case 'posts': {
-      const p = names.includes('body') ? post(tail) : postCore(tail);
+      const full = names.includes('body') ? post(tail) : undefined;
+      const p = full ?? postCore(tail);
+      const author = once(() => userCore(p.authorTail));
       return (name) => {
         switch (name) {
           case 'id': return p.id;
           case 'title': return p.title;
-          case 'body': return text((p as ReturnType<typeof post>).body);
-          case 'author_id': return userCore(p.authorTail).id;
-          case 'published_at': return isoDate(publishedAt(p, userCore(p.authorTail)));
+          case 'body': return text(full?.body ?? []);
+          case 'author_id': return author().id;
+          case 'published_at': return isoDate(publishedAt(p, author()));
           case 'comment_count': return p.commentCount;
           default: return undefined;
         }
       };
     }
     case 'comments': {
-      const c = names.includes('body') ? comment(tail) : commentCore(tail);
+      const full = names.includes('body') ? comment(tail) : undefined;
+      const c = full ?? commentCore(tail);
+      const author = once(() => userCore(c.authorTail));
+      const parent = once(() => postCore(c.postTail));
       return (name) => {
         switch (name) {
           case 'id': return c.id;
-          case 'body': return text((c as ReturnType<typeof comment>).body);
-          case 'author_id': return userCore(c.authorTail).id;
-          case 'post_id': return postCore(c.postTail).id;
-          case 'created_at': {
-            const parent = postCore(c.postTail);
-            return isoDate(createdAt(c, publishedAt(parent, userCore(parent.authorTail)), userCore(c.authorTail)));
-          }
+          case 'body': return text(full?.body ?? []);
+          case 'author_id': return author().id;
+          case 'post_id': return parent().id;
+          case 'created_at': return isoDate(createdAt(c, publishedAt(parent(), userCore(parent().authorTail)), author()));
           default: return undefined;
         }
       };
