@@ -39,6 +39,7 @@ import securityTxt from './crawler-files/security-txt.js';
 import sitemapXml from './crawler-files/sitemap-xml.js';
 import webManifest from './crawler-files/web-manifest.js';
 import webfinger from './crawler-files/webfinger.js';
+import infinite from './infinite/infinite.js';
 import drip from './latency/drip.js';
 import slow from './latency/slow.js';
 import method from './method/method.js';
@@ -98,6 +99,7 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   echoAgent,
   mcp,
   ...crawlerFileEndpoints,
+  infinite,
 ];
 
 export function createControlRegistry(): Registry<HttpContext> {
