@@ -132,12 +132,15 @@ export class HttpService {
     const endpoint = match.endpoint;
     const methods = allowedMethods(endpoint);
     if (!(methods as readonly string[]).includes(method)) {
-      sendError(res, 405, { error: 'method_not_allowed', reason: `${method} is not served at ${endpoint.path}` }, [['Allow', routerAllow(endpoint)]]);
+      sendError(res, 405, { error: 'method_not_allowed', reason: `${method} is not served at ${endpoint.path}` }, [
+        ['Allow', routerAllow(endpoint)],
+        ...(endpoint.alwaysHeaders ?? []),
+      ]);
       return;
     }
     const parsed = parseParams(endpoint.path, endpoint.params, splitQuery(query), match.pathValues);
     if (!parsed.ok) {
-      sendError(res, 400, parsed.error);
+      sendError(res, 400, parsed.error, endpoint.alwaysHeaders);
       return;
     }
 
@@ -185,7 +188,7 @@ export class HttpService {
 }
 
 /** A real failure: JSON, no X-Chaos-* header. */
-function sendError(res: ServerResponse, status: number, body: object, extra: HeaderList = []): void {
+function sendError(res: ServerResponse, status: number, body: object, extra: readonly (readonly [string, string])[] = []): void {
   const bytes = jsonBody(body);
   res.writeHead(status, [['Content-Type', 'application/json'], ['Content-Length', String(bytes.length)], ...extra].flat());
   res.end(res.req.method === 'HEAD' ? undefined : bytes);

@@ -40,6 +40,11 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs> {
    * truth about the ones it really serves.
    */
   readonly allow?: readonly Method[];
+  /**
+   * Lines every answer at this path carries, the router's own 400/405 included
+   * (e.g. X-Robots-Tag on generated pages). Never X-Chaos-* lines.
+   */
+  readonly alwaysHeaders?: readonly (readonly [string, string])[];
   readonly category: string;
   readonly summary: string;
   readonly params: P;

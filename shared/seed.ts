@@ -5,7 +5,7 @@
 //      xoroshiro128plusFromState (never xoroshiro128plus(n): its first output is ~n);
 //   3. bytes are successive next() values written little-endian.
 // Changing any step changes every seeded output: don't.
-import { createHash, randomBytes } from 'node:crypto';
+import crypto, { createHash, randomBytes } from 'node:crypto';
 import { xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
 
 export interface Rng {
@@ -65,9 +65,16 @@ class SeededRng implements Rng {
   }
 }
 
+// crypto.hash (Node ≥ 20.12) is the one-shot form, about twice as fast for short
+// seeds; the bytes are the same SHA-256 either way.
+const sha256: (text: string) => Buffer =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'buffer')
+    : (text) => createHash('sha256').update(text, 'utf8').digest();
+
 /** The generator state for a seed string (contract steps 1 and 2). */
 export function stateForSeed(seed: string): [number, number, number, number] {
-  const digest = createHash('sha256').update(seed, 'utf8').digest();
+  const digest = sha256(seed);
   return [digest.readInt32LE(0), digest.readInt32LE(4), digest.readInt32LE(8), digest.readInt32LE(12)];
 }
 

@@ -112,6 +112,7 @@ t.test('/infinite', async (t) => {
     for (const [value, reason] of cases) {
       const { head, body } = await fetchRaw(port, `/infinite/json/users/bad?fields=${value}`);
       t.equal(head.status, 400, JSON.stringify(value.slice(0, 20)));
+      t.equal(head.header('x-robots-tag'), 'noindex, nofollow', 'the router\'s 400 keeps crawlers out too');
       const error = JSON.parse(body.toString()) as Record<string, unknown>;
       t.same(Object.keys(error), ['endpoint', 'error', 'requested', 'reason', 'param', 'accepted']);
       t.equal(error.error, 'invalid_parameter');
@@ -241,6 +242,7 @@ t.test('/infinite', async (t) => {
     }
     const malformed = await fetchRaw(port, '/infinite/json/users/a%zz');
     t.equal(malformed.head.status, 400, 'malformed percent-encoding');
+    t.equal(malformed.head.header('x-robots-tag'), 'noindex, nofollow');
   });
 
   t.test('the same URL gives the same bytes; different URLs differ', async (t) => {
@@ -263,6 +265,7 @@ t.test('/infinite', async (t) => {
     const { head } = await fetchRaw(port, '/infinite/html/users/post', 'POST');
     t.equal(head.status, 405);
     t.equal(head.header('allow'), 'GET, HEAD');
+    t.equal(head.header('x-robots-tag'), 'noindex, nofollow');
     t.same(chaosLines(head), []);
   });
 

@@ -90,6 +90,8 @@ export default defineHttpEndpoint({
   id: 'infinite',
   path: PATH,
   category: 'infinite',
+  // Every answer under /infinite/ tells crawlers to stay out, the router's 400/405 too.
+  alwaysHeaders: [ROBOTS],
   summary:
     'Endless deterministic users, products, posts and comments as JSON documents or linked HTML pages, seeded by the path tail; ' +
     'at most 20 KB per body and 10 requests per 60 s per IP',
