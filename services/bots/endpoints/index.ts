@@ -1,6 +1,6 @@
 // The bots host's registry: chaotic crawler, app-linking, federated-identity
 // and site-trust files, each the twin of a well-formed control file at the
-// same path (docs/crawler-and-federation-files.md).
+// same path (README: Crawler, app-linking and federated files).
 import type { HttpContext, HttpEndpoint } from '../../../shared/http-service.js';
 import { Registry } from '../../../shared/registry.js';
 import appIcon from './app-linking/app-icon.js';

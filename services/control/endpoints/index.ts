@@ -56,7 +56,7 @@ import flaky from './status/flaky.js';
 import random from './status/random.js';
 import status from './status/status.js';
 
-/** The control files of SPEC §4.2 and their app-linking and identity companions (docs/crawler-and-federation-files.md). */
+/** The control files of SPEC §4.2 and their app-linking and identity companions (README: Crawler, app-linking and federated files). */
 export const crawlerFileEndpoints: readonly HttpEndpoint[] = [
   robotsTxt, sitemapXml, aiTxt, llmsTxt,
   appleAppSiteAssociation, assetlinks, webManifest, appIcon,

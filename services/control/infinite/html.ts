@@ -91,7 +91,7 @@ function userPage(tail: string): Page {
   const u = user(tail);
   const rng = rngFromSeed(`${seedOf('users', tail)}#links`);
   // A tail at the very edge of the bounds cannot take a child segment: its
-  // children then live under a short derived base (SPEC gap, docs/infinite.md).
+  // children then live under a short derived base (SPEC gap, README: Infinite content).
   const base = canExtend(tail) ? tail : token(rng);
   const posts = distinctInts(rng, 5, 1, u.postCount).map((k) => postLink(`${base}/${k}`));
   const comments = distinctInts(rng, 3, 1, 999).map((n) => commentLink(`${base}/c${n}`));

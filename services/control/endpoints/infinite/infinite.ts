@@ -1,7 +1,7 @@
 // GET /infinite/<json|html>/<users|products|posts|comments>/<tail>: endless,
 // deterministic generated content for crawler and scraper tests (SPEC §4.2).
 // One definition serves both formats and all four types, as the spec's single
-// parameter table ("applies to") describes; see docs/infinite.md.
+// parameter table ("applies to") describes; see README, Infinite content.
 import { escapeHtml } from '../../../../shared/catalog.js';
 import type { HeaderList } from '../../../../shared/headers.js';
 import { defineHttpEndpoint, type HttpContext } from '../../../../shared/http-service.js';
