@@ -72,7 +72,7 @@ export function buildCatalog<Ctx>(registry: Registry<Ctx>, config: Config): Cata
     url: config.urls[HOST_URL[registry.host]],
     banner:
       `${endpointCount} endpoints in ${groups.length} categories on the ${registry.host} host. ` +
-      `Rate limit: ${rate} requests per minute per IP.`,
+      (rate > 0 ? `Rate limit: ${rate} requests per minute per IP.` : 'Rate limit: off.'),
     endpoint_count: endpointCount,
     category_count: groups.length,
     rate_limit: { requests: rate, per_seconds: 60 },
@@ -92,6 +92,11 @@ export function buildCatalog<Ctx>(registry: Registry<Ctx>, config: Config): Cata
       })),
     })),
   };
+}
+
+/** Escapes, then shows `backticked` words as code, as the summaries are written. */
+function inlineCode(text: string): string {
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
 export function escapeHtml(text: string): string {
@@ -129,7 +134,10 @@ export function renderCatalogHtml(catalog: Catalog): string {
       const items = g.endpoints
         .map((e) => {
           const params = e.params.length ? `<ul class="params">${e.params.map((p) => `<li><code>${escapeHtml(paramText(p))}</code></li>`).join('')}</ul>` : '';
-          return `<li><a href="${escapeHtml(e.path)}"><code>${escapeHtml(e.methods.join(', '))} ${escapeHtml(e.path)}</code></a> — ${escapeHtml(e.summary)} <small>(twin: <a href="${escapeHtml(e.counterpart)}">${escapeHtml(e.counterpart)}</a>)</small>${randomNote(e.random)}${params}</li>`;
+          // A template (`/status/{code}`) is not a URL: show it, link only real paths.
+          const label = `<code>${escapeHtml(e.methods.join(', '))} ${escapeHtml(e.path)}</code>`;
+          const entry = e.path.includes('{') ? label : `<a href="${escapeHtml(e.path)}">${label}</a>`;
+          return `<li>${entry} — ${inlineCode(e.summary)} <small>(twin: <a href="${escapeHtml(e.counterpart)}">${escapeHtml(e.counterpart)}</a>)</small>${randomNote(e.random)}${params}</li>`;
         })
         .join('\n');
       return `<h2>${escapeHtml(g.name)} <small>(${g.count})</small></h2>\n<ul>\n${items}\n</ul>`;

@@ -109,7 +109,7 @@ export class HttpService {
   }
 
   #handle(req: IncomingMessage, res: ServerResponse): void {
-    const target = req.url ?? '/';
+    const target = originForm(req.url ?? '/');
     const q = target.indexOf('?');
     const path = q === -1 ? target : target.slice(0, q);
     const query = q === -1 ? '' : target.slice(q + 1);
@@ -120,11 +120,13 @@ export class HttpService {
     if (!match) {
       const json = wantsJson(req.headers.accept);
       const body = json ? this.#catalog.json : this.#catalog.html;
-      res.writeHead(path === '/' ? 200 : 404, {
-        'Content-Type': json ? 'application/json' : 'text/html; charset=utf-8',
-        'Content-Length': body.length,
-        Vary: 'Accept',
-      });
+      res.writeHead(path === '/' ? 200 : 404, [
+        ['Content-Type', json ? 'application/json' : 'text/html; charset=utf-8'],
+        ['Content-Length', String(body.length)],
+        ['Vary', 'Accept'],
+        // An unknown path inside an endpoint's namespace keeps that namespace's lines (X-Robots-Tag under /infinite/).
+        ...registry.linesUnder(path),
+      ].flat());
       res.end(method === 'HEAD' ? undefined : body);
       return;
     }
@@ -185,6 +187,18 @@ export class HttpService {
       fail(error);
     }
   }
+}
+
+/**
+ * The origin-form of a request target: an absolute-form target (RFC 9112
+ * §3.2.2, sent through forward proxies) loses its scheme and authority.
+ */
+export function originForm(target: string): string {
+  if (target.startsWith('/')) return target;
+  const m = /^https?:\/\/[^/?#]*(.*)$/i.exec(target);
+  if (!m) return target;
+  const rest = m[1] as string;
+  return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
 }
 
 /** A real failure: JSON, no X-Chaos-* header. */

@@ -201,6 +201,12 @@ function safeDecode(raw: string): string | undefined {
   }
 }
 
+/** Echoes at most this much of a bad value back in an error body. */
+const ECHO_LIMIT = 256;
+function echo(raw: string): string {
+  return raw.length > ECHO_LIMIT ? `${raw.slice(0, ECHO_LIMIT)}…` : raw;
+}
+
 export function parseParams<P extends ParamSpecs>(
   endpoint: string,
   specs: P,
@@ -226,14 +232,14 @@ export function parseParams<P extends ParamSpecs>(
     if (raw === undefined) {
       return {
         ok: false,
-        error: { endpoint, error: 'malformed_query', requested: encoded, reason: `${name} has malformed percent-encoding`, param: name, accepted: spec.accepted },
+        error: { endpoint, error: 'malformed_query', requested: echo(encoded), reason: `${name} has malformed percent-encoding`, param: name, accepted: spec.accepted },
       };
     }
     const outcome = spec.parse(raw);
     if (!outcome.ok) {
       return {
         ok: false,
-        error: { endpoint, error: 'invalid_parameter', requested: raw, reason: `${name} ${outcome.reason}`, param: name, accepted: spec.accepted },
+        error: { endpoint, error: 'invalid_parameter', requested: echo(raw), reason: `${name} ${outcome.reason}`, param: name, accepted: spec.accepted },
       };
     }
     values[name] = outcome.value;

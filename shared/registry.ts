@@ -179,6 +179,21 @@ export class Registry<Ctx> {
     return undefined;
   }
 
+  /**
+   * `alwaysHeaders` of the endpoint whose template's literal prefix holds an
+   * unmatched path (`/infinite`, `/infinite/json/users`): a namespace keeps its
+   * lines on the catalog 404 too.
+   */
+  linesUnder(path: string): readonly (readonly [string, string])[] {
+    for (const route of this.#patterns) {
+      const lines = route.endpoint.alwaysHeaders;
+      if (!lines) continue;
+      const prefix = route.endpoint.path.slice(0, route.endpoint.path.indexOf('{'));
+      if (path.startsWith(prefix) || path === prefix.replace(/\/$/, '')) return lines;
+    }
+    return [];
+  }
+
   /** Endpoints grouped by category, in catalog order; empty categories included. */
   byCategory(): { category: string; endpoints: AnyEndpoint<Ctx>[] }[] {
     return this.categories.map((category) => ({

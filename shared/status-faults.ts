@@ -164,7 +164,10 @@ export const REALM_MAX = 64;
 export const AUTH_PARAMS = {
   scheme: oneOf(AUTH_SCHEMES, { default: 'basic', description: 'challenge scheme; none = a 401 without WWW-Authenticate' }),
   // Longer input is cut after sanitising, never refused: the raw bound is the request line's.
-  realm: str({ maxLength: 8192, description: 'default: the service domain; only letters, digits, . _ - and space are kept; cut to 64' }),
+  realm: str({
+    maxLength: 16_384, // above the request line's own bound (8–16 KiB), so never the one that refuses
+    description: 'default: the service domain; only letters, digits, . _ - and space are kept; cut to 64',
+  }),
 };
 
 /** Keeps ASCII letters, digits, `.`, `_`, `-` and space, then cuts to 64 characters. */

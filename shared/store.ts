@@ -48,51 +48,136 @@ interface Entry {
 }
 
 export interface MemoryStoreOptions {
-  /** Most keys kept; the oldest are evicted first (default 200,000). */
+  /** Most keys kept per kind of record (windows, rate counters); the oldest go first (default 200,000). */
   readonly maxEntries?: number;
   /** Clock, for tests. */
   readonly now?: () => number;
 }
 
-/** Bounded, TTL-evicted, single-process store. */
+/** Most expired entries dropped per write: sweeping stays O(1) amortised. */
+const SWEEP_PER_WRITE = 8;
+
+interface Slot extends Entry {
+  /** Write number of the latest write; older queue items for the key are stale. */
+  seq: number;
+}
+
+/**
+ * Keys with expiry, evicted in write order. One kind of record per table, so
+ * write order is close to expiry order: expired entries are swept from the
+ * front, and past the cap the oldest write goes first. The write order is a
+ * queue of its own (a Map's front is slow to pop: deleted slots are skipped
+ * one by one until the table is rebuilt).
+ */
+class ExpiringTable {
+  readonly #slots = new Map<string, Slot>();
+  #keys: string[] = [];
+  #seqs: number[] = [];
+  #head = 0;
+  #seq = 0;
+  constructor(readonly maxEntries: number) {}
+
+  get size(): number {
+    return this.#slots.size;
+  }
+
+  get(key: string, now: number): Entry | undefined {
+    const slot = this.#slots.get(key);
+    if (slot && slot.expiresAt <= now) {
+      this.#slots.delete(key);
+      return undefined;
+    }
+    return slot;
+  }
+
+  put(key: string, entry: Entry, now: number): void {
+    const seq = ++this.#seq;
+    this.#slots.set(key, { value: entry.value, expiresAt: entry.expiresAt, seq });
+    this.#keys.push(key);
+    this.#seqs.push(seq);
+    for (let swept = 0; swept < SWEEP_PER_WRITE; swept++) {
+      const front = this.#front();
+      if (!front || front.slot.expiresAt > now) break;
+      this.#pop(front.key);
+    }
+    while (this.#slots.size > this.maxEntries) {
+      const front = this.#front();
+      if (!front) break;
+      this.#pop(front.key);
+    }
+    this.#compact();
+  }
+
+  /** The oldest live write, skipping queue items a later write made stale. */
+  #front(): { key: string; slot: Slot } | undefined {
+    while (this.#head < this.#keys.length) {
+      const key = this.#keys[this.#head] as string;
+      const slot = this.#slots.get(key);
+      if (slot && slot.seq === this.#seqs[this.#head]) return { key, slot };
+      this.#head++;
+    }
+    return undefined;
+  }
+
+  #pop(key: string): void {
+    this.#slots.delete(key);
+    this.#head++;
+  }
+
+  /** Keeps the queue within a small multiple of the live keys. */
+  #compact(): void {
+    const queued = this.#keys.length - this.#head;
+    if (this.#head > 4096 && this.#head > queued) {
+      this.#keys = this.#keys.slice(this.#head);
+      this.#seqs = this.#seqs.slice(this.#head);
+      this.#head = 0;
+    }
+    if (queued > 4 * this.#slots.size + 4096) {
+      // Mostly stale items (keys rewritten often): rebuild from the live slots.
+      const live = [...this.#slots].sort((a, b) => a[1].seq - b[1].seq);
+      this.#keys = live.map(([k]) => k);
+      this.#seqs = live.map(([, v]) => v.seq);
+      this.#head = 0;
+    }
+  }
+
+  clear(): void {
+    this.#slots.clear();
+    this.#keys = [];
+    this.#seqs = [];
+    this.#head = 0;
+  }
+}
+
+/**
+ * Bounded, TTL-evicted, single-process store. Each kind of record has its own
+ * table, so a flood of one (retry ids, client addresses) never evicts another
+ * (the day's AI budget).
+ */
 export class MemoryStore implements Store {
-  readonly #entries = new Map<string, Entry>();
-  readonly #maxEntries: number;
+  readonly #windows: ExpiringTable;
+  readonly #rates: ExpiringTable;
+  /** A few keys a day: small, never crowded out by the others. */
+  readonly #budgets = new ExpiringTable(1000);
   readonly #now: () => number;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.#maxEntries = options.maxEntries ?? 200_000;
+    const max = options.maxEntries ?? 200_000;
+    this.#windows = new ExpiringTable(max);
+    this.#rates = new ExpiringTable(max);
     this.#now = options.now ?? Date.now;
   }
 
+  /** Keys held, all kinds together (for tests and metrics). */
   get size(): number {
-    return this.#entries.size;
-  }
-
-  #live(key: string, now: number): Entry | undefined {
-    const entry = this.#entries.get(key);
-    if (entry && entry.expiresAt <= now) {
-      this.#entries.delete(key);
-      return undefined;
-    }
-    return entry;
-  }
-
-  #put(key: string, entry: Entry): void {
-    // Re-inserting moves the key to the end, so Map order is oldest-write first.
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
-    while (this.#entries.size > this.#maxEntries) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#entries.delete(oldest);
-    }
+    return this.#windows.size + this.#rates.size + this.#budgets.size;
   }
 
   async countInWindow(key: string, ttlMs: number): Promise<number> {
     const now = this.#now();
-    const entry = this.#live(key, now);
+    const entry = this.#windows.get(key, now);
     if (!entry) {
-      this.#put(key, { value: 1, expiresAt: now + ttlMs });
+      this.#windows.put(key, { value: 1, expiresAt: now + ttlMs }, now);
       return 1;
     }
     entry.value++;
@@ -107,7 +192,7 @@ export class MemoryStore implements Store {
       // GCRA: each request advances the theoretical arrival time (TAT) by one
       // emission interval; a burst of `limit` fits within one period.
       const interval = check.periodMs / check.limit;
-      const tat = Math.max(this.#live(check.key, now)?.value ?? now, now);
+      const tat = Math.max(this.#rates.get(check.key, now)?.value ?? now, now);
       const newTat = tat + interval;
       const allowAt = newTat - check.periodMs;
       if (allowAt > now) {
@@ -124,7 +209,7 @@ export class MemoryStore implements Store {
     let remaining = Number.POSITIVE_INFINITY;
     let resetMs = 0;
     for (const plan of plans) {
-      this.#put(plan.check.key, { value: plan.newTat, expiresAt: plan.newTat });
+      this.#rates.put(plan.check.key, { value: plan.newTat, expiresAt: plan.newTat }, now);
       remaining = Math.min(remaining, plan.remaining);
       resetMs = Math.max(resetMs, plan.resetMs);
     }
@@ -133,10 +218,10 @@ export class MemoryStore implements Store {
 
   async consumeBudget(key: string, budget: number, ttlMs: number): Promise<boolean> {
     const now = this.#now();
-    const entry = this.#live(key, now);
+    const entry = this.#budgets.get(key, now);
     if (!entry) {
       if (budget <= 0) return false;
-      this.#put(key, { value: 1, expiresAt: now + ttlMs });
+      this.#budgets.put(key, { value: 1, expiresAt: now + ttlMs }, now);
       return true;
     }
     if (entry.value >= budget) return false;
@@ -145,6 +230,8 @@ export class MemoryStore implements Store {
   }
 
   async close(): Promise<void> {
-    this.#entries.clear();
+    this.#windows.clear();
+    this.#rates.clear();
+    this.#budgets.clear();
   }
 }

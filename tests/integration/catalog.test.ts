@@ -40,7 +40,15 @@ for (const host of ['chaos', 'control', 'bots'] as const) {
     const page = html.rest.toString();
     t.match(page, /^<!doctype html>/);
     t.match(page, expected.banner);
-    for (const e of registry.endpoints) t.ok(page.includes(`href="${e.path}"`), `HTML links ${e.path}`);
+    for (const e of registry.endpoints) {
+      if (e.path.includes('{')) {
+        t.notOk(page.includes(`href="${e.path.replace(/[{}]/g, (c) => `&#${c.charCodeAt(0)};`)}"`), `a template is shown, not linked: ${e.path}`);
+        t.ok(page.includes(`<code>${e.methods?.[0] ?? 'GET'}`), 'and listed');
+      } else {
+        t.ok(page.includes(`href="${e.path}"`), `HTML links ${e.path}`);
+      }
+    }
+    t.notOk(/<li>[^\n]*`/.test(page), 'summaries show code, not backticks');
 
     const curlish = await ask('/', { Accept: '*/*' });
     t.equal(curlish.header('content-type'), 'text/html; charset=utf-8', 'curl gets HTML');
@@ -59,6 +67,32 @@ for (const host of ['chaos', 'control', 'bots'] as const) {
     t.equal(headHead.rest.length, 0, 'HEAD: no body');
   });
 }
+
+t.test('the banner says when the limit is off', async (t) => {
+  const off = buildCatalog(registries.chaos as Registry<unknown>, testConfig({ RATE_LIMIT_GENERAL: '0' }));
+  t.match(off.banner, /Rate limit: off\.$/);
+  t.same(off.rate_limit, { requests: 0, per_seconds: 60 });
+});
+
+t.test('an absolute-form target is served like its path (control and bots)', async (t) => {
+  const { port } = await startHttp(t, 'control');
+  const abs = parseHead((await rawExchange(port, get('http://control.test:8080/truncate?at=3'), { until: completeByLength })).data);
+  t.equal(abs.status, 200);
+  t.equal(abs.rest.toString(), '012');
+  const bare = parseHead((await rawExchange(port, get('http://control.test:8080', { Accept: 'application/json' }), { until: completeByLength })).data);
+  t.equal(bare.status, 200, 'an empty path is /');
+});
+
+t.test('unknown paths inside a namespace keep its lines: X-Robots-Tag under /infinite/', async (t) => {
+  const { port } = await startHttp(t, 'control');
+  for (const path of ['/infinite', '/infinite/', '/infinite/json', '/infinite/json/users', '/infinite/json/users/', '/infinite/json%2Fusers/a']) {
+    const head = parseHead((await rawExchange(port, get(path), { until: completeByLength })).data);
+    t.equal(head.status, 404, `${path}: the catalog 404`);
+    t.equal(head.header('x-robots-tag'), 'noindex, nofollow', `${path}: crawlers told to stay out`);
+  }
+  const other = parseHead((await rawExchange(port, get('/elsewhere'), { until: completeByLength })).data);
+  t.equal(other.header('x-robots-tag'), undefined, 'other unknown paths do not carry it');
+});
 
 t.test('Accept negotiation', async (t) => {
   t.equal(wantsJson(undefined), false);

@@ -105,3 +105,9 @@ t.test('checkParamSpecs finds defaults outside the range', async (t) => {
   t.equal(checkParamSpecs({ m: oneOf(['a'], { default: 'b' as 'a' }) }).length, 1);
   t.equal(checkParamSpecs({ s: str({ maxLength: 2, default: 'long' }) }).length, 1);
 });
+
+t.test('a long bad value is echoed shortened', async (t) => {
+  const r = parseParams('/x', specs, splitQuery(`mode=${'z'.repeat(5000)}`), undefined);
+  t.equal(r.ok, false);
+  if (!r.ok) t.equal(r.error.requested, `${'z'.repeat(256)}…`);
+});

@@ -69,3 +69,26 @@ t.test('consumeBudget', async (t) => {
   t.equal(await store.consumeBudget('ai', 2, 1000), true, 'a new period');
   t.equal(await store.consumeBudget('none', 0, 1000), false, 'budget 0 allows nothing');
 });
+
+t.test('millions of ids: bounded, and the day\'s budget is never crowded out', async (t) => {
+  const c = clock();
+  const store = new MemoryStore({ now: c.now });
+  for (let i = 0; i < 3; i++) t.equal(await store.consumeBudget('ai-budget:2026-11-22', 3, 86_400_000), true);
+  t.equal(await store.consumeBudget('ai-budget:2026-11-22', 3, 86_400_000), false, 'budget spent');
+  for (let i = 0; i < 2_000_000; i++) {
+    await store.countInWindow(`retry:${i}`, 60_000);
+    if (i % 4 === 0) await store.checkRate([{ policy: 'general', key: `general:10.${i}`, limit: 60, periodMs: 60_000 }]);
+  }
+  t.ok(store.size <= 2 * 200_000 + 1000, `bounded: ${store.size} keys`);
+  t.equal(await store.consumeBudget('ai-budget:2026-11-22', 3, 86_400_000), false, 'still spent after 2.5 million other keys');
+});
+
+t.test('expired entries are swept as new ones arrive', async (t) => {
+  const c = clock();
+  const store = new MemoryStore({ now: c.now });
+  for (let i = 0; i < 100_000; i++) await store.countInWindow(`old:${i}`, 60_000);
+  t.equal(store.size, 100_000);
+  c.advance(10 * 60_000);
+  for (let i = 0; i < 20_000; i++) await store.countInWindow(`new:${i}`, 60_000);
+  t.equal(store.size, 20_000, 'every expired entry went as new ones came (8 per write at most)');
+});
