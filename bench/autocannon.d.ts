@@ -16,8 +16,6 @@ declare module 'autocannon' {
   }
   interface Result {
     readonly requests: Histogram;
-    readonly latency: Histogram;
-    readonly throughput: Histogram;
     readonly duration: number;
     readonly errors: number;
     readonly timeouts: number;

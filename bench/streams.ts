@@ -30,6 +30,8 @@ export interface StreamsResult {
   readonly rssPer1000Bytes: number;
   /** Completed streams whose first-to-last-byte span is within 1 % of the schedule. */
   readonly onTimeFraction: number;
+  /** Negative lateness is an early finish: the first byte was seen late (usually the client stalled). */
+  readonly latenessP01Ms: number;
   readonly latenessP50Ms: number;
   readonly latenessP99Ms: number;
   readonly latenessMaxMs: number;
@@ -89,6 +91,7 @@ export async function runStreams(chaosMain: string, options: StreamsOptions): Pr
       rssPeakBytes,
       rssPer1000Bytes: client.maxInFlight > 0 ? ((rssPeakBytes - rssBeforeBytes) * 1000) / client.maxInFlight : Number.NaN,
       onTimeFraction: lateness.length > 0 ? onTime / options.streams : 0,
+      latenessP01Ms: quantile(lateness, 0.01),
       latenessP50Ms: quantile(lateness, 0.5),
       latenessP99Ms: quantile(lateness, 0.99),
       latenessMaxMs: lateness[lateness.length - 1] ?? Number.NaN,

@@ -23,8 +23,6 @@ export interface ThroughputSample {
   readonly serverCpuShare: number;
   /** Share of the run the server's main thread waited for a CPU held by another process. */
   readonly serverRunQueueShare: number;
-  readonly latencyP50Ms: number;
-  readonly latencyP99Ms: number;
   readonly errors: number;
   readonly non2xx: number;
 }
@@ -68,8 +66,6 @@ export async function measure(target: Target, load: LoadOptions): Promise<Throug
     serverCpuMicrosPerRequest: requests > 0 ? (cpu * 1e6) / requests : Number.NaN,
     serverCpuShare: cpu / wall,
     serverRunQueueShare: wait / wall,
-    latencyP50Ms: result.latency.p50,
-    latencyP99Ms: result.latency.p99,
     errors: result.errors,
     non2xx: result.non2xx,
   };
