@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# make bench (after make build): throughput beside a minimal node:net server,
+# then thousands of /drip streams at once. Bounded: about 80 s.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [[ ! -f dist/bench/main.js ]]; then
+  echo "bench: dist/bench/main.js is missing; run 'make bench' (it builds first)" >&2
+  exit 1
+fi
+
+# Each side of the streams benchmark holds one descriptor per stream (plus a few):
+# the server and the client are separate processes, so each needs BENCH_STREAMS + margin.
+streams="${BENCH_STREAMS:-5000}"
+need=$((streams + 512))
+if (($(ulimit -n) < need)); then
+  if ! ulimit -n "$need" 2>/dev/null; then
+    hard="$(ulimit -Hn)"
+    echo "bench: cannot raise the open-files limit to $need (soft $(ulimit -n), hard $hard)." >&2
+    echo "bench: raise it (e.g. 'ulimit -n $need' as root, or LimitNOFILE) or run with BENCH_STREAMS=$((hard - 512))." >&2
+    exit 1
+  fi
+fi
+echo "bench: open-files limit $(ulimit -n)" >&2
+
+exec node dist/bench/main.js
