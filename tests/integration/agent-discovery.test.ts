@@ -375,6 +375,16 @@ t.test('ai=true: answers that are not a drifted document fall back with invalid-
     'a live URL': JSON.stringify({ ...good, token_endpoint: 'https://accounts.example.com/token' }),
     'a true capability': JSON.stringify({ ...good, claims_parameter_supported: true }),
     'a non-empty supported list': JSON.stringify({ ...good, grant_types_supported: ['authorization_code'] }),
+    // Valid JSON nested 5000 levels deep: refused by depth, never a stack overflow and a 5xx.
+    'nested 5000 levels deep': JSON.stringify(good).replace(/}$/, `,"extra":${'['.repeat(5000)}${']'.repeat(5000)}}`),
+    'nested 5000 objects deep': JSON.stringify(good).replace(/}$/, `,"extra":${'{"a":'.repeat(5000)}false${'}'.repeat(5000)}}`),
+    // Links a client could follow to a live third party, and a truthy string.
+    'a scheme-relative URL': JSON.stringify({ ...good, authorization_endpoint: '//evil.example/authorize' }),
+    'a URL after a space': JSON.stringify({ ...good, service_documentation: ' https://evil.example/docs' }),
+    'a URL without slashes': JSON.stringify({ ...good, registration_endpoint: 'https:evil.example/register' }),
+    'a javascript: URL': JSON.stringify({ ...good, op_policy_uri: 'javascript:alert(1)' }),
+    'a URL inside text': JSON.stringify({ ...good, op_tos_uri: 'see https://evil.example/tos' }),
+    'the string "true"': JSON.stringify({ ...good, claims_parameter_supported: 'true' }),
   };
   for (const [name, content] of Object.entries(cases)) {
     const model = await fakeModel(t, answerWith(content));
