@@ -1,6 +1,7 @@
 import t from 'tap';
 import { defineChaosEndpoint } from '../../services/chaos/endpoint.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
+import { loadConfig } from '../../shared/config.js';
 import { int, str } from '../../shared/params.js';
 import { NEVER_RANDOM, pickFor, randomPool } from '../../shared/random-pick.js';
 import { Registry, RegistryError } from '../../shared/registry.js';
@@ -57,6 +58,7 @@ t.test('realm: sanitised, then cut to 64; default from the hub host name', async
   t.equal(sanitizeRealm('-'.repeat(100)).length, 64);
   t.equal(sanitizeRealm(`${'!'.repeat(100)}ok`), 'ok', 'the cut comes after sanitising');
   t.equal(defaultRealm(testConfig()), 'hub.test');
+  t.equal(defaultRealm(loadConfig({})), 'localhost', 'the embedded default hub is http://localhost:<CONTROL_PORT>');
   t.equal(defaultRealm(testConfig({ PUBLIC_HUB_URL: 'https://Chaos.Example.org' })), 'chaos.example.org');
   t.equal(defaultRealm(testConfig({ PUBLIC_HUB_URL: 'http://[::1]:8080' })), '1', 'an IPv6 literal keeps only its allowed characters');
 });
