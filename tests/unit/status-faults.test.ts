@@ -74,14 +74,14 @@ t.test('retry data: same shape, different items per version, deterministic per i
   t.notSame(retryBody('y', 1), one, 'another id, other data');
 });
 
-t.test('/random pool: built from `random`, never with /slow, /drip, /partial-stream or /random', async (t) => {
+t.test('/random pool: built from `random`, never with /slow, /drip, /partial-stream, /bytes or /random', async (t) => {
   const registry = new Registry('chaos', chaosEndpoints);
   const pool = randomPool(registry);
   t.ok(pool.length >= 5);
   t.ok(pool.every((e) => e.random !== undefined && !NEVER_RANDOM.has(e.path)));
   t.equal(randomPool(registry), pool, 'built once per registry');
 
-  for (const forbidden of ['/slow', '/drip', '/partial-stream', '/random']) {
+  for (const forbidden of ['/slow', '/drip', '/partial-stream', '/bytes', '/random']) {
     const rogue = defineChaosEndpoint({
       id: 'rogue',
       path: forbidden,
