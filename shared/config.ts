@@ -114,11 +114,14 @@ export function loadConfig(env: Env): Config {
     base: readUrl(env, 'PUBLIC_BASE_URL', local(ports.chaos)),
     control,
     bots: readUrl(env, 'PUBLIC_BOTS_URL', local(ports.bots)),
-    // The hub is served by the control process (DESIGN §1); in the embedded
-    // default it shares the control address.
-    hub: readUrl(env, 'PUBLIC_HUB_URL', control),
-    identity: readUrl(env, 'PUBLIC_IDENTITY_URL', control),
-    agents: readUrl(env, 'PUBLIC_AGENTS_URL', control),
+    // The hub, identity and agents hosts are names of the control process
+    // (DESIGN §1). By default they are three distinct authorities, so the
+    // discovery documents that name them really disagree, and each still
+    // reaches the control port on loopback: curl and browsers resolve
+    // `localhost` and `*.localhost` there by themselves.
+    hub: readUrl(env, 'PUBLIC_HUB_URL', `http://localhost:${ports.control}`),
+    identity: readUrl(env, 'PUBLIC_IDENTITY_URL', `http://identity.localhost:${ports.control}`),
+    agents: readUrl(env, 'PUBLIC_AGENTS_URL', `http://agents.localhost:${ports.control}`),
   };
   const redisUrl = readOptional(env, 'REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {

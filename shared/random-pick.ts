@@ -8,10 +8,12 @@ import { RegistryError, type AnyEndpoint, type Registry } from './registry.js';
 import { rngFromSeed, type Rng } from './seed.js';
 
 /**
- * Never picked: they hold the connection for seconds by design (SPEC §4.1
- * /random), and /random itself would recurse.
+ * Never picked: they stall or hold the connection for seconds by design.
+ * SPEC §4.1 /random names /slow, /drip and /partial-stream; /bytes joins them
+ * because it is picked with its defaults, and its default (overshoot) holds
+ * the connection waiting for bytes that never come. /random would recurse.
  */
-export const NEVER_RANDOM: ReadonlySet<string> = new Set(['/slow', '/drip', '/partial-stream', '/random']);
+export const NEVER_RANDOM: ReadonlySet<string> = new Set(['/slow', '/drip', '/partial-stream', '/bytes', '/random']);
 
 /** Codes /random asks /status/{code} for: common final codes, nothing that switches protocols or is interim. */
 const STATUS_PICKS = [200, 201, 202, 204, 301, 302, 304, 400, 401, 403, 404, 409, 410, 418, 422, 429, 500, 502, 503, 504];

@@ -212,63 +212,113 @@ export function checkShape(schema: SemanticSchema, doc: unknown): string | undef
 /** Arrays that advertise support: each must be empty in a drifted document. */
 const CAPABILITY_LISTS = new Set(['defaultInputModes', 'defaultOutputModes', 'key_ops', 'skills']);
 
-function isDeadUrl(text: string, origin: string, prefixPath: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return false;
-  }
-  if (url.hostname.endsWith('.invalid')) return true;
-  // Parsed, so dot segments cannot climb out of the dead root.
-  return url.origin === origin && (url.pathname === prefixPath || url.pathname.startsWith(`${prefixPath}/`));
+/** Deeper answers are refused: no drift has more than 5 levels, and the walk stays bounded. */
+export const MAX_DEPTH = 32;
+
+/** Relation types that are URIs and keep their registered values (RFC 7033, OpenID Connect Discovery). */
+const REL_URIS: ReadonlySet<string> = new Set([OIDC_ISSUER_REL, 'http://webfinger.net/rel/profile-page']);
+/** A registered relation name (RFC 8288 reg-rel-type). */
+const REL_TOKEN = /^[a-z][a-z0-9.-]*$/;
+
+// What may follow a dead prefix or a .invalid authority: non-empty path
+// segments of unreserved characters (no `%`, so no encoded dot segments), and
+// a query of the same plus `=`, `&` and the `{uri}` template braces.
+const PATH_TAIL = String.raw`(?:/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)*(?:\?[A-Za-z0-9._~=&{}+-]*)?`;
+const INVALID_URL = new RegExp(String.raw`^https?://(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+invalid(?::\d{1,5})?` + PATH_TAIL + '$');
+const INVALID_ADDRESS = /^(?:acct|mailto):[a-z0-9._+-]+@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+invalid$/;
+const DEAD_TAIL = new RegExp(`^${PATH_TAIL}$`);
+
+/** Strings that read as a yes (and numbers other than 0): a true claim, whatever the JSON type. */
+const TRUTHY = new Set(['true', 'yes', 'y', 'on', '1', 'enabled', 'supported']);
+
+/**
+ * Anything a client, a browser or a reader could take for a link or a
+ * reference: `//`, a backslash, `http`/`www.` anywhere, a scheme-like prefix
+ * (`javascript:`, `https:host`), a leading `/`, `./` or `../`, a host name
+ * followed by a path or port, an e-mail address, surrounding whitespace, and
+ * control or invisible format characters.
+ */
+const URLISH: readonly RegExp[] = [
+  /\/\/|\\/,
+  /https?|www\./i,
+  /(?:^|[^A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:(?!\s|$)/,
+  /^\.{0,2}\//,
+  /[A-Za-z0-9-]\.[A-Za-z][A-Za-z0-9-]*\.?(?::\d|\/)/,
+  /@[A-Za-z0-9-]+\./,
+  /^\s|\s$/,
+  /[\p{Cc}\p{Cf}]/u,
+];
+
+/** One of our own dead URLs, written exactly (no case change, padding or escapes). */
+function isDeadUrl(text: string, prefix: string): boolean {
+  return text.startsWith(prefix) && DEAD_TAIL.test(text.slice(prefix.length));
+}
+
+/** Why a string breaks the drift, or undefined when it is a dead URL, a .invalid address or plain text. */
+function stringProblem(value: string, key: string, prefix: string): string | undefined {
+  if (key === 'rel') return REL_URIS.has(value) || REL_TOKEN.test(value) ? undefined : 'is not a registered relation type';
+  if (isDeadUrl(value, prefix) || INVALID_URL.test(value) || INVALID_ADDRESS.test(value)) return undefined;
+  if (TRUTHY.has(value.normalize('NFKC').trim().toLowerCase())) return 'claims true';
+  if (isUrlish(value)) return 'is not a dead URL';
+  return undefined;
+}
+
+function isUrlish(value: string): boolean {
+  // NFKC first, so fullwidth letters and slashes are judged as what they display.
+  const text = value.normalize('NFKC');
+  return URLISH.some((pattern) => pattern.test(text));
 }
 
 /**
- * The drift rules: every URL dead (under `prefix`, or on a `.invalid` host),
- * every boolean false, every capability list empty. Relation types (`rel`)
- * are identifiers, not links, and keep their registered values.
+ * The drift rules, as an allow-list: every string is one of our dead URLs
+ * (under `prefix`, exactly), an address on the `.invalid` TLD, or plain text
+ * with nothing that reads as a link; nothing is true (`true`, a truthy string,
+ * a number other than 0); every capability list is empty; member names are
+ * plain text too; nesting stops at MAX_DEPTH. Relation types (`rel`) are
+ * identifiers and keep their registered values. Iterative, so no answer can
+ * exhaust the stack.
  */
 export function checkDrift(doc: unknown, prefix: string): string | undefined {
-  const { origin, pathname: prefixPath } = new URL(prefix);
-  const visit = (value: unknown, key: string, path: string): string | undefined => {
-    if (value === true) return `${path} is true`;
+  const stack: { value: unknown; key: string; path: string; depth: number }[] = [{ value: doc, key: '', path: '', depth: 0 }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value, key, path, depth } = next;
+    const where = path || 'the document';
+    if (depth > MAX_DEPTH) return `${where} is nested deeper than ${MAX_DEPTH} levels`;
+    if (value === true) return `${where} is true`;
+    if (typeof value === 'number' && value !== 0) return `${where} is a number other than 0`;
     if (typeof value === 'string') {
-      if (key === 'rel') return undefined;
-      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) && !isDeadUrl(value, origin, prefixPath)) return `${path} is not a dead URL`;
-      if (/^(acct|mailto):/i.test(value) && !/\.invalid$/i.test(value)) return `${path} names a real account`;
-      return undefined;
-    }
-    if (Array.isArray(value)) {
-      if ((key.endsWith('_supported') || CAPABILITY_LISTS.has(key)) && value.length > 0) return `${path} is not empty`;
-      for (const [i, item] of value.entries()) {
-        const problem = visit(item, key, `${path}[${i}]`);
-        if (problem) return problem;
-      }
-      return undefined;
-    }
-    if (isObject(value)) {
-      for (const [name, item] of Object.entries(value)) {
-        const problem = visit(item, name, path ? `${path}.${name}` : name);
-        if (problem) return problem;
+      const problem = stringProblem(value, key, prefix);
+      if (problem) return `${where} ${problem}`;
+    } else if (Array.isArray(value)) {
+      if ((key.endsWith('_supported') || CAPABILITY_LISTS.has(key)) && value.length > 0) return `${where} is not empty`;
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key, path: `${path}[${i}]`, depth: depth + 1 });
+    } else if (isObject(value)) {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [name, item] = entries[i] as [string, unknown];
+        const member = path ? `${path}.${name}` : name;
+        if (isUrlish(name)) return `the member name ${JSON.stringify(member)} is not plain text`;
+        stack.push({ value: item, key: name, path: member, depth: depth + 1 });
       }
     }
-    return undefined;
-  };
-  return visit(doc, '', '');
+  }
+  return undefined;
 }
 
-/** Reads a model's answer: one JSON object (a surrounding code fence is tolerated) that passes both checks. */
+/**
+ * Reads a model's answer: one JSON object (a surrounding code fence is
+ * tolerated) that passes both checks. Never throws: anything unexpected while
+ * checking is a refusal.
+ */
 export function parseDriftAnswer(schema: SemanticSchema, content: string, prefix: string): Json | undefined {
   const fenced = /^\s*```[a-z]*\s*\n([\s\S]*?)\n?```\s*$/i.exec(content);
-  let doc: unknown;
   try {
-    doc = JSON.parse(fenced ? (fenced[1] as string) : content);
+    const doc: unknown = JSON.parse(fenced ? (fenced[1] as string) : content);
+    if (checkShape(schema, doc) !== undefined || checkDrift(doc, prefix) !== undefined) return undefined;
+    return doc as Json;
   } catch {
     return undefined;
   }
-  if (checkShape(schema, doc) !== undefined || checkDrift(doc, prefix) !== undefined) return undefined;
-  return doc as Json;
 }
 
 const SPEC_NAMES: Readonly<Record<SemanticSchema, string>> = {
@@ -300,8 +350,9 @@ export function driftPrompt(schema: SemanticSchema, config: Config): ChatMessage
         `Write a fresh variant of this ${SPEC_NAMES[schema]} document.`,
         'Rules:',
         '- Keep every field of the example, with the same name and the same JSON type.',
-        `- Every URL must start with ${prefix}/ followed by path segments you invent.`,
+        `- Every URL must start with ${prefix}/ followed by path segments you invent (letters, digits, '-', '_' and '.').`,
         '- Every boolean must be false. Every array whose name ends in _supported, and defaultInputModes, defaultOutputModes, key_ops and skills, must be empty.',
+        '- Every other string is plain text: no links, host names, e-mail addresses or schemes, and never "true", "yes", "1" or "enabled".',
         '- Keep each "rel" value as it is; change names, descriptions, identifiers and URL paths so the document differs from the example.',
         'Example:',
         example,

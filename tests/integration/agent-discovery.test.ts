@@ -3,14 +3,18 @@
 // raw socket; every URL a drifted document holds is requested on the running
 // chaos server and must answer 404; every URL a control document holds is
 // requested on the running control server and must answer.
+import { execFile } from 'node:child_process';
 import { createHash, createPublicKey } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import net from 'node:net';
 import t from 'tap';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
-import type { Config } from '../../shared/config.js';
+import { createControlRegistry } from '../../services/control/endpoints/index.js';
+import { loadConfig, type Config } from '../../shared/config.js';
+import { HttpService } from '../../shared/http-service.js';
+import { createLogger } from '../../shared/log.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
-import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+import { freePorts, startChaos, startHttp, testConfig } from '../helpers/servers.js';
 
 /** A subtest's `t` (the last overload of t.test takes just the callback). */
 type TapTest = Parameters<Parameters<typeof t.test>[0]>[0];
@@ -86,6 +90,18 @@ async function rpc(path: string, message: unknown): Promise<{ status: number; js
   });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as Doc) : {}, text };
+}
+
+function curl(args: readonly string[]): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    execFile('curl', args, { encoding: 'utf8', timeout: 10_000 }, (error, stdout) => {
+      if (error && typeof error.code !== 'number') {
+        reject(error);
+        return;
+      }
+      resolve({ code: error ? Number(error.code) : 0, stdout });
+    });
+  });
 }
 
 function sha256(bytes: Buffer | string): string {
@@ -375,6 +391,16 @@ t.test('ai=true: answers that are not a drifted document fall back with invalid-
     'a live URL': JSON.stringify({ ...good, token_endpoint: 'https://accounts.example.com/token' }),
     'a true capability': JSON.stringify({ ...good, claims_parameter_supported: true }),
     'a non-empty supported list': JSON.stringify({ ...good, grant_types_supported: ['authorization_code'] }),
+    // Valid JSON nested 5000 levels deep: refused by depth, never a stack overflow and a 5xx.
+    'nested 5000 levels deep': JSON.stringify(good).replace(/}$/, `,"extra":${'['.repeat(5000)}${']'.repeat(5000)}}`),
+    'nested 5000 objects deep': JSON.stringify(good).replace(/}$/, `,"extra":${'{"a":'.repeat(5000)}false${'}'.repeat(5000)}}`),
+    // Links a client could follow to a live third party, and a truthy string.
+    'a scheme-relative URL': JSON.stringify({ ...good, authorization_endpoint: '//evil.example/authorize' }),
+    'a URL after a space': JSON.stringify({ ...good, service_documentation: ' https://evil.example/docs' }),
+    'a URL without slashes': JSON.stringify({ ...good, registration_endpoint: 'https:evil.example/register' }),
+    'a javascript: URL': JSON.stringify({ ...good, op_policy_uri: 'javascript:alert(1)' }),
+    'a URL inside text': JSON.stringify({ ...good, op_tos_uri: 'see https://evil.example/tos' }),
+    'the string "true"': JSON.stringify({ ...good, claims_parameter_supported: 'true' }),
   };
   for (const [name, content] of Object.entries(cases)) {
     const model = await fakeModel(t, answerWith(content));
@@ -886,15 +912,45 @@ t.test('control /semantic-drift: the consistent document of each schema', async 
   await bad.arrayBuffer();
 });
 
-t.test('embedded default: hub, identity and agents are the control URL, so the chaos claims land on the consistent twins', async (t) => {
-  const embedded: Config = testConfig({ PUBLIC_HUB_URL: 'http://control.test:8080' });
-  const port = (await startChaos(t, { config: embedded })).port;
-  const oidc = (await chaosGet('/.well-known/openid-configuration', port)).json;
-  const as = (await chaosGet('/.well-known/oauth-authorization-server', port)).json;
-  const card = (await chaosGet('/.well-known/agent-card.json', port)).json;
-  const controlOidc = (await (await controlFetch('/.well-known/openid-configuration')).json()) as Doc;
-  t.equal(oidc.issuer, controlOidc.issuer, 'the named issuer serves a document that agrees with itself');
-  t.equal(as.issuer, controlOidc.issuer);
-  t.equal(card.url, `${CONTROL}/echo`);
-  t.not(oidc.issuer, embedded.urls.base, 'still not the host the documents were fetched from');
+t.test('embedded default: hub, identity and agents are distinct hosts, so the issuers conflict; each name reaches the control process', async (t) => {
+  // The defaults, with the control process really on CONTROL_PORT so curl can follow each claim there.
+  for (let attempt = 1; ; attempt++) {
+    const [controlPort] = (await freePorts(1)) as [number];
+    const embedded: Config = loadConfig({ LOG_LEVEL: 'silent', CONTROL_PORT: String(controlPort), RATE_LIMIT_GENERAL: '0' });
+    const service = new HttpService({ host: 'control', config: embedded, logger: createLogger('control', 'silent'), registry: createControlRegistry() });
+    try {
+      await service.listen(controlPort, '127.0.0.1');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
+      throw error;
+    }
+    t.teardown(() => service.shutdown(0));
+    const port = (await startChaos(t, { config: embedded })).port;
+    const oidc = await chaosGet('/.well-known/openid-configuration', port);
+    const as = await chaosGet('/.well-known/oauth-authorization-server', port);
+    const card = await chaosGet('/.well-known/agent-card.json', port);
+    t.equal(oidc.json.issuer, `http://localhost:${controlPort}`, 'OpenID issuer: the hub');
+    t.equal(as.json.issuer, `http://identity.localhost:${controlPort}`, 'RFC 8414 issuer: the identity host');
+    t.equal(card.json.url, `http://agents.localhost:${controlPort}/echo`, 'agent url: the agents host');
+    t.not(oidc.json.issuer, as.json.issuer, 'the two metadata documents name different issuers');
+    t.not(oidc.json.issuer, embedded.urls.base, 'neither is the host the documents were fetched from');
+    t.not(as.json.issuer, embedded.urls.base);
+    t.equal(oidc.head.header('x-chaos-claims-issuer'), oidc.json.issuer);
+    t.equal(as.head.header('x-chaos-claims-issuer'), as.json.issuer);
+
+    // curl resolves localhost and *.localhost to the loopback by itself: each claimed host answers there.
+    for (const url of [`${oidc.json.issuer}/.well-known/openid-configuration`, `${as.json.issuer}/.well-known/oauth-authorization-server`]) {
+      const { stdout } = await curl(['-sS', '--max-time', '5', '-w', '\n%{http_code} %{remote_ip}', url]);
+      const [body, status] = [stdout.slice(0, stdout.lastIndexOf('\n')), stdout.slice(stdout.lastIndexOf('\n') + 1)];
+      t.equal(status, '200 127.0.0.1', `${url} answers on the loopback`);
+      t.equal((JSON.parse(body) as Doc).issuer, embedded.urls.control, 'served by the control process: its own issuer, not the claimed one');
+    }
+    const echo = await curl([
+      '-sS', '--max-time', '5', '-X', 'POST', '-H', 'content-type: application/json',
+      '--data', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { role: 'user', messageId: 'm1', parts: [{ kind: 'text', text: 'hi' }] } } }),
+      card.json.url as string,
+    ]);
+    t.match(JSON.parse(echo.stdout) as Doc, { result: { role: 'agent', parts: [{ kind: 'text', text: 'hi' }] } }, 'the agents host reaches the echo agent');
+    return;
+  }
 });

@@ -3,8 +3,8 @@ import t from 'tap';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { NEVER_RANDOM, pickFor, randomPool } from '../../shared/random-pick.js';
 import { digestNonce } from '../../shared/status-faults.js';
-import { chaosHeaderNames, exchange, json, lenientExchange, linesWithoutDate, mapLimit } from '../helpers/final-response.js';
-import { get } from '../helpers/raw.js';
+import { chaosHeaderNames, exchange, exchangesComplete, json, lenientExchange, linesWithoutDate, mapLimit } from '../helpers/final-response.js';
+import { get, rawExchange } from '../helpers/raw.js';
 import { startChaos } from '../helpers/servers.js';
 
 // testConfig() names the hub http://hub.test:8080: the realm defaults to its host name.
@@ -127,9 +127,10 @@ t.test('/random: the same seed picks the same endpoint and, for seeded picks, th
   t.ok(picked.size >= 3, `several endpoints come up (${[...picked].join(', ')})`);
 });
 
-t.test('/random never picks /slow, /drip, /partial-stream (nor itself), over many seeds', async (t) => {
+t.test('/random never picks /slow, /drip, /partial-stream, /bytes (nor itself), over many seeds', async (t) => {
   const { port } = await startChaos(t);
   const pool = randomPool(createChaosRegistry());
+  t.same([...NEVER_RANDOM].sort(), ['/bytes', '/drip', '/partial-stream', '/random', '/slow'], 'the exclusions');
   for (const endpoint of pool) t.notOk(NEVER_RANDOM.has(endpoint.path), `${endpoint.path} may be picked`);
   const paths = new Set<string>();
   for (let i = 0; i < 3000; i++) paths.add(pickFor(pool, `many-${i}`).endpoint.path);
@@ -142,6 +143,21 @@ t.test('/random never picks /slow, /drip, /partial-stream (nor itself), over man
     if (NEVER_RANDOM.has(from) || NEVER_RANDOM.has(endpoint) || from === '') t.fail(`picked ${from} (${endpoint})`);
   }
   t.pass('80 calls on the wire, none of them a forbidden pick');
+});
+
+t.test('/random: no pick stalls or holds the connection (each answer completes or closes within 3 s)', async (t) => {
+  const { port } = await startChaos(t);
+  const pool = randomPool(createChaosRegistry());
+  t.notOk(pool.some((e) => e.path === '/bytes'), '/bytes is not in the pool: its default overshoot holds the connection');
+  for (const endpoint of pool) {
+    const seed = Array.from({ length: 3000 }, (_, i) => `ends-${i}`).find((s) => pickFor(pool, s).endpoint === endpoint);
+    if (seed === undefined) {
+      t.fail(`no seed picks ${endpoint.path}`);
+      continue;
+    }
+    const raw = await rawExchange(port, get(`/random?seed=${seed}`), { until: exchangesComplete(1), timeoutMs: 3000 });
+    t.not(raw.end, 'timeout', `${endpoint.path} (seed ${seed}): the answer completes or the connection closes`);
+  }
 });
 
 t.test('/random picks a seeded code for /status/{code} and forwards the seed where there is one', async (t) => {

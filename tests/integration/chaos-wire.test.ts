@@ -6,6 +6,7 @@ import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../services/chaos/endpoint.js';
 import { ChaosServer, type ChaosServerOptions } from '../../services/chaos/server.js';
+import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/log.js';
 import { Registry } from '../../shared/registry.js';
 import { seededBytes } from '../../shared/seed.js';
@@ -311,6 +312,17 @@ t.test('421 for a request naming another of our hosts; own and unknown names are
     t.equal(res.end, 'fin');
     t.same(splitResponses(res.data).map((r) => r.response.status), [200, 421]);
   });
+});
+
+t.test('embedded default: the hub (localhost on the control port) is 421; the chaos host\'s own address is served', async (t) => {
+  const config = loadConfig({ LOG_LEVEL: 'silent' });
+  const { port } = await startChaos(t, { ...FAST, config });
+  const hub = await rawExchange(port, get(HONEST, { Host: 'localhost:8082' }));
+  t.equal(parseHead(hub.data).status, 421, 'localhost:8082 names the hub');
+  for (const host of ['127.0.0.1:8081', 'localhost:8081']) {
+    const res = await rawExchange(port, get(HONEST, { Host: host }), { until: completeByLength });
+    t.equal(parseHead(res.data).status, 200, `${host} is served`);
+  }
 });
 
 t.test('method not allowed is a real error, and the connection stays usable', async (t) => {

@@ -7,6 +7,10 @@ t.test('defaults are the embedded stack', async (t) => {
   t.equal(c.urls.base, 'http://127.0.0.1:8081');
   t.equal(c.urls.control, 'http://127.0.0.1:8082');
   t.equal(c.urls.bots, 'http://127.0.0.1:8083');
+  // Three distinct authorities, all on the control port of the loopback.
+  t.equal(c.urls.hub, 'http://localhost:8082');
+  t.equal(c.urls.identity, 'http://identity.localhost:8082');
+  t.equal(c.urls.agents, 'http://agents.localhost:8082');
   t.equal(c.redisUrl, undefined);
   t.same(c.rateLimit, { general: 60, infinite: 10 });
   t.equal(c.logLevel, 'info');
@@ -16,6 +20,16 @@ t.test('defaults are the embedded stack', async (t) => {
 t.test('public URLs follow the ports unless set', async (t) => {
   t.equal(loadConfig({ CHAOS_PORT: '9001' }).urls.base, 'http://127.0.0.1:9001');
   t.equal(loadConfig({ PUBLIC_BASE_URL: 'http://chaos.localhost:8080/' }).urls.base, 'http://chaos.localhost:8080');
+  const moved = loadConfig({ CONTROL_PORT: '9002' }).urls;
+  t.same([moved.hub, moved.identity, moved.agents], ['http://localhost:9002', 'http://identity.localhost:9002', 'http://agents.localhost:9002']);
+  const set = loadConfig({ PUBLIC_HUB_URL: 'https://hub.example', PUBLIC_IDENTITY_URL: 'https://id.example', PUBLIC_AGENTS_URL: 'https://agents.example' }).urls;
+  t.same([set.hub, set.identity, set.agents], ['https://hub.example', 'https://id.example', 'https://agents.example']);
+});
+
+t.test('default public authorities never collide', async (t) => {
+  const u = loadConfig({}).urls;
+  const authorities = [u.base, u.control, u.bots, u.hub, u.identity, u.agents].map((url) => new URL(url).host);
+  t.equal(new Set(authorities).size, authorities.length, authorities.join(' '));
 });
 
 const bad: [string, string, RegExp][] = [

@@ -87,3 +87,93 @@ t.test('parseDriftAnswer: JSON only (a code fence is tolerated), shape and rules
   t.equal(parseDriftAnswer('jwks', '{"keys": "none"}', prefix), undefined, 'wrong shape');
   t.equal(parseDriftAnswer('jwks', text.replace(prefix, 'https://example.com'), prefix), undefined, 'a live URL');
 });
+
+t.test('checkDrift and parseDriftAnswer: nesting deeper than 32 levels is refused, never thrown', async (t) => {
+  const prefix = deadPrefix(config, 'jwks');
+  const doc = driftDocument('jwks', prefix);
+  let deep: unknown = 'x';
+  for (let i = 0; i < 5000; i++) deep = [deep];
+  t.match(checkDrift({ ...doc, extra: deep }, prefix), /deeper than 32/, 'a 5000-level array');
+  let deepObject: unknown = false;
+  for (let i = 0; i < 5000; i++) deepObject = { a: deepObject };
+  t.match(checkDrift({ ...doc, extra: deepObject }, prefix), /deeper than 32/, 'a 5000-level object');
+  const text = JSON.stringify(doc).replace(/}$/, `,"extra":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+  t.doesNotThrow(() => parseDriftAnswer('jwks', text, prefix));
+  t.equal(parseDriftAnswer('jwks', text, prefix), undefined, 'the answer is refused');
+  let shallow: unknown = false;
+  for (let i = 0; i < 30; i++) shallow = { a: shallow };
+  t.equal(checkDrift({ ...doc, extra: shallow }, prefix), undefined, '32 levels in all are fine');
+});
+
+/** Model answers that must never be served: each is the openid drift with one member changed. */
+const BAD_VALUES: readonly [string, string, unknown][] = [
+  ['scheme-relative URL', 'authorization_endpoint', '//evil.example/authorize'],
+  ['leading space before a live URL', 'service_documentation', ' https://evil.example/docs'],
+  ['scheme without slashes', 'registration_endpoint', 'https:evil.example/register'],
+  ['javascript: URL', 'op_policy_uri', 'javascript:alert(1)'],
+  ['URL inside text', 'op_tos_uri', 'see https://evil.example/tos'],
+  ['the string "true"', 'claims_parameter_supported', 'true'],
+  ['"YES"', 'request_parameter_supported', 'YES'],
+  ['" Enabled "', 'request_parameter_supported', ' Enabled '],
+  ['"1"', 'request_uri_parameter_supported', '1'],
+  ['the number 1', 'request_uri_parameter_supported', 1],
+  ['trailing space after a dead URL', 'token_endpoint', 'DEAD/token '],
+  ['a dead URL with its scheme upper-cased', 'token_endpoint', 'HTTP-DEAD/token'],
+  ['dot segments after the dead prefix', 'token_endpoint', 'DEAD/../../../status/200'],
+  ['percent-encoded dot segments', 'token_endpoint', 'DEAD/%2e%2e/%2e%2e/status/200'],
+  ['a live URL in the query of a dead one', 'token_endpoint', 'DEAD/token?next=https://evil.example/'],
+  ['our host as user info of another', 'token_endpoint', 'http://chaos.test:8080@evil.example/semantic-drift/void/openid-configuration/token'],
+  ['a relative reference', 'token_endpoint', '/status/200'],
+  ['a host and path without scheme', 'token_endpoint', 'evil.example/token'],
+  ['www. in text', 'service_documentation', 'docs at www.evil.example'],
+  ['an e-mail address', 'service_documentation', 'write to someone@evil.example'],
+  ['a backslash URL', 'token_endpoint', 'https:\\\\evil.example\\token'],
+  ['fullwidth letters that normalise to a URL', 'token_endpoint', '\uff48\uff54\uff54\uff50\uff53\uff1a\uff0f\uff0fevil.example'],
+  ['a zero-width space inside a scheme', 'token_endpoint', 'ht\u200btps://evil.example/token'],
+  ['data: URL', 'service_documentation', 'data:text/html,<script>alert(1)</script>'],
+  ['a live URL in a rel', 'links', undefined],
+  ['a live URL as a member name', 'https://evil.example/x', false],
+  ['a live mailto', 'service_documentation', 'mailto:someone@example.com'],
+];
+
+t.test('parseDriftAnswer refuses every string that could be followed to a live place, and every truthy claim', async (t) => {
+  const prefix = deadPrefix(config, 'openid-configuration');
+  const good = driftDocument('openid-configuration', prefix);
+  for (const [name, member, raw] of BAD_VALUES) {
+    const value = typeof raw === 'string' ? raw.replace(/^HTTP-DEAD/, prefix.replace(/^http/, 'HTTP')).replace(/^DEAD/, prefix) : raw;
+    const doc = member === 'links' ? { ...good, links: [{ rel: 'https://evil.example/rel', href: `${prefix}/x` }] } : { ...good, [member]: value };
+    t.type(checkDrift(doc, prefix), 'string', `${name}: checkDrift names a problem`);
+    t.equal(parseDriftAnswer('openid-configuration', JSON.stringify(doc), prefix), undefined, `${name}: refused`);
+  }
+});
+
+t.test('parseDriftAnswer accepts plain text, dead URLs of ours and .invalid addresses', async (t) => {
+  for (const schema of SEMANTIC_SCHEMAS) {
+    const prefix = deadPrefix(config, schema);
+    const doc = driftDocument(schema, prefix);
+    t.same(parseDriftAnswer(schema, JSON.stringify(doc), prefix), doc, `${schema}: the deterministic drift`);
+  }
+  const prefix = deadPrefix(config, 'agent-card');
+  const card = driftDocument('agent-card', prefix);
+  const variants: Record<string, Record<string, unknown>> = {
+    'new names and paths': {
+      name: 'Drifting Agent',
+      description: 'Echoes A2A message/send requests, version 2.1 (no streaming).',
+      url: `${prefix}/agents/echo-2`,
+      provider: { organization: 'Nobody & Co.', url: `${prefix}/org` },
+      documentationUrl: prefix,
+      iconUrl: `${prefix}/img/icon_v2.png`,
+      version: '2.1.0',
+    },
+    'a .invalid host': { documentationUrl: 'https://docs.nowhere.invalid/agent', iconUrl: 'http://cdn.example.invalid:8080/icon.png' },
+    'the string "false" and the number 0': { capabilities: { streaming: 'false', pushNotifications: 0, stateTransitionHistory: false } },
+    'a colon followed by a space': { description: 'Note: every link here is dead.' },
+  };
+  for (const [name, change] of Object.entries(variants)) {
+    const doc = { ...card, ...change };
+    t.same(parseDriftAnswer('agent-card', JSON.stringify(doc), prefix), doc, name);
+  }
+  const hostMeta = deadPrefix(config, 'host-meta');
+  const jrd = { links: [{ rel: 'lrdd', type: 'application/jrd+json', template: `${hostMeta}/wf?resource={uri}` }, { rel: 'http://openid.net/specs/connect/1.0/issuer', href: 'acct:nobody@nowhere.invalid' }] };
+  t.same(parseDriftAnswer('host-meta', JSON.stringify(jrd), hostMeta), jrd, 'a template with {uri}, a registered rel URI and an acct: on .invalid');
+});

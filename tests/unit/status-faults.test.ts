@@ -1,6 +1,7 @@
 import t from 'tap';
 import { defineChaosEndpoint } from '../../services/chaos/endpoint.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
+import { loadConfig } from '../../shared/config.js';
 import { int, str } from '../../shared/params.js';
 import { NEVER_RANDOM, pickFor, randomPool } from '../../shared/random-pick.js';
 import { Registry, RegistryError } from '../../shared/registry.js';
@@ -57,6 +58,7 @@ t.test('realm: sanitised, then cut to 64; default from the hub host name', async
   t.equal(sanitizeRealm('-'.repeat(100)).length, 64);
   t.equal(sanitizeRealm(`${'!'.repeat(100)}ok`), 'ok', 'the cut comes after sanitising');
   t.equal(defaultRealm(testConfig()), 'hub.test');
+  t.equal(defaultRealm(loadConfig({})), 'localhost', 'the embedded default hub is http://localhost:<CONTROL_PORT>');
   t.equal(defaultRealm(testConfig({ PUBLIC_HUB_URL: 'https://Chaos.Example.org' })), 'chaos.example.org');
   t.equal(defaultRealm(testConfig({ PUBLIC_HUB_URL: 'http://[::1]:8080' })), '1', 'an IPv6 literal keeps only its allowed characters');
 });
@@ -72,14 +74,14 @@ t.test('retry data: same shape, different items per version, deterministic per i
   t.notSame(retryBody('y', 1), one, 'another id, other data');
 });
 
-t.test('/random pool: built from `random`, never with /slow, /drip, /partial-stream or /random', async (t) => {
+t.test('/random pool: built from `random`, never with /slow, /drip, /partial-stream, /bytes or /random', async (t) => {
   const registry = new Registry('chaos', chaosEndpoints);
   const pool = randomPool(registry);
   t.ok(pool.length >= 5);
   t.ok(pool.every((e) => e.random !== undefined && !NEVER_RANDOM.has(e.path)));
   t.equal(randomPool(registry), pool, 'built once per registry');
 
-  for (const forbidden of ['/slow', '/drip', '/partial-stream', '/random']) {
+  for (const forbidden of ['/slow', '/drip', '/partial-stream', '/bytes', '/random']) {
     const rogue = defineChaosEndpoint({
       id: 'rogue',
       path: forbidden,

@@ -6,7 +6,7 @@ import { deadPrefix, driftBodies, driftPrompt, parseDriftAnswer } from '../../dr
 import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../endpoint.js';
 
 type FallbackReason = 'ai-disabled' | 'budget-exhausted' | 'invalid-json' | 'ai-error' | 'timeout';
-type Generated = { readonly document: unknown } | { readonly reason: FallbackReason };
+type Generated = { readonly body: Buffer } | { readonly reason: FallbackReason };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -36,11 +36,12 @@ function send(ctx: ChaosContext, schema: SemanticSchema, body: Buffer, aiHeaders
 }
 
 async function serveGenerated(ctx: ChaosContext, schema: SemanticSchema): Promise<void> {
-  const outcome = await generate(ctx, schema);
+  // Whatever goes wrong on the way to a model-written body is a fallback, never a 5xx.
+  const outcome = await generate(ctx, schema).catch((): Generated => ({ reason: 'ai-error' }));
   // The client left while the model was writing: nothing may be written now.
   if (outcome === undefined || ctx.wire.closed) return;
-  if ('document' in outcome) {
-    send(ctx, schema, jsonBody(outcome.document), { 'Ai-Source': 'ai' });
+  if ('body' in outcome) {
+    send(ctx, schema, outcome.body, { 'Ai-Source': 'ai' });
   } else {
     send(ctx, schema, driftBodies(ctx.config)[schema], { 'Ai-Source': 'fallback', 'Ai-Fallback-Reason': outcome.reason });
   }
@@ -68,8 +69,13 @@ async function generate(ctx: ChaosContext, schema: SemanticSchema): Promise<Gene
     case 'failed':
       return { reason: answer.reason };
     case 'content': {
-      const document = parseDriftAnswer(schema, answer.content, deadPrefix(ctx.config, schema));
-      return document === undefined ? { reason: 'invalid-json' } : { document };
+      // Checked and encoded here, so a document that cannot be serialised is refused like any other.
+      try {
+        const document = parseDriftAnswer(schema, answer.content, deadPrefix(ctx.config, schema));
+        return document === undefined ? { reason: 'invalid-json' } : { body: jsonBody(document) };
+      } catch {
+        return { reason: 'invalid-json' };
+      }
     }
   }
 }

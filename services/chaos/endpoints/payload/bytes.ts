@@ -18,8 +18,8 @@ export default defineChaosEndpoint({
     seed: BYTES_SEED,
   },
   headers: ['X-Chaos-Bytes-Mode', 'X-Chaos-Bytes-Seed', 'X-Chaos-Claimed-Length', 'X-Chaos-Actual-Bytes'],
-  // Picked with its default mode, overshoot: the client then waits for bytes that never come.
-  random: 'seeded',
+  // Not in the /random pool: its default, overshoot, holds the connection for
+  // bytes that never come, like the endpoints the spec excludes (NEVER_RANDOM).
   handle(ctx, { mode, n, seed }) {
     const body = seededBytes(seed, n);
     switch (mode) {
