@@ -6,7 +6,8 @@ import { MAX_TAIL_CHARS, MAX_TAIL_SEGMENTS } from './model.js';
 
 export const MAX_FIELDS = 32;
 export const MAX_FIELD_CHARS = 64;
-const FIELD_RE = /^[a-z0-9_]{1,64}$/;
+/** Open-ended, as the spec says, but bounded and printable: `firstName`, `na-me`, `a.b`. */
+const FIELD_RE = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /**
  * A `{name}` path segment listed with its accepted words. It accepts any value:
@@ -70,12 +71,17 @@ export function tailProblem(tail: string): string | undefined {
   return undefined;
 }
 
-/** `fields=a,b,c`: 1 to 32 names of 1 to 64 characters from [a-z0-9_]; a wrong list is a 400. */
+/**
+ * `fields=a,b,c`: 1 to 32 names of 1 to 64 characters from [A-Za-z0-9_.-]; a
+ * wrong list is a 400. Names are data, never property lookups: json.ts matches
+ * known ones with a switch and serialises by hand, so `__proto__` or
+ * `toString` is just another unknown name with a seeded string.
+ */
 export const fieldsParam: Param<readonly string[] | undefined> = {
   kind: 'string',
   required: false,
   default: undefined,
-  accepted: `comma-separated field names, 1 to ${MAX_FIELDS} of them, each 1 to ${MAX_FIELD_CHARS} characters of a-z, 0-9 and _`,
+  accepted: `comma-separated field names, 1 to ${MAX_FIELDS} of them, each 1 to ${MAX_FIELD_CHARS} characters of A-Z, a-z, 0-9, _, . and -`,
   in: 'query',
   description: 'json only: fields to return, in this order (default: the type\'s fields); unknown names get a seeded string',
   parse(raw) {
@@ -89,7 +95,7 @@ export const fieldsParam: Param<readonly string[] | undefined> = {
           reason:
             name === ''
               ? 'must not contain an empty field name'
-              : `has an invalid field name ${JSON.stringify(shown)}: use 1 to ${MAX_FIELD_CHARS} characters of a-z, 0-9 and _`,
+              : `has an invalid field name ${JSON.stringify(shown)}: use 1 to ${MAX_FIELD_CHARS} characters of A-Z, a-z, 0-9, _, . and -`,
         };
       }
     }
