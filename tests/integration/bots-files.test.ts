@@ -421,7 +421,7 @@ const CHECKS: Readonly<Record<string, Readonly<Record<string, Check>>>> = {
     },
     'invalid-json': (t, r) => {
       t.notOk(parses(r.text));
-      t.match(r.text, /"localPosts":NaN/);
+      t.match(r.text, /"localPosts": ?NaN/);
     },
     'wrong-content-type': (t, r) => {
       t.equal(mediaType(r), 'text/html');
@@ -608,6 +608,64 @@ for (const e of endpoints) {
     });
   });
 }
+
+/** Top-level keys whose values differ between two documents (missing on either side included), sorted. */
+function differingKeys(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).sort();
+}
+const mentionsControl = (value: unknown): boolean => /control|twin|well-formed/i.test(JSON.stringify(value));
+
+t.test('nodeinfo/2.0: a bots-host document in every mode; only the documented lie differs', async (t) => {
+  const twin = JSON.parse((await rawGet(control, '/nodeinfo/2.0')).text) as Record<string, unknown>;
+  const valid = JSON.parse((await rawGet(bots, '/nodeinfo/2.0?mode=wrong-content-type')).text) as Record<string, unknown>;
+  t.same(nodeinfo20Problems(valid), [], 'the correct bots document is schema-valid');
+  t.same(differingKeys(valid, twin), ['metadata'], 'it differs from the control document only in its metadata');
+  const metadata = valid.metadata as Record<string, unknown>;
+  t.equal(metadata.nodeName, 'Chaos Endpoint Service (bots host)', 'names the bots host');
+  t.match(metadata.nodeDescription, /misbehave on purpose/);
+  t.notOk(mentionsControl(metadata), 'says nothing of the control host or of twins');
+  const expected: Readonly<Record<string, readonly string[]>> = {
+    'schema-invalid': ['openRegistrations', 'software', 'usage'],
+    'version-contradicts-path': ['software', 'version'],
+    'missing-required': ['metadata', 'protocols', 'services', 'usage'],
+    'invalid-json': [],
+    'wrong-content-type': [],
+  };
+  for (const [mode, keys] of Object.entries(expected)) {
+    const text = (await rawGet(bots, `/nodeinfo/2.0?mode=${mode}`)).text;
+    // The one token JSON lacks, put back as the number it stands for.
+    const doc = JSON.parse(mode === 'invalid-json' ? text.replace(/: ?NaN/, ': 0') : text) as Record<string, unknown>;
+    t.same(differingKeys(doc, valid), keys, `${mode}: only ${keys.join(', ') || 'nothing'} differs`);
+    if (doc.metadata !== undefined) t.same(doc.metadata, metadata, `${mode}: the bots host's metadata`);
+  }
+});
+
+t.test('manifest: a bots-host manifest in every mode; only the documented lie differs', async (t) => {
+  const twin = JSON.parse((await rawGet(control, '/manifest.webmanifest')).text) as Record<string, unknown>;
+  const valid = JSON.parse((await rawGet(bots, '/manifest.webmanifest?mode=wrong-content-type')).text) as Record<string, unknown>;
+  t.same(differingKeys(valid, twin), ['description', 'id', 'name', 'scope', 'short_name', 'start_url'], 'the host-specific fields only');
+  t.same([valid.id, valid.start_url, valid.scope], [`${B}/`, `${B}/`, `${B}/`]);
+  t.equal(valid.name, 'Chaos Endpoint Service: bots host');
+  t.equal(valid.short_name, 'Chaos bots');
+  t.match(valid.description, /misbehave on purpose/);
+  t.notOk(mentionsControl(valid.description), 'the description is of the bots host, not of the control twins');
+  const expected: Readonly<Record<string, readonly string[]>> = {
+    'dead-icons': ['icons'],
+    'icon-size-lies': ['icons'],
+    'scope-excludes-start-url': ['scope'],
+    'cross-origin-start-url': ['start_url'],
+    'missing-name': ['name', 'short_name'],
+    'invalid-json': [],
+    'wrong-content-type': [],
+  };
+  for (const [mode, keys] of Object.entries(expected)) {
+    const text = (await rawGet(bots, `/manifest.webmanifest?mode=${mode}`)).text;
+    if (mode === 'invalid-json') t.match(text, /^\{\s*'id': '/, 'single-quoted');
+    const doc = JSON.parse(mode === 'invalid-json' ? text.replace(/'/g, '"') : text) as Record<string, unknown>;
+    t.same(differingKeys(doc, valid), keys, `${mode}: only ${keys.join(', ') || 'the quotes'} differs`);
+  }
+});
 
 t.test('humans.txt: status 200, text/plain and X-Chaos-Humans-Mode in every mode (SPEC §4.1)', async (t) => {
   for (const mode of ['contradictory', 'recursive', 'time-paradox']) {
