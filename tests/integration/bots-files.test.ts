@@ -60,6 +60,12 @@ const BASE_QUERY: Readonly<Record<string, string>> = {
 /** The control twin each bots file names, when it is not the same path. */
 const TWIN: Readonly<Record<string, string>> = { '/security.txt': '/.well-known/security.txt' };
 
+/** The query the counterpart keeps from BASE_QUERY: what the control twin understands, never `mode`. */
+const TWIN_QUERY: Readonly<Record<string, string>> = {
+  '/icon.png': '?size=192',
+  '/.well-known/webfinger': `?resource=${encodeURIComponent(ACCOUNT)}`,
+};
+
 const controlAasa = async () => JSON.parse((await rawGet(control, '/.well-known/apple-app-site-association')).text);
 const controlAssetlinks = async () => JSON.parse((await rawGet(control, '/.well-known/assetlinks.json')).text);
 
@@ -582,7 +588,7 @@ for (const e of endpoints) {
         t.equal(r.res.header('x-chaos-mode'), mode);
         t.ok(r.res.header('x-chaos-file'), 'names the file');
         t.ok((r.res.header('x-chaos-lie') ?? '').length > 10, 'states the lie');
-        t.equal(r.res.header('x-chaos-counterpart'), C + (TWIN[e.path] ?? e.path));
+        t.equal(r.res.header('x-chaos-counterpart'), C + (TWIN[e.path] ?? e.path) + (TWIN_QUERY[e.path] ?? ''), 'the twin, with the query it understands');
         t.equal(Number(r.res.header('content-length')), r.body.length, 'an honest Content-Length');
         await (CHECKS[e.path]?.[mode] as Check)(t, r);
       });
@@ -685,6 +691,40 @@ t.test('webfinger: unknown resources 404, a missing resource is a 400', async (t
   t.equal(missing.res.status, 400);
   t.equal(JSON.parse(missing.text).param, 'resource');
   t.notOk(missing.res.headerLines.some(([name]) => /^x-chaos-/i.test(name)));
+});
+
+t.test('webfinger: the counterpart keeps resource and rel, drops mode, and answers when followed', async (t) => {
+  const controlAccount = `acct:control@${new URL(C).hostname}`;
+  const rel = 'http://nodeinfo.diaspora.software/ns/schema/2.0';
+  const query = `resource=${encodeURIComponent(controlAccount)}&mode=answers-any-resource&rel=${encodeURIComponent(rel)}&foo=1`;
+  const r = await rawGet(bots, `/.well-known/webfinger?${query}`);
+  t.equal(r.res.status, 200);
+  const twin = r.res.header('x-chaos-counterpart') as string;
+  t.equal(twin, `${C}/.well-known/webfinger?resource=${encodeURIComponent(controlAccount)}&rel=${encodeURIComponent(rel)}`, 'resource and rel as sent, in order; mode and unknown parameters dropped');
+  const followed = await follow(twin);
+  t.equal(followed.res.status, 200, 'the control twin answers the same question');
+  t.equal(mediaType(followed), 'application/jrd+json');
+  const jrd = JSON.parse(followed.text) as { subject: string; links: { rel: string }[] };
+  t.equal(jrd.subject, controlAccount);
+  t.same(jrd.links.map((l) => l.rel), [rel], 'rel reached the twin');
+
+  // The bots account is unknown on control: an honest 404 there, not a 400 for a missing resource.
+  const own = await rawGet(bots, `/.well-known/webfinger?resource=${encodeURIComponent(ACCOUNT)}&mode=cross-host-links`);
+  const ownTwin = await follow(own.res.header('x-chaos-counterpart') as string);
+  t.equal(ownTwin.res.status, 404);
+  t.same(JSON.parse(ownTwin.text), { error: 'unknown_resource', resource: ACCOUNT });
+  const unknown = await rawGet(bots, `/.well-known/webfinger?resource=${encodeURIComponent('acct:nobody@example.org')}`);
+  t.equal(unknown.res.header('x-chaos-counterpart'), `${C}/.well-known/webfinger?resource=${encodeURIComponent('acct:nobody@example.org')}`, 'on the honest 404 too');
+});
+
+t.test('icon: the counterpart keeps size, so following it gives the size asked', async (t) => {
+  const r = await rawGet(bots, '/icon.png?mode=truncated&size=192');
+  t.equal(r.res.header('x-chaos-counterpart'), `${C}/icon.png?size=192`);
+  const png = pngProblems((await follow(r.res.header('x-chaos-counterpart') as string)).body);
+  t.same(png.problems, []);
+  t.equal(png.width, 192);
+  t.equal((await rawGet(bots, '/icon.png?mode=truncated')).res.header('x-chaos-counterpart'), `${C}/icon.png`, 'nothing to keep: no "?"');
+  t.equal((await rawGet(bots, '/robots.txt?mode=bom')).res.header('x-chaos-counterpart'), `${C}/robots.txt`, 'files whose twin takes no parameter drop the query');
 });
 
 t.test('icon: both sizes are served, a size that does not exist is a 400', async (t) => {
