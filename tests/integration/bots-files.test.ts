@@ -60,6 +60,12 @@ const BASE_QUERY: Readonly<Record<string, string>> = {
 /** The control twin each bots file names, when it is not the same path. */
 const TWIN: Readonly<Record<string, string>> = { '/security.txt': '/.well-known/security.txt' };
 
+/** The query the counterpart keeps from BASE_QUERY: what the control twin understands, never `mode`. */
+const TWIN_QUERY: Readonly<Record<string, string>> = {
+  '/icon.png': '?size=192',
+  '/.well-known/webfinger': `?resource=${encodeURIComponent(ACCOUNT)}`,
+};
+
 const controlAasa = async () => JSON.parse((await rawGet(control, '/.well-known/apple-app-site-association')).text);
 const controlAssetlinks = async () => JSON.parse((await rawGet(control, '/.well-known/assetlinks.json')).text);
 
@@ -421,7 +427,7 @@ const CHECKS: Readonly<Record<string, Readonly<Record<string, Check>>>> = {
     },
     'invalid-json': (t, r) => {
       t.notOk(parses(r.text));
-      t.match(r.text, /"localPosts":NaN/);
+      t.match(r.text, /"localPosts": ?NaN/);
     },
     'wrong-content-type': (t, r) => {
       t.equal(mediaType(r), 'text/html');
@@ -582,7 +588,7 @@ for (const e of endpoints) {
         t.equal(r.res.header('x-chaos-mode'), mode);
         t.ok(r.res.header('x-chaos-file'), 'names the file');
         t.ok((r.res.header('x-chaos-lie') ?? '').length > 10, 'states the lie');
-        t.equal(r.res.header('x-chaos-counterpart'), C + (TWIN[e.path] ?? e.path));
+        t.equal(r.res.header('x-chaos-counterpart'), C + (TWIN[e.path] ?? e.path) + (TWIN_QUERY[e.path] ?? ''), 'the twin, with the query it understands');
         t.equal(Number(r.res.header('content-length')), r.body.length, 'an honest Content-Length');
         await (CHECKS[e.path]?.[mode] as Check)(t, r);
       });
@@ -609,6 +615,64 @@ for (const e of endpoints) {
   });
 }
 
+/** Top-level keys whose values differ between two documents (missing on either side included), sorted. */
+function differingKeys(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).sort();
+}
+const mentionsControl = (value: unknown): boolean => /control|twin|well-formed/i.test(JSON.stringify(value));
+
+t.test('nodeinfo/2.0: a bots-host document in every mode; only the documented lie differs', async (t) => {
+  const twin = JSON.parse((await rawGet(control, '/nodeinfo/2.0')).text) as Record<string, unknown>;
+  const valid = JSON.parse((await rawGet(bots, '/nodeinfo/2.0?mode=wrong-content-type')).text) as Record<string, unknown>;
+  t.same(nodeinfo20Problems(valid), [], 'the correct bots document is schema-valid');
+  t.same(differingKeys(valid, twin), ['metadata'], 'it differs from the control document only in its metadata');
+  const metadata = valid.metadata as Record<string, unknown>;
+  t.equal(metadata.nodeName, 'Chaos Endpoint Service (bots host)', 'names the bots host');
+  t.match(metadata.nodeDescription, /misbehave on purpose/);
+  t.notOk(mentionsControl(metadata), 'says nothing of the control host or of twins');
+  const expected: Readonly<Record<string, readonly string[]>> = {
+    'schema-invalid': ['openRegistrations', 'software', 'usage'],
+    'version-contradicts-path': ['software', 'version'],
+    'missing-required': ['metadata', 'protocols', 'services', 'usage'],
+    'invalid-json': [],
+    'wrong-content-type': [],
+  };
+  for (const [mode, keys] of Object.entries(expected)) {
+    const text = (await rawGet(bots, `/nodeinfo/2.0?mode=${mode}`)).text;
+    // The one token JSON lacks, put back as the number it stands for.
+    const doc = JSON.parse(mode === 'invalid-json' ? text.replace(/: ?NaN/, ': 0') : text) as Record<string, unknown>;
+    t.same(differingKeys(doc, valid), keys, `${mode}: only ${keys.join(', ') || 'nothing'} differs`);
+    if (doc.metadata !== undefined) t.same(doc.metadata, metadata, `${mode}: the bots host's metadata`);
+  }
+});
+
+t.test('manifest: a bots-host manifest in every mode; only the documented lie differs', async (t) => {
+  const twin = JSON.parse((await rawGet(control, '/manifest.webmanifest')).text) as Record<string, unknown>;
+  const valid = JSON.parse((await rawGet(bots, '/manifest.webmanifest?mode=wrong-content-type')).text) as Record<string, unknown>;
+  t.same(differingKeys(valid, twin), ['description', 'id', 'name', 'scope', 'short_name', 'start_url'], 'the host-specific fields only');
+  t.same([valid.id, valid.start_url, valid.scope], [`${B}/`, `${B}/`, `${B}/`]);
+  t.equal(valid.name, 'Chaos Endpoint Service: bots host');
+  t.equal(valid.short_name, 'Chaos bots');
+  t.match(valid.description, /misbehave on purpose/);
+  t.notOk(mentionsControl(valid.description), 'the description is of the bots host, not of the control twins');
+  const expected: Readonly<Record<string, readonly string[]>> = {
+    'dead-icons': ['icons'],
+    'icon-size-lies': ['icons'],
+    'scope-excludes-start-url': ['scope'],
+    'cross-origin-start-url': ['start_url'],
+    'missing-name': ['name', 'short_name'],
+    'invalid-json': [],
+    'wrong-content-type': [],
+  };
+  for (const [mode, keys] of Object.entries(expected)) {
+    const text = (await rawGet(bots, `/manifest.webmanifest?mode=${mode}`)).text;
+    if (mode === 'invalid-json') t.match(text, /^\{\s*'id': '/, 'single-quoted');
+    const doc = JSON.parse(mode === 'invalid-json' ? text.replace(/'/g, '"') : text) as Record<string, unknown>;
+    t.same(differingKeys(doc, valid), keys, `${mode}: only ${keys.join(', ') || 'the quotes'} differs`);
+  }
+});
+
 t.test('humans.txt: status 200, text/plain and X-Chaos-Humans-Mode in every mode (SPEC §4.1)', async (t) => {
   for (const mode of ['contradictory', 'recursive', 'time-paradox']) {
     const r = await rawGet(bots, `/humans.txt?mode=${mode}`);
@@ -627,6 +691,40 @@ t.test('webfinger: unknown resources 404, a missing resource is a 400', async (t
   t.equal(missing.res.status, 400);
   t.equal(JSON.parse(missing.text).param, 'resource');
   t.notOk(missing.res.headerLines.some(([name]) => /^x-chaos-/i.test(name)));
+});
+
+t.test('webfinger: the counterpart keeps resource and rel, drops mode, and answers when followed', async (t) => {
+  const controlAccount = `acct:control@${new URL(C).hostname}`;
+  const rel = 'http://nodeinfo.diaspora.software/ns/schema/2.0';
+  const query = `resource=${encodeURIComponent(controlAccount)}&mode=answers-any-resource&rel=${encodeURIComponent(rel)}&foo=1`;
+  const r = await rawGet(bots, `/.well-known/webfinger?${query}`);
+  t.equal(r.res.status, 200);
+  const twin = r.res.header('x-chaos-counterpart') as string;
+  t.equal(twin, `${C}/.well-known/webfinger?resource=${encodeURIComponent(controlAccount)}&rel=${encodeURIComponent(rel)}`, 'resource and rel as sent, in order; mode and unknown parameters dropped');
+  const followed = await follow(twin);
+  t.equal(followed.res.status, 200, 'the control twin answers the same question');
+  t.equal(mediaType(followed), 'application/jrd+json');
+  const jrd = JSON.parse(followed.text) as { subject: string; links: { rel: string }[] };
+  t.equal(jrd.subject, controlAccount);
+  t.same(jrd.links.map((l) => l.rel), [rel], 'rel reached the twin');
+
+  // The bots account is unknown on control: an honest 404 there, not a 400 for a missing resource.
+  const own = await rawGet(bots, `/.well-known/webfinger?resource=${encodeURIComponent(ACCOUNT)}&mode=cross-host-links`);
+  const ownTwin = await follow(own.res.header('x-chaos-counterpart') as string);
+  t.equal(ownTwin.res.status, 404);
+  t.same(JSON.parse(ownTwin.text), { error: 'unknown_resource', resource: ACCOUNT });
+  const unknown = await rawGet(bots, `/.well-known/webfinger?resource=${encodeURIComponent('acct:nobody@example.org')}`);
+  t.equal(unknown.res.header('x-chaos-counterpart'), `${C}/.well-known/webfinger?resource=${encodeURIComponent('acct:nobody@example.org')}`, 'on the honest 404 too');
+});
+
+t.test('icon: the counterpart keeps size, so following it gives the size asked', async (t) => {
+  const r = await rawGet(bots, '/icon.png?mode=truncated&size=192');
+  t.equal(r.res.header('x-chaos-counterpart'), `${C}/icon.png?size=192`);
+  const png = pngProblems((await follow(r.res.header('x-chaos-counterpart') as string)).body);
+  t.same(png.problems, []);
+  t.equal(png.width, 192);
+  t.equal((await rawGet(bots, '/icon.png?mode=truncated')).res.header('x-chaos-counterpart'), `${C}/icon.png`, 'nothing to keep: no "?"');
+  t.equal((await rawGet(bots, '/robots.txt?mode=bom')).res.header('x-chaos-counterpart'), `${C}/robots.txt`, 'files whose twin takes no parameter drop the query');
 });
 
 t.test('icon: both sizes are served, a size that does not exist is a 400', async (t) => {

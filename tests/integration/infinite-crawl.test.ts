@@ -1,11 +1,31 @@
 // A bounded breadth-first crawl of /infinite/html over the in-process control
-// service: 1,000 pages, every link inside the namespace and answering 200,
-// every page well-formed, and a sample refetched byte for byte.
+// service: 1,000 pages, every link inside the namespace (as a browser resolves
+// it) and answering 200, every page well-formed, and a sample refetched byte
+// for byte. Then tails that would make a browser resolve links elsewhere
+// (dot segments, `#`, backslash…) are refused, and odd but safe ones link only
+// inside the namespace.
 import http from 'node:http';
 import t from 'tap';
 import { BODY_CAP, MAX_TAIL_CHARS, MAX_TAIL_SEGMENTS, segmentCount } from '../../services/control/infinite/index.js';
+import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
 import { startHttp, testConfig } from '../helpers/servers.js';
-import { anchorHrefs, INFINITE_HREF_RE, wellFormedProblems } from './infinite-wellformed.js';
+import { anchorHrefs, canonicalHref, INFINITE_HREF_RE, wellFormedProblems } from './infinite-wellformed.js';
+
+const ORIGIN = 'http://control.test';
+
+/**
+ * Why `href` on the page at `path` is not a plain link inside the namespace,
+ * as a browser sees it: resolved against the page URL, it must stay under
+ * /infinite/html/ and be exactly itself (no dot segment removed, no `#` or
+ * `?` split off, no character rewritten).
+ */
+function linkProblem(path: string, href: string): string | undefined {
+  const resolved = new URL(href, new URL(path, ORIGIN));
+  if (resolved.origin !== ORIGIN) return `${href} leaves the host (${resolved.href})`;
+  if (!resolved.pathname.startsWith('/infinite/html/')) return `${href} resolves to ${resolved.pathname}, outside /infinite/html/`;
+  if (resolved.pathname !== href || resolved.search !== '' || resolved.hash !== '') return `${href} resolves to ${resolved.pathname}${resolved.search}${resolved.hash}`;
+  return undefined;
+}
 
 const PAGES = 1000;
 /** Discovered links not crawled: this many are fetched too, so links of the last layer are checked as well. */
@@ -60,8 +80,12 @@ t.test('crawl 1,000 pages breadth-first', async (t) => {
     types.set(type, (types.get(type) ?? 0) + 1);
     const hrefs = anchorHrefs(html);
     if (hrefs.length !== 10) problems.push(`${path}: ${hrefs.length} links`);
+    const canonical = canonicalHref(html);
+    if (canonical !== path) problems.push(`${path}: canonical ${canonical}`);
     for (const href of hrefs) {
       links++;
+      const off = linkProblem(path, href);
+      if (off) problems.push(`${path}: link ${off}`);
       const m = INFINITE_HREF_RE.exec(href);
       if (!m) {
         problems.push(`${path}: link ${href} leaves the namespace`);
@@ -101,4 +125,84 @@ t.test('crawl 1,000 pages breadth-first', async (t) => {
   }
   t.equal(refetched, PAGES / 20, 'a sample of 50 refetched');
   t.same(changed, [], 'refetched pages are identical');
+});
+
+async function rawGet(port: number, target: string) {
+  const r = await rawExchange(port, get(target), { until: completeByLength });
+  const head = parseHead(r.data);
+  return { head, body: head.rest.subarray(0, Number(head.header('content-length') ?? 0)).toString() };
+}
+
+t.test('the linkProblem check itself: it catches links a browser resolves elsewhere', async (t) => {
+  const page = '/infinite/html/users/x';
+  t.equal(linkProblem(page, '/infinite/html/posts/x/1'), undefined);
+  t.match(linkProblem(page, '/infinite/html/posts/../../../../x/18'), /resolves to \/x\/18, outside/);
+  t.match(linkProblem(page, '/infinite/html/posts/a#b/5'), /resolves to \/infinite\/html\/posts\/a#b\/5/);
+  t.match(linkProblem(page, '/infinite/html/posts/a/%2e%2E/b'), /resolves to \/infinite\/html\/posts\/b/);
+  t.match(linkProblem(page, '/infinite/html/posts/a\\b'), /resolves to/);
+  t.match(linkProblem(page, '/infinite/html/posts/a b'), /resolves to/);
+  t.match(linkProblem(page, '//evil.test/infinite/html/posts/a'), /leaves the host/);
+});
+
+// Raw request targets (what `curl --path-as-is` sends), each a 400 in both formats.
+const HOSTILE: readonly string[] = [
+  '../../../../x', '..', '.', 'a/..', 'a/.', 'a/./b', 'a/../b', 'a/../../../..', '%2e%2e/x', '%2E%2E/x', '.%2e/x', '%2e./x',
+  'a/%2e', 'a/%2E/b', 'a#b', '#', 'a/b#c/d', 'a\\b', '..\\..\\x', 'a"b', 'a<b', 'a>b', 'a`b', 'a{b}', 'a|b', 'a^b', 'a[0]',
+];
+
+t.test('tails a browser would resolve or rewrite: a 400, never a page', async (t) => {
+  const { port } = await startHttp(t, 'control', testConfig({ RATE_LIMIT_INFINITE: '0' }));
+  for (const tail of HOSTILE) {
+    for (const format of ['html', 'json']) {
+      const { head, body } = await rawGet(port, `/infinite/${format}/users/${tail}`);
+      const label = `${format} ${JSON.stringify(tail)}`;
+      t.equal(head.status, 400, label);
+      t.equal(head.header('content-type'), 'application/json', label);
+      t.equal(head.header('x-robots-tag'), 'noindex, nofollow', `${label}: crawlers stay out`);
+      t.same(head.headerLines.filter(([n]) => /^x-chaos-/i.test(n)), [], `${label}: a real error, no X-Chaos-*`);
+      const error = JSON.parse(body) as Record<string, unknown>;
+      t.same(Object.keys(error), ['endpoint', 'error', 'requested', 'reason', 'param', 'accepted'], label);
+      t.equal(error.error, 'invalid_parameter');
+      t.equal(error.param, 'path');
+      t.equal(error.requested, tail, `${label}: echoes the tail as sent`);
+    }
+  }
+  const dot = JSON.parse((await rawGet(port, '/infinite/html/users/../../x')).body) as { reason: string };
+  t.match(dot.reason, /dot segment "\.\."/);
+  const hash = JSON.parse((await rawGet(port, '/infinite/html/users/a#b')).body) as { reason: string };
+  t.match(hash.reason, /"#"/);
+});
+
+// Safe tails that look odd: each page answers 200 and every link (and the
+// canonical) is a plain path inside the namespace that itself answers 200.
+const ODD: readonly string[] = [
+  '..a', 'a..', '...', 'a/.../b', '%2e%2e%2fx', 'a%2e%2e', '.%2e.', 'a;b=c', 'a:b', '@me', 'a%23b', 'a%3Fb', 'a%5Cb', 'a//b', 'a/',
+  '~x', "a'b", 'a&b', '(x)!*$,+', 'a%20b', '%C3%A9t%C3%A9',
+];
+
+t.test('odd but safe tails: 200, every link resolves to itself under /infinite/html/', async (t) => {
+  const { port } = await startHttp(t, 'control', testConfig({ RATE_LIMIT_INFINITE: '0' }));
+  const problems: string[] = [];
+  let checked = 0;
+  for (const tail of ODD) {
+    for (const type of ['users', 'products', 'posts', 'comments']) {
+      const path = `/infinite/html/${type}/${tail}`;
+      const { head, body } = await rawGet(port, path);
+      if (head.status !== 200) {
+        problems.push(`${path}: ${head.status}`);
+        continue;
+      }
+      const canonical = canonicalHref(body);
+      if (canonical !== path) problems.push(`${path}: canonical ${canonical}`);
+      for (const href of anchorHrefs(body)) {
+        checked++;
+        const off = linkProblem(path, href);
+        if (off) problems.push(`${path}: ${off}`);
+        const status = (await rawGet(port, href)).head.status;
+        if (status !== 200) problems.push(`${path}: ${href} answers ${status}`);
+      }
+    }
+  }
+  t.same(problems, []);
+  t.equal(checked, ODD.length * 4 * 10, 'ten links on every page');
 });

@@ -33,7 +33,7 @@ const GOLDEN: readonly (readonly [InfiniteFormat, InfiniteType, string, string, 
   ['json', 'users', 'alice', '31e35f1c75612a93abdbc233f14fe1a8', false],
   ['html', 'users', 'alice', 'edb4466cc023e15cdae9091acec3ff45', false],
   ['json', 'products', 'blue/kettle', '5393c89aa8aa4855f1531734818db6e4', false],
-  ['html', 'products', 'blue/kettle', '63d0627272fc6ac4b65630985bdc098b', false],
+  ['html', 'products', 'blue/kettle', 'c39fcc57ce12f64f6004a5c0f77268b8', false],
   ['json', 'posts', 'alice/3', '7c9906cbafdef4503c312a0c4b42f345', false],
   ['html', 'posts', 'alice/3', '5bef61ff52a099b7383b96b18645e751', false],
   ['json', 'comments', 'alice/3/2', '98da5c164a0fd72f0e6b0cf6207e960d', false],
@@ -202,6 +202,39 @@ t.test('link counts per type, and links=N shows the first N of the same list', a
   const none = html('users', 'links/none', 0);
   t.notOk(none.includes('<nav>'), 'links=0: no navigation at all');
   t.same(wellFormedProblems(none), []);
+});
+
+// The review lines are part of the contract (README): a rating's text comes from its own band.
+const REVIEW_BANDS: readonly (readonly [readonly number[], readonly string[]])[] = [
+  [[4, 5], ['Does what it says', 'Better than expected', 'Would buy again', 'Great gift', 'Sturdier than it looks', 'Exactly as described', 'Worth every penny', 'Arrived quickly and works well']],
+  [[3], ['Solid, but pricey', 'Fine for the price', 'Does the job, nothing more', 'Good once I read the manual', 'Smaller than I expected']],
+  [[1, 2], ['Returned it', 'Not for me', 'Stopped working after a week', 'Not as pictured', 'Would not buy again']],
+];
+
+t.test('product reviews: the text matches the rating (no "5/5: Returned it")', async (t) => {
+  const problems: string[] = [];
+  const seen = new Map<number, Set<string>>();
+  let reviews = 0;
+  for (let i = 0; i < 300; i++) {
+    const page = html('products', `reviews/${i}`);
+    for (const m of page.matchAll(/<\/a> rated it (\d)\/5: “([^”<]+)”<\/li>/g)) {
+      reviews++;
+      const stars = Number(m[1]);
+      const text = m[2] as string;
+      const band = REVIEW_BANDS.find(([ratings]) => ratings.includes(stars));
+      if (!band) problems.push(`reviews/${i}: rating ${stars}`);
+      else if (!band[1].includes(text)) problems.push(`reviews/${i}: ${stars}/5 “${text}”`);
+      if (!seen.has(stars)) seen.set(stars, new Set());
+      seen.get(stars)?.add(text);
+    }
+  }
+  t.same(problems, [], 'every review text belongs to its rating\'s band');
+  t.equal(reviews, 300 * 5, 'five reviews per product page');
+  t.same([...seen.keys()].sort(), [1, 2, 3, 4, 5], 'every rating occurs');
+  for (const [ratings, texts] of REVIEW_BANDS) {
+    const used = new Set(ratings.flatMap((r) => [...(seen.get(r) ?? [])]));
+    t.equal(used.size, texts.length, `${ratings.join('/')}: every text of the band occurs`);
+  }
 });
 
 t.test('tails at the bounds: every link stays within them', async (t) => {

@@ -15,7 +15,8 @@ t.test('10 requests per 60 s per IP, then a real 429', async (t) => {
   // Requests refused before the generator (404, 414, 400) do not count.
   t.equal((await status(port, '/infinite/json/widgets/a')).head.status, 404);
   t.equal((await status(port, `/infinite/json/users/${'a'.repeat(1025)}`)).head.status, 414);
-  t.equal((await status(port, '/infinite/json/users/a?fields=BAD')).head.status, 400);
+  t.equal((await status(port, '/infinite/json/users/a?fields=a%20b')).head.status, 400);
+  t.equal((await status(port, '/infinite/html/users/../../x')).head.status, 400, 'a dot-segment tail');
   for (let i = 0; i < 10; i++) {
     const { head } = await status(port, `/infinite/${i % 2 ? 'json' : 'html'}/users/limit-${i}`);
     t.equal(head.status, 200, `request ${i + 1}`);

@@ -55,4 +55,10 @@ export function anchorHrefs(html: string): string[] {
   return out;
 }
 
+/** The page's <link rel="canonical"> href, unescaped. */
+export function canonicalHref(html: string): string | undefined {
+  const m = /<link rel="canonical" href="([^"]*)">/.exec(html);
+  return m ? (m[1] as string).replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n))) : undefined;
+}
+
 export const INFINITE_HREF_RE = /^\/infinite\/html\/(users|products|posts|comments)\/([^?#\s]+)$/;

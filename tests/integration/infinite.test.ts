@@ -102,10 +102,14 @@ t.test('/infinite', async (t) => {
 
   t.test('fields: bad lists are a 400 with the spec\'s error shape and no X-Chaos-*', async (t) => {
     const cases: [string, RegExp][] = [
-      ['Email', /invalid field name "Email"/],
       ['id,,name', /empty field name/],
       ['', /empty field name/],
-      ['id,na-me', /invalid field name "na-me"/],
+      ['id,na%20me', /invalid field name "na me"/],
+      ['na+me', /invalid field name "na me"/],
+      ['a/b', /invalid field name "a\/b"/],
+      ['a:b', /invalid field name "a:b"/],
+      ['%C3%A9', /invalid field name "é"/],
+      ['a%00', /invalid field name/],
       [`${'a'.repeat(65)}`, /invalid field name/],
       [Array.from({ length: 33 }, (_, i) => `f${i}`).join(','), /at most 32 fields \(got 33\)/],
     ];
@@ -117,7 +121,7 @@ t.test('/infinite', async (t) => {
       t.same(Object.keys(error), ['endpoint', 'error', 'requested', 'reason', 'param', 'accepted']);
       t.equal(error.error, 'invalid_parameter');
       t.equal(error.param, 'fields');
-      t.equal(error.requested, value);
+      t.equal(error.requested, decodeURIComponent(value.replace(/\+/g, ' ')));
       t.match(error.reason, reason);
       t.same(chaosLines(head), []);
     }
@@ -126,6 +130,39 @@ t.test('/infinite', async (t) => {
     const edge = await fetchRaw(port, `/infinite/json/users/ok?fields=${Array.from({ length: 31 }, (_, i) => `f${i}`).join(',')},${'z'.repeat(64)}`);
     t.equal(edge.head.status, 200, '32 names, one of 64 characters: accepted');
     t.equal(Object.keys(JSON.parse(edge.body.toString()) as object).length, 33);
+  });
+
+  t.test('fields: open-ended names (capitals, dots, dashes), prototype names as plain own keys', async (t) => {
+    const names = [
+      'firstName', 'Email', 'na-me', 'a.b', '-', '.', 'X_1', 'toString', '__proto__', 'constructor', 'hasOwnProperty',
+      'valueOf', 'prototype', '__defineGetter__', 'isPrototypeOf', 'email',
+    ];
+    const { head, body } = await fetchRaw(port, `/infinite/json/users/open?fields=${names.join(',')}`);
+    t.equal(head.status, 200);
+    const text = body.toString();
+    const doc = JSON.parse(text) as Record<string, unknown>;
+    t.equal(Object.getPrototypeOf(doc), Object.prototype, 'JSON.parse keeps the prototype: __proto__ arrived as an own key');
+    t.same(Object.keys(doc), [...names, '_note'], 'every name, in the order asked, then _note');
+    for (const name of names) {
+      t.ok(Object.hasOwn(doc, name), `${name} is an own key`);
+      t.equal(typeof Object.getOwnPropertyDescriptor(doc, name)?.value, 'string', `${name} is a string`);
+    }
+    t.match(text, /^\{"firstName":"[a-z]+-[a-z]+-\d+","Email":"/, 'unknown names get a generic seeded string');
+    const full = JSON.parse((await fetchRaw(port, '/infinite/json/users/open')).body.toString()) as Record<string, unknown>;
+    t.equal(doc.email, full.email, 'names are case-sensitive: email is the user\'s email');
+    t.not(Object.getOwnPropertyDescriptor(doc, 'Email')?.value, full.email, 'Email is another, unknown, field');
+    for (const name of ['toString', '__proto__', 'constructor', 'hasOwnProperty']) {
+      const alone = JSON.parse((await fetchRaw(port, `/infinite/json/users/open?fields=${name}`)).body.toString()) as Record<string, unknown>;
+      t.same(Object.keys(alone), [name, '_note']);
+      t.equal(Object.getOwnPropertyDescriptor(alone, name)?.value, Object.getOwnPropertyDescriptor(doc, name)?.value, `${name}: the same value asked alone`);
+    }
+    t.equal(({} as Record<string, unknown>).toString, Object.prototype.toString, 'Object.prototype untouched');
+    for (const type of INFINITE_TYPES) {
+      const r = await fetchRaw(port, `/infinite/json/${type}/open?fields=toString,__proto__,constructor`);
+      const d = JSON.parse(r.body.toString()) as Record<string, unknown>;
+      t.same(Object.keys(d), ['toString', '__proto__', 'constructor', '_note'], type);
+      t.ok(['toString', '__proto__', 'constructor'].every((n) => typeof Object.getOwnPropertyDescriptor(d, n)?.value === 'string'), `${type}: strings`);
+    }
   });
 
   t.test('links: 0 to 10, default 10, clamped silently', async (t) => {

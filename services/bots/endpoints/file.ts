@@ -34,6 +34,48 @@ export function redirect(status: 301 | 302, location: string): FileReply {
 /** The headers every chaotic file adds to X-Chaos-Category and X-Chaos-Endpoint. */
 export const FILE_HEADERS = ['X-Chaos-File', 'X-Chaos-Mode', 'X-Chaos-Lie', 'X-Chaos-Counterpart'] as const;
 
+const NO_PARAMS: ReadonlySet<string> = new Set();
+
+/**
+ * The query parameters a control twin reads, for the counterpart URL to keep.
+ * `mode` is the bots host's own and never crosses over.
+ */
+export function twinQueryParams(twin: HttpEndpoint): ReadonlySet<string> {
+  return new Set(Object.entries(twin.params).filter(([name, p]) => p.in === 'query' && name !== 'mode').map(([name]) => name));
+}
+
+function decodeName(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `?` and the pairs of `query` (raw, without `?`) whose names are in `keep`,
+ * as sent and in order, the first of each name (as the parser reads them);
+ * empty when none is left.
+ */
+export function keptQuery(query: string, keep: ReadonlySet<string>): string {
+  if (query === '' || keep.size === 0) return '';
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const part of query.split('&')) {
+    const eq = part.indexOf('=');
+    const name = decodeName(eq === -1 ? part : part.slice(0, eq));
+    if (name === undefined || !keep.has(name) || seen.has(name)) continue;
+    seen.add(name);
+    parts.push(part);
+  }
+  return parts.length === 0 ? '' : `?${parts.join('&')}`;
+}
+
+/**
+ * Sends a file with its X-Chaos-* lines. The counterpart keeps the query
+ * parameters in `twinParams` (see twinQueryParams), so following it asks the
+ * control twin the same question.
+ */
 export function sendFile(
   ctx: HttpContext,
   file: string,
@@ -41,8 +83,9 @@ export function sendFile(
   lie: string,
   r: FileReply,
   extra?: Readonly<Record<string, HeaderValue>>,
+  twinParams: ReadonlySet<string> = NO_PARAMS,
 ): void {
-  const twin = counterpartUrl('bots', ctx.endpoint, ctx.config.urls);
+  const twin = counterpartUrl('bots', ctx.endpoint, ctx.config.urls) + keptQuery(ctx.query, twinParams);
   ctx.send(r.status, r.type, r.body, { File: file, Mode: mode, Lie: lie, Counterpart: twin, ...extra }, r.more);
 }
 

@@ -11,7 +11,7 @@ import {
   productCore, publishedAt, seedOf, user, userCore, type InfiniteType, type UserCore,
 } from './model.js';
 import { token } from './text.js';
-import { MONTHS, REVIEW_WORDS } from './words.js';
+import { MONTHS, REVIEWS_HIGH, REVIEWS_LOW, REVIEWS_MID } from './words.js';
 
 const SPECIAL = /[&<>"']/;
 /** shared/catalog.ts's escaper, skipped for the common text that needs none (a hot path). */
@@ -121,6 +121,11 @@ function userPage(tail: string): Page {
 
 const STARS = [5, 5, 5, 4, 4, 4, 3, 2, 1];
 
+/** The review lines that fit a rating: a 5/5 never reads "Returned it". */
+function reviewLines(stars: number): readonly string[] {
+  return stars >= 4 ? REVIEWS_HIGH : stars === 3 ? REVIEWS_MID : REVIEWS_LOW;
+}
+
 function productPage(tail: string): Page {
   const p = product(tail);
   const rng = rngFromSeed(`${seedOf('products', tail)}#links`);
@@ -129,7 +134,8 @@ function productPage(tail: string): Page {
   const reviewers: Link[] = [];
   for (let i = 0; i < 5; i++) {
     const reviewer = token(rng);
-    reviewers.push(userLink(reviewer, ` rated it ${rng.pick(STARS)}/5: “${rng.pick(REVIEW_WORDS)}”`));
+    const stars = rng.pick(STARS);
+    reviewers.push(userLink(reviewer, ` rated it ${stars}/5: “${rng.pick(reviewLines(stars))}”`));
   }
   return {
     type: 'products',

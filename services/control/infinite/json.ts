@@ -29,7 +29,11 @@ function once<T>(make: () => T): () => T {
   return () => (value ??= make());
 }
 
-/** Lazily computed known fields: long text and related entities only when asked for. */
+/**
+ * Lazily computed known fields: long text and related entities only when asked
+ * for. A switch, not an object lookup, so a name like `toString` or
+ * `__proto__` can never reach a prototype: it is simply unknown.
+ */
 function lookupFor(type: InfiniteType, tail: string, names: readonly string[]): Lookup {
   switch (type) {
     case 'users': {

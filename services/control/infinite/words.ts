@@ -134,9 +134,17 @@ export const CURRENCIES: readonly (readonly [string, number, number, number])[] 
 /** Endings of prices in minor units: real shops price at .99, .95, .49 or round. */
 export const PRICE_ENDINGS: readonly number[] = [99, 95, 49, 0, 90];
 
-export const REVIEW_WORDS: readonly string[] = [
-  'Does what it says', 'Better than expected', 'Solid, but pricey', 'Would buy again', 'Fine for the price',
-  'Arrived quickly', 'Not for me', 'Great gift', 'Sturdier than it looks', 'Returned it',
+/** Review lines per rating band (4–5, 3, 1–2), so a text never contradicts its stars. */
+export const REVIEWS_HIGH: readonly string[] = [
+  'Does what it says', 'Better than expected', 'Would buy again', 'Great gift', 'Sturdier than it looks',
+  'Exactly as described', 'Worth every penny', 'Arrived quickly and works well',
+];
+export const REVIEWS_MID: readonly string[] = [
+  'Solid, but pricey', 'Fine for the price', 'Does the job, nothing more', 'Good once I read the manual',
+  'Smaller than I expected',
+];
+export const REVIEWS_LOW: readonly string[] = [
+  'Returned it', 'Not for me', 'Stopped working after a week', 'Not as pictured', 'Would not buy again',
 ];
 
 export const MONTHS: readonly string[] = [

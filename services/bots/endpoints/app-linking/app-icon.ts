@@ -2,7 +2,8 @@ import { ICON_SIZES, ICONS } from '../../../control/endpoints/crawler-files/docu
 import { iconPng } from '../../../control/endpoints/crawler-files/png.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 import { oneOf } from '../../../../shared/params.js';
-import { FILE_HEADERS, HTML, modeNames, reply, sendFile, type FileReply } from '../file.js';
+import controlIcon from '../../../control/endpoints/crawler-files/app-icon.js';
+import { FILE_HEADERS, modeNames, reply, sendFile, twinQueryParams, type FileReply } from '../file.js';
 
 export const WRONG_SIZE = 16;
 const TINY = iconPng(WRONG_SIZE);
@@ -14,6 +15,8 @@ const LIES = {
   'wrong-content-type': 'a valid PNG of the asked size labelled image/jpeg',
 } as const;
 const MODES = modeNames(LIES);
+/** size: following the counterpart gives the icon of the size asked. */
+const TWIN_PARAMS = twinQueryParams(controlIcon);
 
 /** Every reply, per size, built once at start-up (no URL in any of them). */
 const REPLIES = Object.fromEntries(
@@ -40,6 +43,6 @@ export default defineHttpEndpoint({
   },
   headers: [...FILE_HEADERS],
   handle(ctx, { size, mode }) {
-    sendFile(ctx, 'icon.png', mode, LIES[mode], REPLIES[size][mode]);
+    sendFile(ctx, 'icon.png', mode, LIES[mode], REPLIES[size][mode], undefined, TWIN_PARAMS);
   },
 });

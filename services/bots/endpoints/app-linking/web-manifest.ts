@@ -1,4 +1,5 @@
 import { iconEntries, webManifest } from '../../../control/endpoints/crawler-files/documents.js';
+import { prettyJson } from '../../../control/endpoints/crawler-files/site.js';
 import { chaosFile, DEAD_PREFIX, HTML, json, reply, type FileReply } from '../file.js';
 
 const MANIFEST = 'application/manifest+json';
@@ -20,8 +21,9 @@ export default chaosFile({
     'wrong-content-type': 'a valid manifest labelled text/html (browsers parse it anyway; validators flag it)',
   },
   build: (site) => {
-    // Every mode but the icon ones uses the control icons, so each mode tells one lie.
-    const base = { ...webManifest(site), id: `${site.bots}/`, start_url: `${site.bots}/`, scope: `${site.bots}/`, name: 'Chaos Endpoint Service: bots host', short_name: 'Chaos bots' };
+    // The correct bots-host manifest; each mode changes only what its lie names.
+    // Every mode but the icon ones keeps the control icons (see webManifest).
+    const base = webManifest(site, 'bots');
     const { name: _name, short_name: _short, ...nameless } = base;
     return {
       'dead-icons': manifest({ ...base, icons: iconEntries(`${site.bots}${DEAD_PREFIX}`) }),
@@ -32,7 +34,8 @@ export default chaosFile({
       'scope-excludes-start-url': manifest({ ...base, scope: `${site.bots}/app/` }),
       'cross-origin-start-url': manifest({ ...base, start_url: `${site.control}/` }),
       'missing-name': manifest(nameless),
-      'invalid-json': reply(MANIFEST, `{'name': 'Chaos bots', 'start_url': '${site.bots}/', 'display': 'standalone'}\n`),
+      // The correct manifest with every string single-quoted (none holds a quote).
+      'invalid-json': reply(MANIFEST, prettyJson(base).replace(/"/g, "'")),
       'wrong-content-type': json(base, HTML),
     };
   },

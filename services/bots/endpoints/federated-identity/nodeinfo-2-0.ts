@@ -1,6 +1,9 @@
 import { nodeinfo20 } from '../../../control/endpoints/crawler-files/documents.js';
-import { NODEINFO_20_PROFILE, SOFTWARE } from '../../../control/endpoints/crawler-files/site.js';
+import { NODEINFO_20_PROFILE, prettyJson, SOFTWARE } from '../../../control/endpoints/crawler-files/site.js';
 import { chaosFile, HTML, json, reply } from '../file.js';
+
+/** Stands for NaN while the document is serialised (JSON.stringify has no NaN). */
+const NAN_MARK = 'localPosts-NaN';
 
 export default chaosFile({
   id: 'nodeinfo-2-0',
@@ -16,7 +19,7 @@ export default chaosFile({
     'wrong-content-type': 'a valid document labelled text/html',
   },
   build: (site) => {
-    const valid = nodeinfo20();
+    const valid = nodeinfo20('bots');
     const profile = (value: unknown) => json(value, NODEINFO_20_PROFILE);
     return {
       'schema-invalid': profile({
@@ -27,10 +30,10 @@ export default chaosFile({
       }),
       'version-contradicts-path': profile({ ...valid, version: '2.1', software: { ...SOFTWARE, repository: `${site.bots}/` } }),
       'missing-required': profile({ version: '2.0', software: valid.software, openRegistrations: false }),
+      // The valid document with one token JSON lacks in place of localPosts.
       'invalid-json': reply(
         NODEINFO_20_PROFILE,
-        `{"version":"2.0","software":${JSON.stringify(valid.software)},"protocols":["activitypub"],"services":{"inbound":[],"outbound":[]},` +
-          `"openRegistrations":false,"usage":{"users":{"total":0},"localPosts":NaN},"metadata":{}}\n`,
+        prettyJson({ ...valid, usage: { ...(valid.usage as object), localPosts: NAN_MARK } }).replace(`"${NAN_MARK}"`, 'NaN'),
       ),
       'wrong-content-type': json(valid, HTML),
     };

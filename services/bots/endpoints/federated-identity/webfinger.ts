@@ -2,7 +2,8 @@ import { FILE_PATHS, webfingerAccount } from '../../../control/endpoints/crawler
 import { NODEINFO_20_REL, perConfigDaily, prettyJson, type Site } from '../../../control/endpoints/crawler-files/site.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 import { oneOf, str } from '../../../../shared/params.js';
-import { FILE_HEADERS, HTML, JSON_TYPE, modeNames, reply, sendFile } from '../file.js';
+import controlWebfinger from '../../../control/endpoints/crawler-files/webfinger.js';
+import { FILE_HEADERS, HTML, JSON_TYPE, modeNames, reply, sendFile, twinQueryParams } from '../file.js';
 
 const JRD = 'application/jrd+json';
 
@@ -14,6 +15,8 @@ const LIES = {
   'invalid-json': 'the JRD cut short before its closing brackets',
 } as const;
 const MODES = modeNames(LIES);
+/** resource and rel: the counterpart asks the control twin the same question. */
+const TWIN_PARAMS = twinQueryParams(controlWebfinger);
 
 function jrd(subject: string, site: Site, linkBase: string): Record<string, unknown> {
   return {
@@ -55,12 +58,13 @@ export default defineHttpEndpoint({
   handle(ctx, { resource, mode }) {
     const k = known(ctx.config);
     if (mode === 'answers-any-resource') {
-      sendFile(ctx, 'webfinger', mode, LIES[mode], reply(JRD, prettyJson(jrd(resource, k.site, k.site.bots))));
+      sendFile(ctx, 'webfinger', mode, LIES[mode], reply(JRD, prettyJson(jrd(resource, k.site, k.site.bots))), undefined, TWIN_PARAMS);
     } else if (!k.resources.has(resource)) {
       // The honest part of the lie: an unknown resource is a 404 here.
-      sendFile(ctx, 'webfinger', mode, 'none: an unknown resource gets an honest 404', reply(JSON_TYPE, prettyJson({ error: 'unknown_resource', resource }), 404));
+      const notFound = reply(JSON_TYPE, prettyJson({ error: 'unknown_resource', resource }), 404);
+      sendFile(ctx, 'webfinger', mode, 'none: an unknown resource gets an honest 404', notFound, undefined, TWIN_PARAMS);
     } else {
-      sendFile(ctx, 'webfinger', mode, LIES[mode], k.replies[mode]);
+      sendFile(ctx, 'webfinger', mode, LIES[mode], k.replies[mode], undefined, TWIN_PARAMS);
     }
   },
 });

@@ -169,8 +169,30 @@ export function nodeinfoLinks(site: Site): { links: { rel: string; href: string 
   return { links: [{ rel: NODEINFO_20_REL, href: `${site.control}${FILE_PATHS.nodeinfo20}` }] };
 }
 
+/**
+ * How each host names and describes itself (nodeinfo metadata, manifest): the
+ * bots host serves the same documents about itself, so apart from a mode's lie
+ * its files describe the bots host, not the control twins.
+ */
+export const HOST_IDENTITY = {
+  control: {
+    name: 'Chaos Endpoint Service: control host',
+    shortName: 'Chaos control',
+    nodeName: 'Chaos Endpoint Service (control host)',
+    description: 'Well-formed twins of endpoints that misbehave on purpose',
+  },
+  bots: {
+    name: 'Chaos Endpoint Service: bots host',
+    shortName: 'Chaos bots',
+    nodeName: 'Chaos Endpoint Service (bots host)',
+    description: 'Crawler, app-linking and federated files that misbehave on purpose, one documented lie per mode',
+  },
+} as const;
+export type FileHost = keyof typeof HOST_IDENTITY;
+
 /** NodeInfo 2.0; the schema needs at least one protocol, and this family of files is ActivityPub's. */
-export function nodeinfo20(): Record<string, unknown> {
+export function nodeinfo20(host: FileHost): Record<string, unknown> {
+  const me = HOST_IDENTITY[host];
   return {
     version: '2.0',
     software: { name: SOFTWARE.name, version: SOFTWARE.version },
@@ -178,7 +200,7 @@ export function nodeinfo20(): Record<string, unknown> {
     services: { inbound: [], outbound: [] },
     openRegistrations: false,
     usage: { users: { total: 0, activeHalfyear: 0, activeMonth: 0 }, localPosts: 0, localComments: 0 },
-    metadata: { nodeName: 'Chaos Endpoint Service (control host)', nodeDescription: 'Well-formed twins of endpoints that misbehave on purpose' },
+    metadata: { nodeName: me.nodeName, nodeDescription: me.description },
   };
 }
 
@@ -213,14 +235,21 @@ export function iconEntries(base: string): Record<string, string>[] {
   return ICON_SIZES.map((size) => ({ src: `${base}${FILE_PATHS.icon}?size=${size}`, sizes: `${size}x${size}`, type: 'image/png', purpose: 'any' }));
 }
 
-export function webManifest(site: Site): Record<string, unknown> {
+/**
+ * The host's web app manifest. The icons are always the control host's: the
+ * bots host's own icon.png is chaotic in every mode, so a bots manifest that
+ * pointed at it would tell a second lie.
+ */
+export function webManifest(site: Site, host: FileHost): Record<string, unknown> {
+  const me = HOST_IDENTITY[host];
+  const root = `${site[host]}/`;
   return {
-    id: `${site.control}/`,
-    name: 'Chaos Endpoint Service: control host',
-    short_name: 'Chaos control',
-    description: 'Well-formed twins of endpoints that misbehave on purpose',
-    start_url: `${site.control}/`,
-    scope: `${site.control}/`,
+    id: root,
+    name: me.name,
+    short_name: me.shortName,
+    description: me.description,
+    start_url: root,
+    scope: root,
     display: 'standalone',
     background_color: '#ffffff',
     theme_color: '#0b3d91',
@@ -262,10 +291,10 @@ export const controlFiles = perConfigDaily((site, day) => encodeAll({
   atprotoDid: atprotoDid(site),
   didJson: prettyJson(didDocument(site)),
   nodeinfo: prettyJson(nodeinfoLinks(site)),
-  nodeinfo20: prettyJson(nodeinfo20()),
+  nodeinfo20: prettyJson(nodeinfo20('control')),
   aasa: prettyJson(appleAppSiteAssociation()),
   assetlinks: prettyJson(assetLinks()),
-  manifest: prettyJson(webManifest(site)),
+  manifest: prettyJson(webManifest(site, 'control')),
   gpc: prettyJson(gpcJson(day)),
 }));
 export type ControlFiles = ReturnType<typeof controlFiles>;

@@ -13,7 +13,7 @@ import {
   INFINITE_FORMATS, INFINITE_TYPES, MAX_LINKS, MAX_TAIL_CHARS, MAX_TAIL_SEGMENTS, renderInfinite, segmentCount,
   type InfiniteFormat, type InfiniteType,
 } from '../../infinite/index.js';
-import { fieldsParam, pathWord, tailParam } from '../../infinite/params.js';
+import { fieldsParam, pathWord, tailParam, tailProblem } from '../../infinite/params.js';
 
 const PATH = '/infinite/{format}/{type}/{path*}';
 const ROBOTS: readonly [string, string] = ['X-Robots-Tag', 'noindex, nofollow'];
@@ -119,6 +119,13 @@ export default defineHttpEndpoint({
         accepted: tailParam.accepted,
       });
       write(ctx, 414, [['Content-Type', 'application/json'], ['Content-Length', String(body.length)], ROBOTS], body);
+      return;
+    }
+    const problem = tailProblem(tail);
+    if (problem !== undefined) {
+      // The shape of the service's parameter errors, so clients need one parser.
+      const body = jsonBody({ endpoint: PATH, error: 'invalid_parameter', requested: shown(tail), reason: `path ${problem}`, param: 'path', accepted: tailParam.accepted });
+      write(ctx, 400, [['Content-Type', 'application/json'], ['Content-Length', String(body.length)], ROBOTS], body);
       return;
     }
 
