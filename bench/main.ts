@@ -7,6 +7,7 @@
 // chaos entry point to measure, dist-relative or absolute: to try a patch
 // built elsewhere against the same baseline).
 import { cpus } from 'node:os';
+import net from 'node:net';
 import { forkServer, MiB, type Child } from './lib.js';
 import { runStreams, type StreamsResult } from './streams.js';
 import { measure, warmUp, type LoadOptions, type Target, type ThroughputSample } from './throughput.js';
@@ -46,6 +47,27 @@ const streams = envInt('BENCH_STREAMS', 5000);
 const skip = process.env.BENCH_SKIP ?? '';
 const CHAOS_MAIN = process.env.BENCH_CHAOS_MAIN || 'services/chaos/main.js';
 
+/** One response of `path`, byte for byte (head and Content-Length body), over a raw socket. */
+function captureResponse(port: number, path: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = net.connect({ port, host: '127.0.0.1' }, () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 'latin1');
+    });
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const data = Buffer.concat(chunks);
+      const end = data.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: *(\d+)/i.exec(data.toString('latin1', 0, Math.max(0, end)));
+      if (end !== -1 && length && data.length >= end + 4 + Number(length[1])) {
+        socket.destroy();
+        resolve(data.subarray(0, end + 4 + Number(length[1])));
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
 function log(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
 }
@@ -55,8 +77,11 @@ async function throughput(): Promise<Map<TargetName, ThroughputSample[]>> {
   let minimal: Child | undefined;
   let chaos: Child | undefined;
   try {
-    minimal = await forkServer('bench/minimal-responder.js');
     chaos = await forkServer(CHAOS_MAIN, { CHAOS_PORT: '0', LOG_LEVEL: 'warn' });
+    // The baseline answers with the very bytes chaos /bytes sends, so the client
+    // parses the same response from both and only the servers' work differs.
+    const canned = await captureResponse(chaos.port, TARGETS.bytes);
+    minimal = await forkServer('bench/minimal-responder.js', { MINIMAL_RESPONSE_B64: canned.toString('base64') });
     const targets: Record<TargetName, Target> = {
       minimal: { name: 'minimal', pid: minimal.pid, url: `http://127.0.0.1:${minimal.port}${TARGETS.minimal}` },
       bytes: { name: 'bytes', pid: chaos.pid, url: `http://127.0.0.1:${chaos.port}${TARGETS.bytes}` },

@@ -1,15 +1,19 @@
 // The baseline the chaos host is measured against: the least a node:net
 // server can do per request. Every request (split naively on CRLFCRLF, no
-// parsing, no bodies expected) gets the same 1024-byte 200 on a kept-alive
-// connection. Run as a child process it reports its port like our services do.
+// parsing, no bodies expected) gets the same canned response on a kept-alive
+// connection: by default a 1024-byte 200; under `make bench` the exact bytes
+// chaos /bytes sent once (MINIMAL_RESPONSE_B64), so the client's work is the
+// same on both sides. Run as a child process it reports its port like our services do.
 import net from 'node:net';
 import { pathToFileURL } from 'node:url';
 
 const BODY_BYTES = 1024;
-const RESPONSE = Buffer.from(
-  `HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: ${BODY_BYTES}\r\n\r\n${'x'.repeat(BODY_BYTES)}`,
-  'latin1',
-);
+const RESPONSE = process.env.MINIMAL_RESPONSE_B64
+  ? Buffer.from(process.env.MINIMAL_RESPONSE_B64, 'base64')
+  : Buffer.from(
+      `HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: ${BODY_BYTES}\r\n\r\n${'x'.repeat(BODY_BYTES)}`,
+      'latin1',
+    );
 const CRLFCRLF = Buffer.from('\r\n\r\n', 'latin1');
 
 export function createMinimalResponder(): net.Server {

@@ -1,6 +1,7 @@
 // Bodies a chaos endpoint and its control twin share, so the twin serves the
 // same resource and only the lie differs.
 import { int, str } from './params.js';
+import { seededBytes } from './seed.js';
 
 export const SLOW_MAX_MS = 15_000;
 
@@ -44,6 +45,8 @@ export function partialStreamFragment(bytes: number): Buffer {
   return PARTIAL_MAX.subarray(0, bytes);
 }
 
+const BYTES_MAX_N = 4096;
+
 // Parameter tables a chaos endpoint and its twin share, so switching host
 // never changes what a URL means (the twin ignores what it does not need).
 export const SLOW_PARAMS = { ms: int({ min: 0, max: SLOW_MAX_MS, default: 1000, description: 'delay before responding (the twin never waits)' }) };
@@ -56,5 +59,24 @@ export const TRUNCATE_PARAMS = { at: int({ min: 1, max: 1_000_000, default: 512,
 export const PARTIAL_STREAM_PARAMS = {
   bytes: int({ min: 1, max: 16_384, default: 128, description: 'bytes of the JSON fragment the chaos host sends before closing' }),
 };
-export const BYTES_N = int({ min: 1, max: 4096, default: 256, description: 'bytes in the actual body' });
+export const BYTES_N = int({ min: 1, max: BYTES_MAX_N, default: 256, description: 'bytes in the actual body' });
 export const BYTES_SEED = str({ maxLength: 256, default: '42', description: 'same seed, same bytes' });
+
+/** Seeds whose longest stream is kept (about 1 MiB): most callers reuse a few seeds. */
+const CACHED_SEEDS = 256;
+const seededStreams = new Map<string, Buffer>();
+
+/**
+ * seededBytes(seed, n) for /bytes on both hosts. A seed's output at any length
+ * is a prefix of its longest one, so a recent seed costs a copy instead of a
+ * SHA-256 and n/4 generator draws. A copy: the caller may change byte 0.
+ */
+export function bytesForSeed(seed: string, n: number): Buffer {
+  let stream = seededStreams.get(seed);
+  if (stream === undefined) {
+    if (seededStreams.size >= CACHED_SEEDS) seededStreams.clear();
+    stream = seededBytes(seed, BYTES_MAX_N);
+    seededStreams.set(seed, stream);
+  }
+  return Buffer.from(stream.subarray(0, n));
+}

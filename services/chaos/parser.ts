@@ -453,6 +453,17 @@ export class RequestParser {
     const current = this.#current as Omit<ParsedRequest, 'bodyBytes'>;
     this.#current = undefined;
     this.#state = 'head';
-    this.events.onRequest({ ...current, bodyBytes: this.#bodyTotal });
+    // A literal, not a spread: the spread cost 0.5–0.9 µs per request (bench/README.md).
+    this.events.onRequest({
+      method: current.method,
+      target: current.target,
+      path: current.path,
+      query: current.query,
+      version: current.version,
+      headers: current.headers,
+      host: current.host,
+      keepAlive: current.keepAlive,
+      bodyBytes: this.#bodyTotal,
+    });
   }
 }

@@ -22,6 +22,8 @@ export interface WireOwner {
 
 export class Wire {
   #headWritten = false;
+  /** A head written by rawHead and not yet on the socket (see rawHead). */
+  #pendingHead: string | undefined;
   #ended = false;
   #closed = false;
   #timers: Set<NodeJS.Timeout> | undefined;
@@ -97,18 +99,34 @@ export class Wire {
     if (this.#headWritten) throw new Error('response head already written');
     this.#headWritten = true;
     if (this.#closed) return;
-    // One corked write for the head and any body bytes written in this tick.
-    this.socket.cork();
-    this.socket.write(text, 'latin1');
+    // Held until the first body bytes of this tick, so head and body leave in
+    // one write (one buffer, one syscall); flushed alone at the end of the tick
+    // or when the response ends, whichever comes first.
+    this.#pendingHead = text;
     this.bytesWritten += text.length;
-    process.nextTick(uncork, this.socket);
+    process.nextTick(flushHead, this);
+  }
+
+  /** Sends a head still held back by rawHead (no-op when there is none). */
+  flushHead(): void {
+    const head = this.#pendingHead;
+    if (head === undefined) return;
+    this.#pendingHead = undefined;
+    if (!this.#closed) this.socket.write(head, 'latin1');
   }
 
   /** Writes body bytes; returns false when the caller should wait for drain. */
   write(chunk: Buffer | string): boolean {
     if (this.#closed || this.headOnly) return true;
-    this.bytesWritten += typeof chunk === 'string' ? Buffer.byteLength(chunk, 'latin1') : chunk.length;
-    return typeof chunk === 'string' ? this.socket.write(chunk, 'latin1') : this.socket.write(chunk);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
+    this.bytesWritten += bytes.length;
+    const head = this.#pendingHead;
+    if (head === undefined) return this.socket.write(bytes);
+    this.#pendingHead = undefined;
+    const joined = Buffer.allocUnsafe(head.length + bytes.length);
+    joined.write(head, 0, 'latin1');
+    bytes.copy(joined, head.length);
+    return this.socket.write(joined);
   }
 
   /** Calls `fn` once the socket can take more (at once if it already can). */
@@ -143,6 +161,10 @@ export class Wire {
   end(action: EndAction = 'keep-alive'): void {
     if (this.#ended) return;
     this.#ended = true;
+    // The head goes out before whatever the connection does next (the next
+    // pipelined response, a FIN, a hold); a reset drops it with anything unsent.
+    if (action === 'reset') this.#pendingHead = undefined;
+    else this.flushHead();
     if (this.#timers) for (const t of this.#timers) clearTimeout(t);
     this.#timers = undefined;
     this.owner.finished(this, action);
@@ -151,6 +173,6 @@ export class Wire {
 
 function noop(): void {}
 
-function uncork(socket: Socket): void {
-  socket.uncork();
+function flushHead(wire: Wire): void {
+  wire.flushHead();
 }

@@ -1,6 +1,5 @@
 import { oneOf } from '../../../../shared/params.js';
-import { BYTES_N, BYTES_SEED } from '../../../../shared/payloads.js';
-import { seededBytes } from '../../../../shared/seed.js';
+import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/payloads.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
 const PNG_FIRST_BYTE = 0x89;
@@ -21,7 +20,7 @@ export default defineChaosEndpoint({
   // Not in the /random pool: its default, overshoot, holds the connection for
   // bytes that never come, like the endpoints the spec excludes (NEVER_RANDOM).
   handle(ctx, { mode, n, seed }) {
-    const body = seededBytes(seed, n);
+    const body = bytesForSeed(seed, n);
     switch (mode) {
       case 'content-length-overshoot': {
         // Claims twice what is sent, then holds the connection: the client waits for the rest.

@@ -1,6 +1,5 @@
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
-import { BYTES_N, BYTES_SEED } from '../../../../shared/payloads.js';
-import { seededBytes } from '../../../../shared/seed.js';
+import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/payloads.js';
 
 export default defineHttpEndpoint({
   id: 'bytes',
@@ -12,6 +11,6 @@ export default defineHttpEndpoint({
     seed: BYTES_SEED,
   },
   handle(ctx, { n, seed }) {
-    ctx.send(200, 'application/octet-stream', seededBytes(seed, n));
+    ctx.send(200, 'application/octet-stream', bytesForSeed(seed, n));
   },
 });
