@@ -1,0 +1,98 @@
+// DESIGN §4 for every parameter of every endpoint on all three hosts, driven by
+// the registries themselves: a wrong type or an unknown value is a 400 with the
+// spec's error shape and no X-Chaos-* line; a number below its range is
+// clamped, and the applied value is reported (unless the spec says silently).
+import t from 'tap';
+import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
+import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
+import { createControlRegistry } from '../../services/control/endpoints/index.js';
+import type { Param } from '../../shared/params.js';
+import { allowedMethods, type AnyEndpoint } from '../../shared/registry.js';
+import { get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
+import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+
+const config = testConfig({ RATE_LIMIT_INFINITE: '0' });
+
+/** Values for `{name}` segments, so templated endpoints can be reached too. */
+const SEGMENTS: Readonly<Record<string, string>> = { code: '200', format: 'json', type: 'users', path: 'params/table' };
+
+function concretePath(path: string): string {
+  return path.replace(/\{([a-z_]+)\*?\}/g, (_, name: string) => SEGMENTS[name] ?? 'x');
+}
+
+/** A value each required query parameter accepts, so only the parameter under test is wrong. */
+function baseline(endpoint: AnyEndpoint<unknown>, except: string): string[] {
+  const pairs: string[] = [];
+  for (const [name, spec] of Object.entries(endpoint.params)) {
+    if (name === except || spec.in !== 'query' || !spec.required) continue;
+    pairs.push(`${name}=${spec.kind === 'int' || spec.kind === 'number' ? String(spec.min ?? 1) : 'abc'}`);
+  }
+  return pairs;
+}
+
+const BAD: Readonly<Record<string, readonly string[]>> = {
+  int: ['abc', '1.5', '', '0x10'],
+  number: ['abc', 'NaN', ''],
+  boolean: ['maybe', ''],
+  enum: ['no-such-value-42', ''],
+};
+
+/** The final (non-1xx) head of a response, read without trusting its framing. */
+async function finalHead(port: number, path: string): Promise<ParsedResponse> {
+  const isComplete = (data: Buffer): boolean => {
+    let rest = data;
+    for (;;) {
+      const end = rest.indexOf('\r\n\r\n');
+      if (end === -1) return false;
+      if (!/^HTTP\/1\.1 1\d\d/.test(rest.toString('latin1', 0, 12))) return true;
+      rest = rest.subarray(end + 4);
+    }
+  };
+  const r = await rawExchange(port, get(path), { until: isComplete, timeoutMs: 3000 });
+  let head = parseHead(r.data);
+  while (head.status < 200) head = parseHead(head.rest);
+  return head;
+}
+
+const chaosLines = (head: ParsedResponse): string[] => head.headerLines.filter(([n]) => /^x-chaos-/i.test(n)).map(([n]) => n);
+
+const hosts = [
+  ['chaos', createChaosRegistry()],
+  ['control', createControlRegistry()],
+  ['bots', createBotsRegistry()],
+] as const;
+
+for (const [host, registry] of hosts) {
+  t.test(`${host} host: every parameter`, async (t) => {
+    const port = host === 'chaos' ? (await startChaos(t, { config })).port : (await startHttp(t, host, config)).port;
+    let checked = 0;
+    for (const endpoint of registry.endpoints as readonly AnyEndpoint<unknown>[]) {
+      if (!allowedMethods(endpoint).includes('GET')) continue;
+      const path = concretePath(endpoint.path);
+      for (const [name, spec] of Object.entries(endpoint.params) as [string, Param<unknown>][]) {
+        if (spec.in !== 'query') continue;
+        const others = baseline(endpoint, name);
+        for (const bad of BAD[spec.kind] ?? []) {
+          const query = [...others, `${name}=${encodeURIComponent(bad)}`].join('&');
+          const head = await finalHead(port, `${path}?${query}`);
+          t.equal(head.status, 400, `${endpoint.path} ${name}=${JSON.stringify(bad)}: 400`);
+          t.same(chaosLines(head), [], `${endpoint.path} ${name}: a real error carries no X-Chaos-*`);
+          const body = JSON.parse(head.rest.toString('utf8').slice(0, Number(head.header('content-length')))) as Record<string, unknown>;
+          t.match(body, { endpoint: endpoint.path, error: 'invalid_parameter', requested: bad, param: name }, `${endpoint.path} ${name}: the error shape`);
+          t.ok(body.reason && body.accepted, 'with a reason and what is accepted');
+          checked++;
+        }
+        if ((spec.kind === 'int' || spec.kind === 'number') && spec.min !== undefined) {
+          const query = [...others, `${name}=${spec.min - 1}`].join('&');
+          const head = await finalHead(port, `${path}?${query}`);
+          t.not(head.status, 400, `${endpoint.path} ${name}=${spec.min - 1}: clamped, not refused`);
+          const clamped = head.header('x-chaos-clamped') ?? '';
+          if (spec.silentClamp) t.notOk(clamped.includes(`${name}=`), `${endpoint.path} ${name}: clamped silently`);
+          else t.ok(clamped.split(', ').includes(`${name}=${spec.min}`), `${endpoint.path} ${name}: X-Chaos-Clamped reports ${name}=${spec.min} (got ${JSON.stringify(clamped)})`);
+          checked++;
+        }
+      }
+    }
+    t.ok(checked > 10, `${checked} cases on the ${host} host`);
+  });
+}
