@@ -57,8 +57,8 @@ export function sha256Digest(bytes: Buffer | string): string {
 
 // --- OAuth 2.0 / OpenID Connect -------------------------------------------
 
-/** OpenID Provider metadata for `issuer`, every endpoint under it. */
-export function openidConfiguration(issuer: string): Json {
+/** The fields RFC 8414 and OpenID Connect Discovery share, in the order both documents list them. */
+function oauthCore(issuer: string): Json {
   return {
     issuer,
     authorization_endpoint: issuer + LINKED_PATHS.authorize,
@@ -68,6 +68,13 @@ export function openidConfiguration(issuer: string): Json {
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code'],
+  };
+}
+
+/** OpenID Provider metadata for `issuer`, every endpoint under it. */
+export function openidConfiguration(issuer: string): Json {
+  return {
+    ...oauthCore(issuer),
     subject_types_supported: ['public'],
     // OpenID Connect Discovery §3: RS256 MUST be listed.
     id_token_signing_alg_values_supported: ['RS256'],
@@ -84,14 +91,7 @@ export function openidConfiguration(issuer: string): Json {
 /** RFC 8414 authorization server metadata for `issuer`. */
 export function authorizationServerMetadata(issuer: string): Json {
   return {
-    issuer,
-    authorization_endpoint: issuer + LINKED_PATHS.authorize,
-    token_endpoint: issuer + LINKED_PATHS.token,
-    jwks_uri: issuer + LINKED_PATHS.jwks,
-    scopes_supported: ['openid'],
-    response_types_supported: ['code'],
-    response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code'],
+    ...oauthCore(issuer),
     token_endpoint_auth_methods_supported: ['client_secret_basic'],
     code_challenge_methods_supported: ['S256'],
   };

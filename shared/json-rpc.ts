@@ -70,3 +70,28 @@ export function rpcResult(id: RpcId, result: unknown): string {
 export function rpcError(id: RpcId, code: number, message: string): string {
   return `${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`;
 }
+
+/** What the JSON-RPC endpoints need of their context (HttpContext satisfies it). */
+interface RpcContext {
+  readonly req: IncomingMessage;
+  send(status: number, contentType: string, body: string): void;
+}
+
+/**
+ * Reads and parses one JSON-RPC request, or answers for it: 413 for a body
+ * over 64 KiB, `parseErrorStatus` with the JSON-RPC error for one that does
+ * not parse (A2A answers 200, MCP's HTTP transport 400).
+ */
+export async function readRpcRequest(ctx: RpcContext, parseErrorStatus: number): Promise<RpcRequest | undefined> {
+  const body = await readBody(ctx.req);
+  if (body === undefined) {
+    ctx.send(413, 'application/json', rpcError(null, RPC_INVALID_REQUEST, 'Invalid Request: body larger than 64 KiB'));
+    return undefined;
+  }
+  const parsed = parseRpc(body);
+  if (!parsed.ok) {
+    ctx.send(parseErrorStatus, 'application/json', rpcError(null, parsed.code, parsed.message));
+    return undefined;
+  }
+  return parsed.request;
+}

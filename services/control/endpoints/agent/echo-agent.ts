@@ -1,8 +1,7 @@
 import { LINKED_PATHS } from '../../../../shared/discovery.js';
 import { defineHttpEndpoint, type HttpContext } from '../../../../shared/http-service.js';
 import {
-  parseRpc,
-  readBody,
+  readRpcRequest,
   rpcError,
   rpcResult,
   RPC_INVALID_PARAMS,
@@ -29,17 +28,9 @@ export default defineHttpEndpoint({
 });
 
 async function answer(ctx: HttpContext): Promise<void> {
-  const body = await readBody(ctx.req);
-  if (body === undefined) {
-    ctx.send(413, 'application/json', rpcError(null, RPC_INVALID_REQUEST, 'Invalid Request: body larger than 64 KiB'));
-    return;
-  }
-  const parsed = parseRpc(body);
-  if (!parsed.ok) {
-    ctx.send(200, 'application/json', rpcError(null, parsed.code, parsed.message));
-    return;
-  }
-  const { id, method, params } = parsed.request;
+  const request = await readRpcRequest(ctx, 200);
+  if (!request) return;
+  const { id, method, params } = request;
   const replyId: RpcId = id ?? null;
   if (id === undefined) {
     ctx.send(200, 'application/json', rpcError(null, RPC_INVALID_REQUEST, 'Invalid Request: A2A requests carry an id'));

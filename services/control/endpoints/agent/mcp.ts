@@ -1,6 +1,6 @@
 import { LINKED_PATHS, MCP_PROTOCOL_VERSIONS, mcpServerName } from '../../../../shared/discovery.js';
 import { defineHttpEndpoint, type HttpContext } from '../../../../shared/http-service.js';
-import { parseRpc, readBody, rpcError, rpcResult, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND } from '../../../../shared/json-rpc.js';
+import { readRpcRequest, rpcError, rpcResult, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND } from '../../../../shared/json-rpc.js';
 
 const LATEST = MCP_PROTOCOL_VERSIONS[MCP_PROTOCOL_VERSIONS.length - 1] as string;
 const SUPPORTED: ReadonlySet<string> = new Set(MCP_PROTOCOL_VERSIONS);
@@ -20,17 +20,9 @@ export default defineHttpEndpoint({
 });
 
 async function answer(ctx: HttpContext): Promise<void> {
-  const body = await readBody(ctx.req);
-  if (body === undefined) {
-    ctx.send(413, 'application/json', rpcError(null, RPC_INVALID_REQUEST, 'Invalid Request: body larger than 64 KiB'));
-    return;
-  }
-  const parsed = parseRpc(body);
-  if (!parsed.ok) {
-    ctx.send(400, 'application/json', rpcError(null, parsed.code, parsed.message));
-    return;
-  }
-  const { id, method, params } = parsed.request;
+  const request = await readRpcRequest(ctx, 400);
+  if (!request) return;
+  const { id, method, params } = request;
   // Notifications (no id) such as notifications/initialized are accepted without a body.
   if (id === undefined) {
     ctx.send(202, 'application/json', '');
