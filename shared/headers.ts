@@ -24,7 +24,7 @@ export function chaosBaseHeaders(endpoint: Described): HeaderList {
 
 /** Appends `X-Chaos-<Suffix>: value` lines for each entry, in order. */
 export function addChaosHeaders(into: HeaderList, extra: Readonly<Record<string, HeaderValue>>): HeaderList {
-  for (const suffix of Object.keys(extra)) {
+  for (const suffix in extra) {
     into.push([`${CHAOS_PREFIX}${suffix}`, String(extra[suffix])]);
   }
   return into;

@@ -9,6 +9,7 @@ import { listenOn } from './run.js';
 import type { Logger } from './log.js';
 import { parseParams, splitQuery } from './params.js';
 import { allowedMethods, defineEndpoint, routerAllow, type AnyEndpoint, type Registry } from './registry.js';
+import { generalCheck, refusalFor, refusalNow, type Refusal } from './rate-limit.js';
 import { MemoryStore, type Store } from './store.js';
 
 export interface HttpContext {
@@ -109,6 +110,29 @@ export class HttpService {
   }
 
   #handle(req: IncomingMessage, res: ServerResponse): void {
+    const clientAddress = this.#clientAddress(req);
+    const check = generalCheck(this.options.config, clientAddress);
+    if (!check) {
+      this.#serve(req, res, clientAddress);
+      return;
+    }
+    const now = refusalNow(this.store, check);
+    if (now !== 'ask') this.#limited(req, res, clientAddress, now);
+    else void refusalFor(this.store, check).then((refusal) => this.#limited(req, res, clientAddress, refusal));
+  }
+
+  /** Serves the request, or answers for the limit: a real 429, no X-Chaos-* line (DESIGN §5); a namespace keeps its lines. */
+  #limited(req: IncomingMessage, res: ServerResponse, clientAddress: string, refusal: Refusal | undefined): void {
+    if (!refusal) {
+      this.#serve(req, res, clientAddress);
+      return;
+    }
+    const path = originForm(req.url ?? '/').split('?')[0] as string;
+    res.writeHead(refusal.status, [...refusal.headers, ...this.options.registry.linesUnder(path)].flat());
+    res.end(req.method === 'HEAD' ? undefined : refusal.body);
+  }
+
+  #serve(req: IncomingMessage, res: ServerResponse, clientAddress: string): void {
     const target = originForm(req.url ?? '/');
     const q = target.indexOf('?');
     const path = q === -1 ? target : target.slice(0, q);
@@ -165,7 +189,7 @@ export class HttpService {
       query,
       headers,
       store: this.store,
-      clientAddress: this.#clientAddress(req),
+      clientAddress,
       registry,
       send(status, contentType, body, extra, more) {
         const lines: HeaderList = [['Content-Type', contentType], ['Content-Length', String(Buffer.byteLength(body))], ...headers];

@@ -113,7 +113,10 @@ export function str(o: StringOptions & { readonly default?: string; readonly req
     description: o.description,
     parse(raw) {
       // Strings are not clamped: cutting an id or seed would silently change its meaning.
-      const length = [...raw].length;
+      // Lengths count code points; UTF-16 length bounds them (n/2 ≤ points ≤ n),
+      // so the exact count is needed only near the bounds.
+      const sure = raw.length <= o.maxLength && Math.ceil(raw.length / 2) >= minLength;
+      const length = sure ? minLength : [...raw].length;
       if (length < minLength || length > o.maxLength) return { ok: false, reason: `must be a ${accepted}` };
       return { ok: true, value: raw, clamped: false };
     },
@@ -215,7 +218,7 @@ export function parseParams<P extends ParamSpecs>(
 ): ParseResult<P> {
   const values: Record<string, unknown> = {};
   const clamped: string[] = [];
-  for (const name of Object.keys(specs)) {
+  for (const name in specs) {
     const spec = specs[name] as Param<unknown>;
     const encoded = spec.in === 'path' ? pathValues?.get(name) : query.get(name);
     if (encoded === undefined) {

@@ -68,8 +68,9 @@ const seededStreams = new Map<string, Buffer>();
 
 /**
  * seededBytes(seed, n) for /bytes on both hosts. A seed's output at any length
- * is a prefix of its longest one, so a recent seed costs a copy instead of a
- * SHA-256 and n/4 generator draws. A copy: the caller may change byte 0.
+ * is a prefix of its longest one, so a recent seed costs a slice instead of a
+ * SHA-256 and n/4 generator draws. The bytes are shared: never write to them
+ * (copy first, as /bytes?mode=wrong-content-type does).
  */
 export function bytesForSeed(seed: string, n: number): Buffer {
   let stream = seededStreams.get(seed);
@@ -78,5 +79,5 @@ export function bytesForSeed(seed: string, n: number): Buffer {
     stream = seededBytes(seed, BYTES_MAX_N);
     seededStreams.set(seed, stream);
   }
-  return Buffer.from(stream.subarray(0, n));
+  return stream.subarray(0, n);
 }

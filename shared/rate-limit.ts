@@ -3,7 +3,8 @@
 // It is a real failure, so it carries no X-Chaos-* header.
 import type { HeaderList } from './headers.js';
 import { jsonBody } from './json.js';
-import type { RateCheck, RateDecision } from './store.js';
+import type { Config } from './config.js';
+import type { RateCheck, RateDecision, Store } from './store.js';
 
 export const RATE_PERIOD_MS = 60_000;
 
@@ -34,4 +35,33 @@ export function rateLimitRefusal(decision: RateDecision, check: RateCheck): Refu
     ],
     body,
   };
+}
+
+/** The general per-IP policy for a client, or undefined when it is off (RATE_LIMIT_GENERAL=0). */
+export function generalCheck(config: Config, clientAddress: string): RateCheck | undefined {
+  const limit = config.rateLimit.general;
+  return limit > 0 ? { policy: 'general', key: `general:${clientAddress}`, limit, periodMs: RATE_PERIOD_MS } : undefined;
+}
+
+/**
+ * The refusal for a request over a limit, or undefined to serve it. Fails
+ * open: a store that cannot answer never turns into an error (DESIGN §7).
+ */
+export async function refusalFor(store: Store, check: RateCheck): Promise<Refusal | undefined> {
+  try {
+    const decision = await store.checkRate([check]);
+    return decision.allowed ? undefined : rateLimitRefusal(decision, check);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The same, decided at once when the store can (in-memory): `'ask'` means the
+ * caller must await `refusalFor` instead.
+ */
+export function refusalNow(store: Store, check: RateCheck): Refusal | undefined | 'ask' {
+  if (!store.checkRateNow) return 'ask';
+  const decision = store.checkRateNow([check]);
+  return decision.allowed ? undefined : rateLimitRefusal(decision, check);
 }

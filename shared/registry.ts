@@ -230,8 +230,15 @@ export function routerAllow(endpoint: { readonly methods?: readonly Method[]; re
   return (endpoint.allow ?? allowedMethods(endpoint)).join(', ');
 }
 
-/** Methods an endpoint answers, HEAD included wherever GET is. */
+const allowedCache = new WeakMap<object, readonly Method[]>();
+
+/** Methods an endpoint answers, HEAD included wherever GET is (computed once per definition: routing asks on every request). */
 export function allowedMethods(endpoint: { readonly methods?: readonly Method[] }): readonly Method[] {
-  const methods = endpoint.methods ?? ['GET'];
-  return methods.includes('GET') && !methods.includes('HEAD') ? [...methods, 'HEAD'] : methods;
+  let allowed = allowedCache.get(endpoint);
+  if (allowed === undefined) {
+    const methods = endpoint.methods ?? ['GET'];
+    allowed = methods.includes('GET') && !methods.includes('HEAD') ? [...methods, 'HEAD'] : methods;
+    allowedCache.set(endpoint, allowed);
+  }
+  return allowed;
 }

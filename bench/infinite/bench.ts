@@ -90,7 +90,7 @@ async function benchHttp(): Promise<void> {
   const connections = 16;
   const main = fileURLToPath(new URL('../../services/control/main.js', import.meta.url));
   const child = fork(main, [], {
-    env: { PATH: process.env.PATH ?? '', CONTROL_PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_INFINITE: '0' },
+    env: { PATH: process.env.PATH ?? '', CONTROL_PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_INFINITE: '0', RATE_LIMIT_GENERAL: '0' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   try {

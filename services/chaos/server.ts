@@ -5,6 +5,8 @@ import { authorityOf, type Config } from '../../shared/config.js';
 import { catalogBodies, wantsJson, type CatalogBodies } from '../../shared/catalog.js';
 import { chaosBaseHeaders, httpDate, type HeaderList } from '../../shared/headers.js';
 import { jsonBody } from '../../shared/json.js';
+import { generalCheck, refusalFor, refusalNow, type Refusal } from '../../shared/rate-limit.js';
+import type { RateCheck } from '../../shared/store.js';
 import { listenOn } from '../../shared/run.js';
 import type { Logger } from '../../shared/log.js';
 import { parseParams, splitQuery } from '../../shared/params.js';
@@ -133,6 +135,10 @@ class Connection implements WireOwner {
   #closed = false;
   /** A response promised bytes that never come: nothing more is read or answered. */
   #holding = false;
+  /** A request waits for the rate limiter's answer: nothing else is dispatched meanwhile. */
+  #gated = false;
+  /** The general limit's check for this client; null when the limit is off. */
+  #generalCheck: RateCheck | null | undefined;
   /** A request asked for 100 Continue; sent once every earlier response is out. */
   #continuePending = false;
   /** The socket's output buffer is full: the next pipelined response waits for 'drain'. */
@@ -238,7 +244,7 @@ class Connection implements WireOwner {
     if (this.#pumping) return;
     this.#pumping = true;
     try {
-      while (!this.#active && !this.#closing && !this.#closed && !this.#waitingDrain && this.#queue.length > 0) {
+      while (!this.#active && !this.#gated && !this.#closing && !this.#closed && !this.#waitingDrain && this.#queue.length > 0) {
         // Output backpressure: a client that pipelines without reading gets no more responses
         // written until it reads; meanwhile nothing more is parsed or read (bounded memory).
         if (this.socket.writableNeedDrain) {
@@ -285,7 +291,7 @@ class Connection implements WireOwner {
 
   /** Decides what an idle connection does: wait for the next request, or close. */
   #settle(): void {
-    if (this.#active || this.#closing || this.#closed || this.#queue.length > 0) return;
+    if (this.#active || this.#gated || this.#closing || this.#closed || this.#queue.length > 0) return;
     if (this.#holding) {
       if (this.#clientEnded) this.#close();
       return;
@@ -419,7 +425,35 @@ class Connection implements WireOwner {
       this.#edgeError(421, 'misdirected_request', `this connection serves the chaos host, not ${req.host ?? ''}`, true, [], req);
       return;
     }
+    // The general per-IP limit, built once per connection (one client address).
+    const check = (this.#generalCheck ??= generalCheck(this.host.options.config, this.socket.remoteAddress ?? '') ?? null);
+    if (check === null) {
+      this.#route(req, keepAlive);
+      return;
+    }
+    const now = refusalNow(this.host.store, check);
+    if (now !== 'ask') {
+      this.#limited(req, keepAlive, now);
+      return;
+    }
+    // A store that needs a round trip (Redis): the connection waits, so
+    // responses keep request order.
+    this.#gated = true;
+    void refusalFor(this.host.store, check).then((refusal) => {
+      this.#gated = false;
+      if (this.#closed || this.#closing) return;
+      this.#limited(req, keepAlive, refusal);
+      this.#pump();
+    });
+  }
 
+  /** Serves the request, or answers for the limit: a real 429, no X-Chaos-* line (DESIGN §5). */
+  #limited(req: ParsedRequest, keepAlive: boolean, refusal: Refusal | undefined): void {
+    if (refusal) this.#respondPlain(refusal.status, [...refusal.headers, ['Date', httpDate()]], refusal.body, keepAlive, req);
+    else this.#route(req, keepAlive);
+  }
+
+  #route(req: ParsedRequest, keepAlive: boolean): void {
     const { registry, config } = this.host.options;
     const match = registry.match(req.path);
     if (!match) {

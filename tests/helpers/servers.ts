@@ -7,6 +7,7 @@ import { createControlRegistry } from '../../services/control/endpoints/index.js
 import { loadConfig, type Config } from '../../shared/config.js';
 import { HttpService } from '../../shared/http-service.js';
 import { createLogger } from '../../shared/log.js';
+import type { Store } from '../../shared/store.js';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -20,6 +21,8 @@ export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
     PUBLIC_CONTROL_URL: 'http://control.test:8080',
     PUBLIC_BOTS_URL: 'http://bots.test:8080',
     PUBLIC_HUB_URL: 'http://hub.test:8080',
+    // Tests send many requests from 127.0.0.1; the limit has its own tests.
+    RATE_LIMIT_GENERAL: '0',
     ...env,
   });
 }
@@ -35,9 +38,14 @@ export async function startChaos(
   return { port, server };
 }
 
-export async function startHttp(t: Teardown, host: 'control' | 'bots', config: Config = testConfig()): Promise<{ port: number; service: HttpService }> {
+export async function startHttp(
+  t: Teardown,
+  host: 'control' | 'bots',
+  config: Config = testConfig(),
+  store?: Store,
+): Promise<{ port: number; service: HttpService }> {
   const registry = host === 'control' ? createControlRegistry() : createBotsRegistry();
-  const service = new HttpService({ host, config, logger: createLogger(host, 'silent'), registry });
+  const service = new HttpService({ host, config, logger: createLogger(host, 'silent'), registry, ...(store ? { store } : {}) });
   const port = await service.listen(0, '127.0.0.1');
   t.teardown(() => service.shutdown(0));
   return { port, service };

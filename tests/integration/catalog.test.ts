@@ -13,11 +13,12 @@ const registries = { chaos: createChaosRegistry(), control: createControlRegistr
 
 for (const host of ['chaos', 'control', 'bots'] as const) {
   t.test(`${host} host`, async (t) => {
-    const port = host === 'chaos' ? (await startChaos(t)).port : (await startHttp(t, host)).port;
+    const withLimit = testConfig({ RATE_LIMIT_GENERAL: '60' });
+    const port = host === 'chaos' ? (await startChaos(t, { config: withLimit })).port : (await startHttp(t, host, withLimit)).port;
     const ask = async (path: string, headers: Record<string, string> = {}, method = 'GET') =>
       parseHead((await rawExchange(port, get(path, headers, method), { until: completeByLength })).data);
     const registry = registries[host] as Registry<unknown>;
-    const expected = buildCatalog(registry, testConfig());
+    const expected = buildCatalog(registry, withLimit);
 
     const json = await ask('/', { Accept: 'application/json' });
     t.equal(json.status, 200);

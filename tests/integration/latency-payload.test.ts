@@ -9,6 +9,8 @@ import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js
 import { startChaos, startHttp } from '../helpers/servers.js';
 
 const run = promisify(execFile);
+/** Found by search: seededBytes('sig-100', 1) is 0x89, the PNG signature's first byte. */
+const SEED_STARTING_0X89 = 'sig-100';
 
 t.test('chaos host', async (t) => {
   const { port } = await startChaos(t);
@@ -141,6 +143,15 @@ t.test('chaos host', async (t) => {
       t.not(head.rest[0], 0x89, 'never the PNG signature');
       t.same(head.rest.subarray(1), seededBytes(seed, 64).subarray(1), 'seeded bytes');
     }
+  });
+
+  t.test('/bytes wrong-content-type flips a seeded 0x89 without touching the seed\'s bytes elsewhere', async (t) => {
+    const seed = SEED_STARTING_0X89;
+    t.equal(seededBytes(seed, 1)[0], 0x89, 'this seed starts with the PNG signature byte');
+    const png = parseHead((await fetchRaw(`/bytes?mode=wrong-content-type&n=16&seed=${seed}`)).data);
+    t.equal(png.rest[0], 0x88, 'flipped in the PNG mode');
+    const plain = parseHead((await rawExchange(port, get(`/bytes?mode=content-length-undershoot&n=16&seed=${seed}`), { timeoutMs: 300 })).data);
+    t.same(plain.rest.subarray(0, 16), seededBytes(seed, 16), 'the same seed in another mode: the seeded bytes, 0x89 first');
   });
 
   t.test('/bytes: the same seed always yields the same bytes; defaults n=256 seed 42', async (t) => {

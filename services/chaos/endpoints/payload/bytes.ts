@@ -20,7 +20,7 @@ export default defineChaosEndpoint({
   // Not in the /random pool: its default, overshoot, holds the connection for
   // bytes that never come, like the endpoints the spec excludes (NEVER_RANDOM).
   handle(ctx, { mode, n, seed }) {
-    const body = bytesForSeed(seed, n);
+    let body = bytesForSeed(seed, n);
     switch (mode) {
       case 'content-length-overshoot': {
         // Claims twice what is sent, then holds the connection: the client waits for the rest.
@@ -41,7 +41,10 @@ export default defineChaosEndpoint({
       }
       case 'wrong-content-type': {
         // Labelled PNG, never a PNG: the first byte is kept off the signature's 0x89.
-        if (body[0] === PNG_FIRST_BYTE) body[0] = PNG_FIRST_BYTE ^ 0x01;
+        if (body[0] === PNG_FIRST_BYTE) {
+          body = Buffer.from(body); // the cached stream stays as seeded
+          body[0] = PNG_FIRST_BYTE ^ 0x01;
+        }
         ctx.wire.head(200, chaosHead(ctx, 'image/png', n, extra(mode, seed, n, n)));
         ctx.wire.write(body);
         ctx.wire.end('keep-alive');
