@@ -52,7 +52,7 @@ export async function runStreams(chaosMain: string, options: StreamsOptions): Pr
   const chunks = Math.ceil(options.bytes / options.chunk);
   // The first chunk goes out with the head; the last one (chunks − 1) intervals later.
   const scheduledMs = (chunks - 1) * options.intervalMs;
-  const server = await forkServer(chaosMain, { CHAOS_PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_GENERAL: '1000000' });
+  const server = await forkServer(chaosMain, { CHAOS_PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_GENERAL: '1000000000' });
   try {
     const query = `/drip?bytes=${options.bytes}&chunk=${options.chunk}&interval=${options.intervalMs}`;
     // A few streams first, so the drip code path is loaded and compiled before the baseline.

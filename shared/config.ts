@@ -147,8 +147,8 @@ export function loadConfig(env: Env): Config {
     metricsPort: readInt(env, 'METRICS_PORT', 0, 0, 65535),
     redisUrl,
     rateLimit: Object.freeze({
-      general: readInt(env, 'RATE_LIMIT_GENERAL', 60, 0, 1_000_000),
-      infinite: readInt(env, 'RATE_LIMIT_INFINITE', 10, 0, 1_000_000),
+      general: readInt(env, 'RATE_LIMIT_GENERAL', 60, 0, 1_000_000_000),
+      infinite: readInt(env, 'RATE_LIMIT_INFINITE', 10, 0, 1_000_000_000),
     }),
     trustProxy: Object.freeze(trustProxy),
     urls: Object.freeze(urls),
