@@ -37,10 +37,14 @@ export function rateLimitRefusal(decision: RateDecision, check: RateCheck): Refu
   };
 }
 
-/** The general per-IP policy for a client, or undefined when it is off (RATE_LIMIT_GENERAL=0). */
+/** A per-IP policy for a client (`limit` per 60 s), or undefined when the limit is 0 (off). */
+export function perIpCheck(policy: string, limit: number, clientAddress: string): RateCheck | undefined {
+  return limit > 0 ? { policy, key: `${policy}:${clientAddress}`, limit, periodMs: RATE_PERIOD_MS } : undefined;
+}
+
+/** The general per-IP policy for a client (RATE_LIMIT_GENERAL). */
 export function generalCheck(config: Config, clientAddress: string): RateCheck | undefined {
-  const limit = config.rateLimit.general;
-  return limit > 0 ? { policy: 'general', key: `general:${clientAddress}`, limit, periodMs: RATE_PERIOD_MS } : undefined;
+  return perIpCheck('general', config.rateLimit.general, clientAddress);
 }
 
 /**

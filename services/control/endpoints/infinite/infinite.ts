@@ -7,8 +7,7 @@ import type { HeaderList } from '../../../../shared/headers.js';
 import { defineHttpEndpoint, type HttpContext } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { int } from '../../../../shared/params.js';
-import { RATE_PERIOD_MS, rateLimitRefusal } from '../../../../shared/rate-limit.js';
-import type { RateCheck, RateDecision } from '../../../../shared/store.js';
+import { perIpCheck, refusalFor } from '../../../../shared/rate-limit.js';
 import {
   INFINITE_FORMATS, INFINITE_TYPES, MAX_LINKS, MAX_TAIL_CHARS, MAX_TAIL_SEGMENTS, renderInfinite, segmentCount,
   type InfiniteFormat, type InfiniteType,
@@ -74,18 +73,6 @@ function rawTail(path: string): string {
   return path.slice(path.indexOf('/', b + 1) + 1);
 }
 
-async function checkLimit(ctx: HttpContext): Promise<{ decision: RateDecision; check: RateCheck } | undefined> {
-  const limit = ctx.config.rateLimit.infinite;
-  if (limit <= 0) return undefined;
-  const check: RateCheck = { policy: 'infinite', key: `infinite:${ctx.clientAddress}`, limit, periodMs: RATE_PERIOD_MS };
-  try {
-    return { decision: await ctx.store.checkRate([check]), check };
-  } catch {
-    // Limits fail open when the store is unreachable (DESIGN §7).
-    return undefined;
-  }
-}
-
 export default defineHttpEndpoint({
   id: 'infinite',
   path: PATH,
@@ -129,10 +116,12 @@ export default defineHttpEndpoint({
       return;
     }
 
-    const limited = await checkLimit(ctx);
-    if (limited && !limited.decision.allowed) {
+    // The namespace's own per-IP policy (RATE_LIMIT_INFINITE), separate from the general one.
+    const check = perIpCheck('infinite', ctx.config.rateLimit.infinite, ctx.clientAddress);
+    // Fails open when the store is unreachable (DESIGN §7).
+    const refusal = check && (await refusalFor(ctx.store, check));
+    if (refusal) {
       // A real limit, not chaos: no X-Chaos-* line (DESIGN §5).
-      const refusal = rateLimitRefusal(limited.decision, limited.check);
       write(ctx, refusal.status, [...refusal.headers, ROBOTS], refusal.body);
       return;
     }
