@@ -58,9 +58,9 @@ export function chaosHead(
 }
 
 /** `close` when this is the last response; `keep-alive` for HTTP/1.0 clients that asked. */
-export function connectionValue(ctx: Pick<ChaosContext, 'keepAlive' | 'req'>): string | undefined {
+export function connectionValue(ctx: { readonly keepAlive: boolean; readonly req?: Pick<ParsedRequest, 'version'> | undefined }): string | undefined {
   if (!ctx.keepAlive) return 'close';
-  return ctx.req.version === '1.0' ? 'keep-alive' : undefined;
+  return ctx.req?.version === '1.0' ? 'keep-alive' : undefined;
 }
 
 /** An honest, complete response with a body and an accurate Content-Length. */

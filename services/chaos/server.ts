@@ -12,7 +12,7 @@ import type { Logger } from '../../shared/log.js';
 import { parseParams, splitQuery } from '../../shared/params.js';
 import { allowedMethods, routerAllow, type Registry } from '../../shared/registry.js';
 import { MemoryStore, type Store } from '../../shared/store.js';
-import { setBaseHeaders, type ChaosContext } from './endpoint.js';
+import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.js';
 import { DEFAULT_LIMITS, RequestParser, RequestRejected, type ParsedRequest, type ParserLimits } from './parser.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
 
@@ -402,8 +402,8 @@ class Connection implements WireOwner {
 
   /** An honest response of ours (catalog, edge error); HEAD gets the head only. */
   #respondPlain(status: number, headers: HeaderList, body: Buffer, keepAlive: boolean, req: ParsedRequest | undefined): void {
-    if (!keepAlive) headers.push(['Connection', 'close']);
-    else if (req?.version === '1.0') headers.push(['Connection', 'keep-alive']);
+    const connection = connectionValue({ keepAlive, req });
+    if (connection) headers.push(['Connection', connection]);
     const wire = new Wire(this.socket, this, req?.method === 'HEAD', this.host.idleTimeoutMs);
     this.#active = { wire, keepAlive };
     wire.head(status, headers);
