@@ -1,15 +1,17 @@
 // The control and bots hosts on node:http: the same registry, catalog,
 // parameter and header modules as the chaos host, over a well-behaved server.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { catalogBodies, counterpartUrl, wantsJson } from './catalog.js';
+import type { Socket } from 'node:net';
+import { counterpartUrl } from './catalog.js';
 import type { Config, HostName } from './config.js';
+import { Pipeline, type Responder } from './dispatch.js';
+import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from './errors.js';
 import { addChaosHeaders, addClampedHeader, chaosBaseHeaders, controlHeaders, type HeaderList, type HeaderValue } from './headers.js';
-import { jsonBody } from './json.js';
-import { listenOn } from './run.js';
 import type { Logger } from './log.js';
-import { parseParams, splitQuery } from './params.js';
-import { allowedMethods, defineEndpoint, routerAllow, type AnyEndpoint, type Registry } from './registry.js';
-import { generalCheck, refusalFor, refusalNow, type Refusal } from './rate-limit.js';
+import { Exchange, observing } from './observe.js';
+import { ClientChecks } from './rate-limit.js';
+import { defineEndpoint, type AnyEndpoint, type Registry } from './registry.js';
+import { listenOn } from './run.js';
 import { MemoryStore, type Store } from './store.js';
 
 export interface HttpContext {
@@ -51,17 +53,19 @@ export interface HttpServiceOptions {
 
 export class HttpService {
   readonly server: http.Server;
-  readonly #catalog;
+  readonly #pipeline: Pipeline<HttpContext>;
   /** Per endpoint: the twin's URL without query, built once. */
   readonly #counterparts = new Map<HttpEndpoint, string>();
   readonly #chaosLines = new Map<HttpEndpoint, HeaderList>();
   readonly #trusted: ReadonlySet<string>;
+  /** Per connection: its client's rate checks (rebuilt when a trusted proxy names another client). */
+  readonly #checks = new WeakMap<Socket, ClientChecks>();
   readonly store: Store;
 
   constructor(readonly options: HttpServiceOptions) {
-    const { registry, config } = options;
-    this.#catalog = catalogBodies(registry, config);
+    const { registry, config, logger } = options;
     this.store = options.store ?? new MemoryStore();
+    this.#pipeline = new Pipeline({ host: options.host, registry, config, store: this.store, logger });
     this.#trusted = new Set(config.trustProxy);
     for (const endpoint of registry.endpoints) {
       this.#counterparts.set(endpoint, counterpartUrl(options.host, endpoint, config.urls));
@@ -81,10 +85,16 @@ export class HttpService {
     this.server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
       if (!socket.writable) return;
       const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-      const body = `{"error":"bad_request","reason":"malformed request"}\n`;
-      socket.end(
-        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      const { headers, body } = errorResponse(status, 'malformed request');
+      let text = `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n`;
+      for (const [name, value] of headers) text += `${name}: ${value}\r\n`;
+      text += `Connection: close\r\n\r\n${body.toString('latin1')}`;
+      socket.end(text, 'latin1');
+      if (observing()) {
+        const exchange = new Exchange(options.host);
+        exchange.outcome = 'rejected';
+        exchange.finish(status, text.length, true);
+      }
     });
   }
 
@@ -109,88 +119,96 @@ export class HttpService {
     return (hops[hops.length - 1] as string).trim() || peer;
   }
 
-  #handle(req: IncomingMessage, res: ServerResponse): void {
+  #checksFor(req: IncomingMessage): ClientChecks {
     const clientAddress = this.#clientAddress(req);
-    const check = generalCheck(this.options.config, clientAddress);
-    if (!check) {
-      this.#serve(req, res, clientAddress);
-      return;
+    let checks = this.#checks.get(req.socket);
+    if (checks?.clientAddress !== clientAddress) {
+      checks = new ClientChecks(this.options.config, clientAddress);
+      this.#checks.set(req.socket, checks);
     }
-    const now = refusalNow(this.store, check);
-    if (now !== 'ask') this.#limited(req, res, clientAddress, now);
-    else void refusalFor(this.store, check).then((refusal) => this.#limited(req, res, clientAddress, refusal));
+    return checks;
   }
 
-  /** Serves the request, or answers for the limit: a real 429, no X-Chaos-* line (DESIGN §5); a namespace keeps its lines. */
-  #limited(req: IncomingMessage, res: ServerResponse, clientAddress: string, refusal: Refusal | undefined): void {
-    if (!refusal) {
-      this.#serve(req, res, clientAddress);
-      return;
-    }
-    const path = originForm(req.url ?? '/').split('?')[0] as string;
-    res.writeHead(refusal.status, [...refusal.headers, ...this.options.registry.linesUnder(path)].flat());
-    res.end(req.method === 'HEAD' ? undefined : refusal.body);
-  }
-
-  #serve(req: IncomingMessage, res: ServerResponse, clientAddress: string): void {
+  #handle(req: IncomingMessage, res: ServerResponse): void {
     const target = originForm(req.url ?? '/');
     const q = target.indexOf('?');
     const path = q === -1 ? target : target.slice(0, q);
     const query = q === -1 ? '' : target.slice(q + 1);
-    const method = req.method ?? 'GET';
-    const { registry, config, logger } = this.options;
+    const checks = this.#checksFor(req);
+    const responder = new ResponseResponder(this, req, res, path, query, checks.clientAddress);
+    const pending = this.#pipeline.dispatch(
+      { method: req.method ?? 'GET', path, query, host: req.headers.host, accept: req.headers.accept },
+      checks,
+      responder,
+    );
+    if (responder.exchange) observeResponse(responder.exchange, res);
+    void pending;
+  }
 
-    const match = registry.match(path);
-    if (!match) {
-      const json = wantsJson(req.headers.accept);
-      const body = json ? this.#catalog.json : this.#catalog.html;
-      res.writeHead(path === '/' ? 200 : 404, [
-        ['Content-Type', json ? 'application/json' : 'text/html; charset=utf-8'],
-        ['Content-Length', String(body.length)],
-        ['Vary', 'Accept'],
-        // An unknown path inside an endpoint's namespace keeps that namespace's lines (X-Robots-Tag under /infinite/).
-        ...registry.linesUnder(path),
-      ].flat());
-      res.end(method === 'HEAD' ? undefined : body);
-      return;
-    }
-
-    const endpoint = match.endpoint;
-    const methods = allowedMethods(endpoint);
-    if (!(methods as readonly string[]).includes(method)) {
-      sendError(res, 405, { error: 'method_not_allowed', reason: `${method} is not served at ${endpoint.path}` }, [
-        ['Allow', routerAllow(endpoint)],
-        ...(endpoint.alwaysHeaders ?? []),
-      ]);
-      return;
-    }
-    const parsed = parseParams(endpoint.path, endpoint.params, splitQuery(query), match.pathValues);
-    if (!parsed.ok) {
-      sendError(res, 400, parsed.error, endpoint.alwaysHeaders);
-      return;
-    }
-
+  /** The lines every response of an endpoint carries on this host (X-Chaos-Origin/Counterpart on control, X-Chaos-Category/Endpoint on bots). */
+  linesFor(endpoint: HttpEndpoint, path: string, query: string): HeaderList {
+    const { host, config } = this.options;
+    if (host !== 'control') return [...(this.#chaosLines.get(endpoint) as HeaderList)];
     // A templated twin (/status/{code}) is named by the concrete path asked for.
     const twin =
       endpoint.path.includes('{') && endpoint.counterpartPath === undefined
-        ? counterpartUrl(this.options.host, { ...endpoint, counterpartPath: path }, config.urls)
+        ? counterpartUrl(host, { ...endpoint, counterpartPath: path }, config.urls)
         : (this.#counterparts.get(endpoint) as string);
-    const headers: HeaderList =
-      this.options.host === 'control'
-        ? controlHeaders(twin + (query ? `?${query}` : ''))
-        : [...(this.#chaosLines.get(endpoint) as HeaderList)];
-    addClampedHeader(headers, parsed.clamped);
-    const ctx: HttpContext = {
+    return controlHeaders(twin + (query ? `?${query}` : ''));
+  }
+}
+
+/** Bytes handed to each socket up to its last finished response: a response's bytes are the difference. */
+const bytesAtLastFinish = new WeakMap<Socket, number>();
+
+/** Publishes the exchange when node:http has handed the last byte to the socket, or when the client left first. */
+function observeResponse(exchange: Exchange, res: ServerResponse): void {
+  const socket = res.socket;
+  const done = (completed: boolean): void => {
+    const total = socket?.bytesWritten ?? 0;
+    const before = socket ? (bytesAtLastFinish.get(socket) ?? 0) : 0;
+    if (socket) bytesAtLastFinish.set(socket, total);
+    exchange.finish(res.headersSent ? res.statusCode : 0, Math.max(0, total - before), completed);
+  };
+  res.once('finish', () => done(true));
+  res.once('close', () => done(res.writableFinished));
+}
+
+/** The pipeline's answers for one request, over node:http's ServerResponse. */
+class ResponseResponder implements Responder<HttpContext> {
+  exchange: Exchange | undefined;
+
+  constructor(
+    private readonly service: HttpService,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly path: string,
+    private readonly query: string,
+    private readonly clientAddress: string,
+  ) {}
+
+  plain(response: PlainResponse, last: boolean): void {
+    if (last) this.res.shouldKeepAlive = false;
+    this.res.writeHead(response.status, response.headers.flat());
+    this.res.end(this.req.method === 'HEAD' ? undefined : response.body);
+  }
+
+  context(endpoint: HttpEndpoint, clamped: readonly string[]): HttpContext {
+    const { req, res, path, query, service } = this;
+    const headers = service.linesFor(endpoint, path, query);
+    addClampedHeader(headers, clamped);
+    const method = req.method;
+    return {
       req,
       res,
       endpoint,
-      config,
+      config: service.options.config,
       path,
       query,
       headers,
-      store: this.store,
-      clientAddress,
-      registry,
+      store: service.store,
+      clientAddress: this.clientAddress,
+      registry: service.options.registry,
       send(status, contentType, body, extra, more) {
         const lines: HeaderList = [['Content-Type', contentType], ['Content-Length', String(Buffer.byteLength(body))], ...headers];
         if (extra) addChaosHeaders(lines, extra);
@@ -199,17 +217,11 @@ export class HttpService {
         res.end(method === 'HEAD' ? undefined : body);
       },
     };
-    const fail = (error: unknown): void => {
-      logger.error({ err: error, endpoint: endpoint.id }, 'handler failed');
-      if (res.headersSent) res.destroy();
-      else sendError(res, 500, { error: 'internal_error', reason: 'the endpoint failed; this is a real error, not chaos' });
-    };
-    try {
-      const pending = endpoint.handle(ctx, parsed.values);
-      if (pending) pending.catch(fail);
-    } catch (error) {
-      fail(error);
-    }
+  }
+
+  failed(): void {
+    if (this.res.headersSent) this.res.destroy();
+    else this.plain(errorResponse(500, INTERNAL_ERROR_REASON), false);
   }
 }
 
@@ -223,11 +235,4 @@ export function originForm(target: string): string {
   if (!m) return target;
   const rest = m[1] as string;
   return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
-}
-
-/** A real failure: JSON, no X-Chaos-* header. */
-function sendError(res: ServerResponse, status: number, body: object, extra: readonly (readonly [string, string])[] = []): void {
-  const bytes = jsonBody(body);
-  res.writeHead(status, [['Content-Type', 'application/json'], ['Content-Length', String(bytes.length)], ...extra].flat());
-  res.end(res.req.method === 'HEAD' ? undefined : bytes);
 }

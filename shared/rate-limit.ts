@@ -10,6 +10,8 @@ export const RATE_PERIOD_MS = 60_000;
 
 export interface Refusal {
   readonly status: 429;
+  /** The policy that refused. */
+  readonly policy: string;
   readonly headers: HeaderList;
   readonly body: Buffer;
 }
@@ -26,6 +28,7 @@ export function rateLimitRefusal(decision: RateDecision, check: RateCheck): Refu
   });
   return {
     status: 429,
+    policy: check.policy,
     headers: [
       ['Content-Type', 'application/problem+json'],
       ['Content-Length', String(body.length)],
@@ -37,24 +40,62 @@ export function rateLimitRefusal(decision: RateDecision, check: RateCheck): Refu
   };
 }
 
+/** The per-IP policies an endpoint can declare beside the general one (each a RATE_LIMIT_* setting). */
+export type RatePolicy = Exclude<keyof Config['rateLimit'], 'general'>;
+
 /** A per-IP policy for a client (`limit` per 60 s), or undefined when the limit is 0 (off). */
 export function perIpCheck(policy: string, limit: number, clientAddress: string): RateCheck | undefined {
   return limit > 0 ? { policy, key: `${policy}:${clientAddress}`, limit, periodMs: RATE_PERIOD_MS } : undefined;
 }
 
-/** The general per-IP policy for a client (RATE_LIMIT_GENERAL). */
-export function generalCheck(config: Config, clientAddress: string): RateCheck | undefined {
-  return perIpCheck('general', config.rateLimit.general, clientAddress);
+const NO_CHECKS: readonly RateCheck[] = [];
+
+/**
+ * One client's checks: the general policy plus those an endpoint declares,
+ * built once per client and policy list (a chaos connection keeps one for all
+ * its requests), so the hot path allocates nothing for them.
+ */
+export class ClientChecks {
+  readonly #byPolicies = new Map<readonly RatePolicy[] | undefined, readonly RateCheck[]>();
+
+  constructor(
+    private readonly config: Config,
+    readonly clientAddress: string,
+  ) {}
+
+  /** The checks for a request to an endpoint declaring `policies`; empty when every limit is off. */
+  for(policies: readonly RatePolicy[] | undefined): readonly RateCheck[] {
+    let checks = this.#byPolicies.get(policies);
+    if (checks === undefined) {
+      const built: RateCheck[] = [];
+      const general = perIpCheck('general', this.config.rateLimit.general, this.clientAddress);
+      if (general) built.push(general);
+      for (const policy of policies ?? []) {
+        const check = perIpCheck(policy, this.config.rateLimit[policy], this.clientAddress);
+        if (check) built.push(check);
+      }
+      checks = built.length === 0 ? NO_CHECKS : built;
+      this.#byPolicies.set(policies, checks);
+    }
+    return checks;
+  }
+}
+
+function refusalOf(decision: RateDecision, checks: readonly RateCheck[]): Refusal | undefined {
+  if (decision.allowed) return undefined;
+  const check = checks.find((c) => c.policy === decision.policy) ?? (checks[0] as RateCheck);
+  return rateLimitRefusal(decision, check);
 }
 
 /**
- * The refusal for a request over a limit, or undefined to serve it. Fails
- * open: a store that cannot answer never turns into an error (DESIGN §7).
+ * The refusal for a request over any of its limits, or undefined to serve it:
+ * all checks are decided in one store call, and a refused request consumes
+ * nothing. Fails open: a store that cannot answer never turns into an error
+ * (DESIGN §7).
  */
-export async function refusalFor(store: Store, check: RateCheck): Promise<Refusal | undefined> {
+export async function refusalFor(store: Store, checks: readonly RateCheck[]): Promise<Refusal | undefined> {
   try {
-    const decision = await store.checkRate([check]);
-    return decision.allowed ? undefined : rateLimitRefusal(decision, check);
+    return refusalOf(await store.checkRate(checks), checks);
   } catch {
     return undefined;
   }
@@ -64,8 +105,11 @@ export async function refusalFor(store: Store, check: RateCheck): Promise<Refusa
  * The same, decided at once when the store can (in-memory): `'ask'` means the
  * caller must await `refusalFor` instead.
  */
-export function refusalNow(store: Store, check: RateCheck): Refusal | undefined | 'ask' {
+export function refusalNow(store: Store, checks: readonly RateCheck[]): Refusal | undefined | 'ask' {
   if (!store.checkRateNow) return 'ask';
-  const decision = store.checkRateNow([check]);
-  return decision.allowed ? undefined : rateLimitRefusal(decision, check);
+  try {
+    return refusalOf(store.checkRateNow(checks), checks);
+  } catch {
+    return undefined;
+  }
 }

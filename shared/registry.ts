@@ -2,7 +2,9 @@
 // catalog, README tables, counterpart links and the /random pool all derive
 // from it. A broken definition stops start-up with every problem listed.
 import type { HostName } from './config.js';
+import type { PlainResponse } from './errors.js';
 import { checkParamSpecs, type ParamSpecs, type ParamValues } from './params.js';
+import type { RatePolicy } from './rate-limit.js';
 
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export type Method = (typeof METHODS)[number];
@@ -55,12 +57,23 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs> {
   /** Host of the twin; by default control for chaos and bots, chaos for control. */
   readonly counterpartHost?: HostName;
   readonly random?: RandomPool;
+  /**
+   * Per-IP policies beyond the general one that count this endpoint's requests;
+   * the pipeline decides them all in one store call (DESIGN §7).
+   */
+  readonly limits?: readonly RatePolicy[];
+  /**
+   * Answers a request before the endpoint's own policies count it (a pure check
+   * of the parsed parameters and the path as sent; the general limit still counts it).
+   */
+  readonly screen?: (params: ParamValues<P>, path: string) => PlainResponse | undefined;
   readonly handle: (ctx: Ctx, params: ParamValues<P>) => void | Promise<void>;
 }
 
 /** What a registry keeps: the same definition with its parameter types erased. */
 export type AnyEndpoint<Ctx> = EndpointDef<Ctx, ParamSpecs> & {
   readonly handle: (ctx: Ctx, params: Readonly<Record<string, unknown>>) => void | Promise<void>;
+  readonly screen?: (params: Readonly<Record<string, unknown>>, path: string) => PlainResponse | undefined;
 };
 
 /** Keeps the parameter types for the handler, then erases them for the registry. */

@@ -3,11 +3,11 @@
 // One definition serves both formats and all four types, as the spec's single
 // parameter table ("applies to") describes; see README, Infinite content.
 import { escapeHtml } from '../../../../shared/catalog.js';
+import type { PlainResponse } from '../../../../shared/errors.js';
 import type { HeaderList } from '../../../../shared/headers.js';
 import { defineHttpEndpoint, type HttpContext } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { int } from '../../../../shared/params.js';
-import { perIpCheck, refusalFor } from '../../../../shared/rate-limit.js';
 import {
   INFINITE_FORMATS, INFINITE_TYPES, MAX_LINKS, MAX_TAIL_CHARS, MAX_TAIL_SEGMENTS, renderInfinite, segmentCount,
   type InfiniteFormat, type InfiniteType,
@@ -42,12 +42,17 @@ function write(ctx: HttpContext, status: number, lines: HeaderList, body: Buffer
   ctx.res.end(ctx.req.method === 'HEAD' ? undefined : body);
 }
 
+/** A real failure of ours under the namespace: accurate framing and X-Robots-Tag, no X-Chaos-* line. */
+function refusal(status: number, contentType: string, body: Buffer): PlainResponse {
+  return { status, headers: [['Content-Type', contentType], ['Content-Length', String(body.length)], ROBOTS], body };
+}
+
 /** Shows at most 80 characters of a value echoed in an error. */
 function shown(value: string): string {
   return value.length > 80 ? `${value.slice(0, 80)}…` : value;
 }
 
-function notFound(ctx: HttpContext, format: string, param: 'format' | 'type', value: string): void {
+function notFound(format: string, param: 'format' | 'type', value: string): PlainResponse {
   const accepted = param === 'format' ? INFINITE_FORMATS : INFINITE_TYPES;
   const reason = `unknown ${param} ${JSON.stringify(shown(value))}: use one of ${accepted.join(', ')}`;
   if (format === 'html') {
@@ -57,12 +62,9 @@ function notFound(ctx: HttpContext, format: string, param: 'format' | 'type', va
       '<title>Not found: infinite content</title>\n</head>\n<body>\n<main>\n<h1>Not found</h1>\n' +
       `<p>${escapeHtml(reason)}.</p>\n<p>Pages look like <code>${PATH}</code>, for example:</p>\n<ul>\n${examples}\n</ul>\n` +
       '</main>\n</body>\n</html>\n';
-    const body = Buffer.from(page);
-    write(ctx, 404, [['Content-Type', 'text/html; charset=utf-8'], ['Content-Length', String(body.length)], ROBOTS], body);
-    return;
+    return refusal(404, 'text/html; charset=utf-8', Buffer.from(page));
   }
-  const body = jsonBody({ endpoint: PATH, error: 'not_found', requested: value, reason, param, accepted });
-  write(ctx, 404, [['Content-Type', 'application/json'], ['Content-Length', String(body.length)], ROBOTS], body);
+  return refusal(404, 'application/json', jsonBody({ endpoint: PATH, error: 'not_found', requested: value, reason, param, accepted }));
 }
 
 /** The tail exactly as sent (still percent-encoded): it is what seeds the content. */
@@ -92,40 +94,32 @@ export default defineHttpEndpoint({
   headers: ['Cache-Control', 'X-Robots-Tag', 'X-Not-Payload', 'X-Not-Infinite-Type', 'X-Not-Infinite-Format', 'X-Not-Infinite-Truncated'],
   // No chaos twin: the catalog names the page itself.
   counterpartHost: 'control',
-  async handle(ctx, { format, type, links, fields }) {
-    if (!FORMATS.has(format)) return notFound(ctx, 'json', 'format', format);
-    if (!TYPES.has(type)) return notFound(ctx, format, 'type', type);
-    const tail = rawTail(ctx.path);
+  // Its own per-IP policy (RATE_LIMIT_INFINITE), decided with the general one in one store call.
+  limits: ['infinite'],
+  // Requests refused before the generator (unknown format or type, a tail too long or unsafe) are not counted by it.
+  screen({ format, type }, path) {
+    if (!FORMATS.has(format)) return notFound('json', 'format', format);
+    if (!TYPES.has(type)) return notFound(format, 'type', type);
+    const tail = rawTail(path);
     if (tail.length > MAX_TAIL_CHARS || segmentCount(tail) > MAX_TAIL_SEGMENTS) {
-      const body = jsonBody({
+      return refusal(414, 'application/json', jsonBody({
         endpoint: PATH,
         error: 'uri_too_long',
         requested: shown(tail),
         reason: `the path tail has ${tail.length} characters in ${segmentCount(tail)} segments; at most ${MAX_TAIL_CHARS} characters and ${MAX_TAIL_SEGMENTS} segments are served`,
         param: 'path',
         accepted: tailParam.accepted,
-      });
-      write(ctx, 414, [['Content-Type', 'application/json'], ['Content-Length', String(body.length)], ROBOTS], body);
-      return;
+      }));
     }
     const problem = tailProblem(tail);
+    // The shape of the service's parameter errors, so clients need one parser.
     if (problem !== undefined) {
-      // The shape of the service's parameter errors, so clients need one parser.
-      const body = jsonBody({ endpoint: PATH, error: 'invalid_parameter', requested: shown(tail), reason: `path ${problem}`, param: 'path', accepted: tailParam.accepted });
-      write(ctx, 400, [['Content-Type', 'application/json'], ['Content-Length', String(body.length)], ROBOTS], body);
-      return;
+      return refusal(400, 'application/json', jsonBody({ endpoint: PATH, error: 'invalid_parameter', requested: shown(tail), reason: `path ${problem}`, param: 'path', accepted: tailParam.accepted }));
     }
-
-    // The namespace's own per-IP policy (RATE_LIMIT_INFINITE), separate from the general one.
-    const check = perIpCheck('infinite', ctx.config.rateLimit.infinite, ctx.clientAddress);
-    // Fails open when the store is unreachable (DESIGN §7).
-    const refusal = check && (await refusalFor(ctx.store, check));
-    if (refusal) {
-      // A real limit, not chaos: no X-Chaos-* line (DESIGN §5).
-      write(ctx, refusal.status, [...refusal.headers, ROBOTS], refusal.body);
-      return;
-    }
-
+    return undefined;
+  },
+  handle(ctx, { format, type, links, fields }) {
+    const tail = rawTail(ctx.path);
     const { body, truncated } = renderInfinite(format as InfiniteFormat, type as InfiniteType, tail, { links, fields });
     const lines: HeaderList = [
       ['Content-Type', format === 'html' ? 'text/html; charset=utf-8' : 'application/json'],

@@ -1,0 +1,347 @@
+// The chaos host's transport: one client connection. It reads and parses
+// requests, keeps pipelined ones in order, owns every timer (header read,
+// idle, hold, stall, linger) and back-pressure, and decides what becomes of the
+// connection after each response (keep-alive, close, hold, reset). What a
+// request means is not its business: it hands each one to its host.
+import type { Socket } from 'node:net';
+import type { Config } from '../../shared/config.js';
+import type { Exchange } from '../../shared/observe.js';
+import { ClientChecks } from '../../shared/rate-limit.js';
+import { RequestParser, RequestRejected, type ParsedRequest, type ParserLimits } from './parser.js';
+import { Wire, type EndAction, type WireOwner } from './wire.js';
+
+/** What a connection needs from the server that accepted it. */
+export interface ConnectionHost {
+  readonly config: Config;
+  readonly limits: ParserLimits;
+  /** From the first byte of a request until it is complete (slowloris guard): 408 after. */
+  readonly requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  readonly idleTimeoutMs: number;
+  /** How long a connection whose response promised more bytes is held open. */
+  readonly holdMs: number;
+  readonly maxRequestsPerConnection: number;
+  readonly draining: boolean;
+  /** Answers one request; a promise means "wait before the next one" (the store is deciding). */
+  request(connection: Connection, req: ParsedRequest, keepAlive: boolean): Promise<void> | undefined;
+  /** Answers input the parser refused; the connection closes after it. */
+  rejected(connection: Connection, rejection: RequestRejected): void;
+}
+
+/** Parsed requests waiting behind the active response; beyond this we stop parsing and reading. */
+const MAX_QUEUED_REQUESTS = 16;
+/** After our FIN, a client that never closes its side is cut off after this. */
+const LINGER_MS = 5_000;
+
+type Queued = ParsedRequest | RequestRejected;
+
+export class Connection implements WireOwner {
+  readonly #parser: RequestParser;
+  readonly #queue: Queued[] = [];
+  #active: { wire: Wire; keepAlive: boolean; exchange: Exchange | undefined } | undefined;
+  #served = 0;
+  #pumping = false;
+  #clientEnded = false;
+  #closing = false;
+  #closed = false;
+  /** A response promised bytes that never come: nothing more is read or answered. */
+  #holding = false;
+  /** A request waits for the rate limiter's answer: nothing else is dispatched meanwhile. */
+  #gated = false;
+  /** This client's rate checks, built on its first request and kept for the connection's life. */
+  #checks: ClientChecks | undefined;
+  /** A request asked for 100 Continue; sent once every earlier response is out. */
+  #continuePending = false;
+  /** The socket's output buffer is full: the next pipelined response waits for 'drain'. */
+  #waitingDrain = false;
+  #requestTimer: NodeJS.Timeout | undefined;
+  #idleTimer: NodeJS.Timeout | undefined;
+  #holdTimer: NodeJS.Timeout | undefined;
+  #stallTimer: NodeJS.Timeout | undefined;
+  #lingerTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly host: ConnectionHost,
+  ) {
+    this.#parser = new RequestParser(
+      {
+        onRequest: (request) => {
+          // The request is complete: the next one gets its own full header-read time.
+          this.#continuePending = false;
+          this.#clearRequestTimer();
+          this.#enqueue(request);
+        },
+        onReject: (rejection) => {
+          this.#continuePending = false;
+          this.#clearRequestTimer();
+          this.#enqueue(rejection);
+        },
+        onContinue: () => {
+          this.#continuePending = true;
+          this.#sendContinue();
+        },
+      },
+      host.limits,
+    );
+    socket.on('data', (chunk: Buffer) => this.#onData(chunk));
+    socket.on('end', () => this.#onClientEnd());
+    socket.on('error', () => {
+      /* a client that resets or vanishes is normal here; 'close' follows */
+    });
+    socket.on('close', () => this.#onClose());
+    this.#settle();
+  }
+
+  #onData(chunk: Buffer): void {
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
+    // After a rejection, a hold or our FIN, input is read and dropped (lingering close).
+    if (this.#parser.dead) return;
+    this.#parser.push(chunk);
+    this.#afterInput();
+  }
+
+  /**
+   * The client's FIN. Read as "gave up", the way nginx (499) and node:http do:
+   * the response in progress stops and its timers die, queued requests are
+   * dropped, and we close. What was already written still goes out before our FIN.
+   */
+  #onClientEnd(): void {
+    this.#clientEnded = true;
+    const active = this.#active;
+    this.#active = undefined;
+    this.#queue.length = 0;
+    if (active) this.#abort(active);
+    this.#settle();
+  }
+
+  /** Input backpressure, the header-read timer and the idle timer, after the parser moved. */
+  #afterInput(): void {
+    if (this.#closing || this.#closed) return;
+    if (this.#parser.paused) this.socket.pause();
+    else if (this.socket.isPaused() && !this.#holding) this.socket.resume();
+    this.#armRequestTimer();
+    // Input that completed nothing (empty lines) must not leave the connection without a timer.
+    this.#settle();
+  }
+
+  /** From the first byte of a request until it is complete; not while we hold parsing ourselves. */
+  #armRequestTimer(): void {
+    if (!this.#parser.midRequest || this.#parser.paused) {
+      this.#clearRequestTimer();
+      return;
+    }
+    this.#requestTimer ??= setTimeout(() => {
+      this.#requestTimer = undefined;
+      this.#parser.stop();
+      this.#enqueue(new RequestRejected(408, 'request not received in time'));
+    }, this.host.requestTimeoutMs);
+  }
+
+  #clearRequestTimer(): void {
+    clearTimeout(this.#requestTimer);
+    this.#requestTimer = undefined;
+  }
+
+  #enqueue(item: Queued): void {
+    this.#queue.push(item);
+    // Input backpressure: stop parsing (and, after this chunk, reading) while many requests wait.
+    if (this.#queue.length >= MAX_QUEUED_REQUESTS) this.#parser.pause();
+    this.#pump();
+  }
+
+  #pump(): void {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      while (!this.#active && !this.#gated && !this.#closing && !this.#closed && !this.#waitingDrain && this.#queue.length > 0) {
+        // Output backpressure: a client that pipelines without reading gets no more responses
+        // written until it reads; meanwhile nothing more is parsed or read (bounded memory).
+        if (this.socket.writableNeedDrain) {
+          this.#waitForDrain();
+          break;
+        }
+        const item = this.#queue.shift() as Queued;
+        if (item instanceof RequestRejected) this.host.rejected(this, item);
+        else this.#dispatch(item);
+        // Room in the queue again: parse what was held back, then read on.
+        if (this.#parser.paused && this.#queue.length < MAX_QUEUED_REQUESTS / 2) {
+          this.#parser.resume();
+          this.#afterInput();
+        }
+      }
+    } finally {
+      this.#pumping = false;
+    }
+    this.#sendContinue();
+    this.#settle();
+  }
+
+  #waitForDrain(): void {
+    this.#waitingDrain = true;
+    this.socket.once('drain', () => {
+      this.#waitingDrain = false;
+      clearTimeout(this.#stallTimer);
+      this.#stallTimer = undefined;
+      this.#pump();
+    });
+    // A client that stops reading for as long as an idle one may wait is cut off.
+    this.#stallTimer = setTimeout(() => this.socket.destroy(), this.host.idleTimeoutMs);
+  }
+
+  /** The interim 100 goes out only between responses, never inside one. */
+  #sendContinue(): void {
+    if (!this.#continuePending || this.#active || this.#queue.length > 0 || this.#closing || this.#closed) return;
+    this.#continuePending = false;
+    this.socket.write('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
+    // The body only starts now: give it the full request time.
+    this.#clearRequestTimer();
+    this.#armRequestTimer();
+  }
+
+  /** Decides what an idle connection does: wait for the next request, or close. */
+  #settle(): void {
+    if (this.#active || this.#gated || this.#closing || this.#closed || this.#queue.length > 0) return;
+    if (this.#holding) {
+      if (this.#clientEnded) this.#close();
+      return;
+    }
+    if (this.#clientEnded || this.host.draining || this.#parser.dead) {
+      if (!this.#parser.midRequest || this.#clientEnded) this.#close();
+      return;
+    }
+    if (!this.#parser.midRequest && !this.#idleTimer) {
+      this.#idleTimer = setTimeout(() => this.#close(), this.host.idleTimeoutMs);
+    }
+  }
+
+  /** Called on shutdown: idle connections close now, busy ones after their response. */
+  drain(): void {
+    this.#settle();
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  #close(): void {
+    if (this.#closing || this.#closed) return;
+    this.#closing = true;
+    this.#parser.stop();
+    this.#queue.length = 0;
+    this.#clearTimers();
+    this.socket.end();
+    // Keep reading (and dropping) until the client closes: closing with unread
+    // input would send RST and could destroy the response we just wrote.
+    this.socket.resume();
+    // A client that never closes its side is cut off after a while.
+    this.#lingerTimer = setTimeout(() => this.socket.destroy(), LINGER_MS);
+    this.#lingerTimer.unref();
+  }
+
+  #clearTimers(): void {
+    clearTimeout(this.#requestTimer);
+    clearTimeout(this.#idleTimer);
+    clearTimeout(this.#holdTimer);
+    clearTimeout(this.#stallTimer);
+    this.#requestTimer = this.#idleTimer = this.#holdTimer = this.#stallTimer = undefined;
+  }
+
+  #onClose(): void {
+    this.#closed = true;
+    this.#clearTimers();
+    clearTimeout(this.#lingerTimer);
+    this.#parser.stop();
+    this.#queue.length = 0;
+    const active = this.#active;
+    this.#active = undefined;
+    if (active) this.#abort(active);
+  }
+
+  /** The client went away mid-response: every wait of the response dies, and it is observed as incomplete. */
+  #abort(active: { wire: Wire; exchange: Exchange | undefined }): void {
+    active.wire.socketClosed();
+    active.exchange?.finish(statusOf(active.wire), active.wire.bytesWritten, false);
+  }
+
+  finished(wire: Wire, action: EndAction): void {
+    if (this.#active?.wire !== wire) return;
+    const { keepAlive, exchange } = this.#active;
+    this.#active = undefined;
+    exchange?.finish(statusOf(wire), wire.bytesWritten, true);
+    // A HEAD response promised no body, so there is nothing to wait for.
+    const effective: EndAction = action === 'hold' && wire.headOnly ? 'keep-alive' : action;
+    switch (effective) {
+      case 'keep-alive':
+        if (!keepAlive) this.#close();
+        else this.#pump();
+        return;
+      case 'close':
+        this.#close();
+        return;
+      case 'hold':
+        // The response promised bytes that never come: answer nothing more,
+        // but keep reading so the client's own close is noticed.
+        this.#holding = true;
+        this.#parser.stop();
+        this.#queue.length = 0;
+        this.#clearRequestTimer();
+        this.socket.resume();
+        this.#holdTimer = setTimeout(() => this.#close(), this.host.holdMs);
+        if (this.#clientEnded) this.#close();
+        return;
+      case 'reset':
+        this.#closing = true;
+        this.#parser.stop();
+        this.#queue.length = 0;
+        this.#clearTimers();
+        this.socket.resetAndDestroy();
+        return;
+    }
+  }
+
+  /** The client's address: the socket's peer (the PROXY header's source, behind HAProxy). */
+  get clientAddress(): string {
+    return this.socket.remoteAddress ?? '';
+  }
+
+  /** This client's rate checks, one set per connection (one client address). */
+  get checks(): ClientChecks {
+    return (this.#checks ??= new ClientChecks(this.host.config, this.clientAddress));
+  }
+
+  /** Opens the wire of the next response; it is the connection's active response until it ends. */
+  openWire(headOnly: boolean, keepAlive: boolean, exchange: Exchange | undefined): Wire {
+    const wire = new Wire(this.socket, this, headOnly, this.host.idleTimeoutMs);
+    this.#active = { wire, keepAlive, exchange };
+    return wire;
+  }
+
+  /** Drops a response nothing was written for (its timers die), so another can answer in its place. */
+  abandon(wire: Wire): void {
+    wire.socketClosed();
+    if (this.#active?.wire === wire) this.#active = undefined;
+  }
+
+  #dispatch(req: ParsedRequest): void {
+    this.#served++;
+    const keepAlive =
+      req.keepAlive && !this.#clientEnded && !this.host.draining && this.#served < this.host.maxRequestsPerConnection;
+    const pending = this.host.request(this, req, keepAlive);
+    if (!pending) return;
+    // A store that needs a round trip (Redis): the connection waits, so
+    // responses keep request order.
+    this.#gated = true;
+    void pending.then(() => {
+      this.#gated = false;
+      if (this.#closed || this.#closing) return;
+      this.#pump();
+    });
+  }
+}
+
+// TEMP until the wire records its status (faults branch).
+function statusOf(wire: Wire): number {
+  return (wire as unknown as { status?: number }).status ?? 0;
+}

@@ -1,0 +1,42 @@
+// Real failures (DESIGN §5): the one table of error codes and the one builder
+// of their JSON bodies, for both transports. They never carry X-Chaos-* lines,
+// so a monitor can tell them from the chaos we serve on purpose.
+import type { HeaderList } from './headers.js';
+import { jsonBody } from './json.js';
+
+/** Stable `error` codes by status, for the router, the parsers and the edge. */
+export const ERROR_CODES = {
+  400: 'bad_request',
+  405: 'method_not_allowed',
+  408: 'request_timeout',
+  413: 'content_too_large',
+  414: 'uri_too_long',
+  417: 'expectation_failed',
+  421: 'misdirected_request',
+  431: 'request_header_fields_too_large',
+  500: 'internal_error',
+  501: 'not_implemented',
+  505: 'http_version_not_supported',
+} as const;
+export type ErrorStatus = keyof typeof ERROR_CODES;
+
+/** A complete response of ours (catalog, real failure): status, lines without Date or Connection, and the body. */
+export interface PlainResponse {
+  readonly status: number;
+  readonly headers: HeaderList;
+  readonly body: Buffer;
+}
+
+export const INTERNAL_ERROR_REASON = 'the endpoint failed; this is a real error, not chaos';
+
+/** `{error, reason}` for a status of the table, or another JSON body (a parameter error's), with accurate framing. */
+export function errorResponse(
+  status: ErrorStatus,
+  reasonOrBody: string | object,
+  extra: readonly (readonly [string, string])[] = [],
+): PlainResponse {
+  const body = jsonBody(typeof reasonOrBody === 'string' ? { error: ERROR_CODES[status], reason: reasonOrBody } : reasonOrBody);
+  const headers: HeaderList = [['Content-Type', 'application/json'], ['Content-Length', String(body.length)]];
+  for (const line of extra) headers.push(line);
+  return { status, headers, body };
+}
