@@ -10,7 +10,7 @@ import type { Logger } from './log.js';
 import { parseParams, splitQuery } from './params.js';
 import { allowedMethods, defineEndpoint, routerAllow, type AnyEndpoint, type Registry } from './registry.js';
 import { generalCheck, refusalFor, refusalNow, type Refusal } from './rate-limit.js';
-import { MemoryStore, type Store } from './store.js';
+import type { Store } from './store/types.js';
 
 export interface HttpContext {
   readonly req: IncomingMessage;
@@ -45,8 +45,8 @@ export interface HttpServiceOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly registry: Registry<HttpContext>;
-  /** Shared state; the in-memory store by default. */
-  readonly store?: Store;
+  /** Shared state, owned by the caller (built and closed by the service runner). */
+  readonly store: Store;
 }
 
 export class HttpService {
@@ -61,7 +61,7 @@ export class HttpService {
   constructor(readonly options: HttpServiceOptions) {
     const { registry, config } = options;
     this.#catalog = catalogBodies(registry, config);
-    this.store = options.store ?? new MemoryStore();
+    this.store = options.store;
     this.#trusted = new Set(config.trustProxy);
     for (const endpoint of registry.endpoints) {
       this.#counterparts.set(endpoint, counterpartUrl(options.host, endpoint, config.urls));

@@ -6,12 +6,11 @@ import { catalogBodies, wantsJson, type CatalogBodies } from '../../shared/catal
 import { chaosBaseHeaders, httpDate, type HeaderList } from '../../shared/headers.js';
 import { jsonBody } from '../../shared/json.js';
 import { generalCheck, refusalFor, refusalNow, type Refusal } from '../../shared/rate-limit.js';
-import type { RateCheck } from '../../shared/store.js';
+import type { RateCheck, Store } from '../../shared/store/types.js';
 import { listenOn } from '../../shared/run.js';
 import type { Logger } from '../../shared/log.js';
 import { parseParams, splitQuery } from '../../shared/params.js';
 import { allowedMethods, routerAllow, type Registry } from '../../shared/registry.js';
-import { MemoryStore, type Store } from '../../shared/store.js';
 import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.js';
 import { DEFAULT_LIMITS, RequestParser, RequestRejected, type ParsedRequest, type ParserLimits } from './parser.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
@@ -20,8 +19,8 @@ export interface ChaosServerOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly registry: Registry<ChaosContext>;
-  /** Shared state; the in-memory store by default. */
-  readonly store?: Store;
+  /** Shared state, owned by the caller (built and closed by the service runner). */
+  readonly store: Store;
   readonly limits?: ParserLimits;
   /** From the first byte of a request until it is complete (slowloris guard): 408 after. */
   readonly requestTimeoutMs?: number;
@@ -56,7 +55,7 @@ export class ChaosServer {
   constructor(readonly options: ChaosServerOptions) {
     const { config, registry } = options;
     this.limits = options.limits ?? DEFAULT_LIMITS;
-    this.store = options.store ?? new MemoryStore();
+    this.store = options.store;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
     this.holdMs = options.holdMs ?? 30_000;
