@@ -12,7 +12,7 @@ import { Exchange, observing, type Outcome } from './observe.js';
 import { parseParams, splitQuery } from './params.js';
 import { ClientChecks, refusalFor, refusalNow, type Refusal } from './rate-limit.js';
 import { allowedMethods, routerAllow, type AnyEndpoint, type Registry } from './registry.js';
-import type { Store } from './store.js';
+import type { Store } from './store/types.js';
 
 /** The parts of a request the pipeline reads, whichever transport parsed it. */
 export interface IncomingRequest {

@@ -12,7 +12,7 @@ import { Exchange, observing } from './observe.js';
 import { ClientChecks } from './rate-limit.js';
 import { defineEndpoint, type AnyEndpoint, type Registry } from './registry.js';
 import { listenOn } from './run.js';
-import { MemoryStore, type Store } from './store.js';
+import type { Store } from './store/types.js';
 
 export interface HttpContext {
   readonly req: IncomingMessage;
@@ -47,8 +47,8 @@ export interface HttpServiceOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly registry: Registry<HttpContext>;
-  /** Shared state; the in-memory store by default. */
-  readonly store?: Store;
+  /** Shared state, owned by the caller (built and closed by the service runner). */
+  readonly store: Store;
 }
 
 export class HttpService {
@@ -64,7 +64,7 @@ export class HttpService {
 
   constructor(readonly options: HttpServiceOptions) {
     const { registry, config, logger } = options;
-    this.store = options.store ?? new MemoryStore();
+    this.store = options.store;
     this.#pipeline = new Pipeline({ host: options.host, registry, config, store: this.store, logger });
     this.#trusted = new Set(config.trustProxy);
     for (const endpoint of registry.endpoints) {

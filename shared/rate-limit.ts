@@ -4,7 +4,7 @@
 import type { HeaderList } from './headers.js';
 import { jsonBody } from './json.js';
 import type { Config } from './config.js';
-import type { RateCheck, RateDecision, Store } from './store.js';
+import type { RateCheck, RateDecision, Store } from './store/types.js';
 
 export const RATE_PERIOD_MS = 60_000;
 

@@ -1,9 +1,12 @@
 // Process life of one service: load config (a bad value stops start-up with a
 // message naming the variable), listen, report readiness, and on SIGTERM or
-// SIGINT stop accepting and let in-flight responses finish (bounded).
+// SIGINT stop accepting and let in-flight responses finish (bounded), then
+// close the process's store.
 import type { Server } from 'node:net';
 import { ConfigError, loadConfig, type Config, type HostName } from './config.js';
 import { createLogger, type Logger } from './log.js';
+import { createStore } from './store/index.js';
+import type { Store } from './store/types.js';
 
 export interface Service {
   listen(port: number, host: string): Promise<number>;
@@ -42,24 +45,68 @@ export function configOrExit(): Config {
   }
 }
 
+/** Builds a service around the store it is given; the runner owns the store and closes it. */
+export type ServiceFactory = (config: Config, logger: Logger, store: Store) => Service;
+
+export interface StartedService {
+  readonly port: number;
+  readonly url: string;
+  /** Stops the service (in-flight responses get up to `graceMs`), then closes its store, even when stopping failed. */
+  stop(graceMs: number): Promise<void>;
+}
+
+/**
+ * Builds the process's one store from config, the service around it, and
+ * listens. A start that fails closes the store before it rejects, so nothing
+ * the store holds (timers, a Redis connection) keeps the process alive.
+ */
+export async function startService(
+  create: ServiceFactory,
+  portOf: (config: Config) => number,
+  config: Config,
+  logger: Logger,
+): Promise<StartedService> {
+  const store = createStore(config, logger);
+  let service: Service;
+  let port: number;
+  try {
+    service = create(config, logger, store);
+    port = await service.listen(portOf(config), config.bindAddress);
+  } catch (error) {
+    await store.close().catch((closeError: unknown) => logger.error({ err: closeError }, 'store close failed'));
+    throw error;
+  }
+  const url = `http://${config.bindAddress.includes(':') ? `[${config.bindAddress}]` : config.bindAddress}:${port}`;
+  return {
+    port,
+    url,
+    async stop(graceMs) {
+      try {
+        await service.shutdown(graceMs);
+      } finally {
+        // After the service: responses still finishing may need the store.
+        await store.close();
+      }
+    },
+  };
+}
+
 export async function runService(
   name: HostName,
-  create: (config: Config, logger: Logger) => Service,
+  create: ServiceFactory,
   portOf: (config: Config) => number,
 ): Promise<void> {
   const config = configOrExit();
   const logger = createLogger(name, config.logLevel);
-  let service: Service;
-  let port: number;
+  let started: StartedService;
   try {
-    service = create(config, logger);
-    port = await service.listen(portOf(config), config.bindAddress);
+    started = await startService(create, portOf, config, logger);
   } catch (error) {
     logger.fatal({ err: error }, 'could not start');
     process.stderr.write(`${name}: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
-  const url = `http://${config.bindAddress.includes(':') ? `[${config.bindAddress}]` : config.bindAddress}:${port}`;
+  const { port, url } = started;
   logger.info({ url }, 'listening');
   const ready: ReadyMessage = { type: 'ready', service: name, port, url };
   process.send?.(ready);
@@ -70,7 +117,7 @@ export async function runService(
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    service.shutdown(config.shutdownGraceMs).then(
+    started.stop(config.shutdownGraceMs).then(
       () => {
         logger.info('stopped');
         process.exit(0);

@@ -4,7 +4,7 @@
 import type { Config } from '../../shared/config.js';
 import { addChaosHeaders, addClampedHeader, httpDate, type HeaderList, type HeaderValue } from '../../shared/headers.js';
 import { defineEndpoint, type AnyEndpoint, type Registry } from '../../shared/registry.js';
-import type { Store } from '../../shared/store.js';
+import type { Store } from '../../shared/store/types.js';
 import type { ParsedRequest } from './parser.js';
 import type { EndAction, Wire } from './wire.js';
 

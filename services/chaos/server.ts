@@ -10,7 +10,7 @@ import type { Logger } from '../../shared/log.js';
 import { Exchange, observing } from '../../shared/observe.js';
 import type { AnyEndpoint, Registry } from '../../shared/registry.js';
 import { listenOn } from '../../shared/run.js';
-import { MemoryStore, type Store } from '../../shared/store.js';
+import type { Store } from '../../shared/store/types.js';
 import { Connection, type ConnectionHost } from './connection.js';
 import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.js';
 import { DEFAULT_LIMITS, type ParsedRequest, type ParserLimits, type RequestRejected } from './parser.js';
@@ -20,8 +20,8 @@ export interface ChaosServerOptions {
   readonly config: Config;
   readonly logger: Logger;
   readonly registry: Registry<ChaosContext>;
-  /** Shared state; the in-memory store by default. */
-  readonly store?: Store;
+  /** Shared state, owned by the caller (built and closed by the service runner). */
+  readonly store: Store;
   readonly limits?: ParserLimits;
   /** From the first byte of a request until it is complete (slowloris guard): 408 after. */
   readonly requestTimeoutMs?: number;
@@ -49,7 +49,7 @@ export class ChaosServer implements ConnectionHost {
     const { config, registry, logger } = options;
     this.config = config;
     this.limits = options.limits ?? DEFAULT_LIMITS;
-    this.store = options.store ?? new MemoryStore();
+    this.store = options.store;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
     this.holdMs = options.holdMs ?? 30_000;

@@ -4,6 +4,6 @@ import { createControlRegistry } from './endpoints/index.js';
 
 void runService(
   'control',
-  (config, logger) => new HttpService({ host: 'control', config, logger, registry: createControlRegistry() }),
+  (config, logger, store) => new HttpService({ host: 'control', config, logger, registry: createControlRegistry(), store }),
   (c) => c.ports.control,
 );

@@ -1,4 +1,6 @@
-// Starts the services in-process on free loopback ports, stopped at teardown.
+// Starts the services in-process on free loopback ports, stopped at teardown,
+// each with a store of its own (or the one given) closed after it stops, as
+// the service runner does.
 import net from 'node:net';
 import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
@@ -7,10 +9,22 @@ import { createControlRegistry } from '../../services/control/endpoints/index.js
 import { loadConfig, type Config } from '../../shared/config.js';
 import { HttpService } from '../../shared/http-service.js';
 import { createLogger } from '../../shared/log.js';
-import type { Store } from '../../shared/store.js';
+import { MemoryStore } from '../../shared/store/memory.js';
+import type { Store } from '../../shared/store/types.js';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
+}
+
+/** At teardown: stops `service` (no grace), then closes the store it was given, even when stopping failed. */
+export function stopAtTeardown(t: Teardown, service: { shutdown(graceMs: number): Promise<void> }, store: Store): void {
+  t.teardown(async () => {
+    try {
+      await service.shutdown(0);
+    } finally {
+      await store.close();
+    }
+  });
 }
 
 /** Config for tests: silent logs, and distinct public hosts so 421 can be tested. */
@@ -32,9 +46,10 @@ export async function startChaos(
   options: Partial<Omit<ChaosServerOptions, 'config' | 'logger' | 'registry'>> & { config?: Config } = {},
 ): Promise<{ port: number; server: ChaosServer }> {
   const config = options.config ?? testConfig();
-  const server = new ChaosServer({ ...options, config, logger: createLogger('chaos', 'silent'), registry: createChaosRegistry() });
+  const store = options.store ?? new MemoryStore();
+  const server = new ChaosServer({ ...options, config, logger: createLogger('chaos', 'silent'), registry: createChaosRegistry(), store });
+  stopAtTeardown(t, server, store);
   const port = await server.listen(0, '127.0.0.1');
-  t.teardown(() => server.shutdown(0));
   return { port, server };
 }
 
@@ -42,12 +57,12 @@ export async function startHttp(
   t: Teardown,
   host: 'control' | 'bots',
   config: Config = testConfig(),
-  store?: Store,
+  store: Store = new MemoryStore(),
 ): Promise<{ port: number; service: HttpService }> {
   const registry = host === 'control' ? createControlRegistry() : createBotsRegistry();
-  const service = new HttpService({ host, config, logger: createLogger(host, 'silent'), registry, ...(store ? { store } : {}) });
+  const service = new HttpService({ host, config, logger: createLogger(host, 'silent'), registry, store });
+  stopAtTeardown(t, service, store);
   const port = await service.listen(0, '127.0.0.1');
-  t.teardown(() => service.shutdown(0));
   return { port, service };
 }
 
@@ -86,16 +101,18 @@ export async function startLinkedHosts(
     });
     const services = (['control', 'bots'] as const).map((host) => {
       const registry = host === 'control' ? createControlRegistry() : createBotsRegistry();
-      return new HttpService({ host, config, logger: createLogger(host, 'silent'), registry });
+      // One store per host, as each runs in a process of its own.
+      return new HttpService({ host, config, logger: createLogger(host, 'silent'), registry, store: new MemoryStore() });
     });
     try {
       await Promise.all(services.map((service, i) => service.listen(i === 0 ? control : bots, '127.0.0.1')));
     } catch (error) {
       await Promise.all(services.map((service) => (service.server.listening ? service.shutdown(0) : undefined)));
+      await Promise.all(services.map((service) => service.store.close()));
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
       throw error;
     }
-    for (const service of services) t.teardown(() => service.shutdown(0));
+    for (const service of services) stopAtTeardown(t, service, service.store);
     return { config, control, bots };
   }
 }

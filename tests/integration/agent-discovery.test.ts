@@ -13,8 +13,9 @@ import { createControlRegistry } from '../../services/control/endpoints/index.js
 import { loadConfig, type Config } from '../../shared/config.js';
 import { HttpService } from '../../shared/http-service.js';
 import { createLogger } from '../../shared/log.js';
+import { MemoryStore } from '../../shared/store/memory.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
-import { freePorts, startChaos, startHttp, testConfig } from '../helpers/servers.js';
+import { freePorts, startChaos, startHttp, stopAtTeardown, testConfig } from '../helpers/servers.js';
 
 /** A subtest's `t` (the last overload of t.test takes just the callback). */
 type TapTest = Parameters<Parameters<typeof t.test>[0]>[0];
@@ -917,14 +918,16 @@ t.test('embedded default: hub, identity and agents are distinct hosts, so the is
   for (let attempt = 1; ; attempt++) {
     const [controlPort] = (await freePorts(1)) as [number];
     const embedded: Config = loadConfig({ LOG_LEVEL: 'silent', CONTROL_PORT: String(controlPort), RATE_LIMIT_GENERAL: '0' });
-    const service = new HttpService({ host: 'control', config: embedded, logger: createLogger('control', 'silent'), registry: createControlRegistry() });
+    const store = new MemoryStore();
+    const service = new HttpService({ host: 'control', config: embedded, logger: createLogger('control', 'silent'), registry: createControlRegistry(), store });
     try {
       await service.listen(controlPort, '127.0.0.1');
     } catch (error) {
+      await store.close();
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
       throw error;
     }
-    t.teardown(() => service.shutdown(0));
+    stopAtTeardown(t, service, store);
     const port = (await startChaos(t, { config: embedded })).port;
     const oidc = await chaosGet('/.well-known/openid-configuration', port);
     const as = await chaosGet('/.well-known/oauth-authorization-server', port);

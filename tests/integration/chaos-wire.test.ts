@@ -10,9 +10,10 @@ import { loadConfig } from '../../shared/config.js';
 import { createLogger } from '../../shared/log.js';
 import { Registry } from '../../shared/registry.js';
 import { seededBytes } from '../../shared/seed.js';
+import { MemoryStore } from '../../shared/store/memory.js';
 import { completeResponses, RawConn } from '../helpers/conn.js';
 import { completeByLength, get, parseHead, rawExchange, splitResponses, type ParsedResponse } from '../helpers/raw.js';
-import { startChaos, testConfig } from '../helpers/servers.js';
+import { startChaos, stopAtTeardown, testConfig } from '../helpers/servers.js';
 
 type Options = Partial<Omit<ChaosServerOptions, 'config' | 'logger' | 'registry'>>;
 
@@ -41,9 +42,10 @@ async function startWith(
   registry: Registry<ChaosContext>,
   options: Options = FAST,
 ): Promise<{ port: number; server: ChaosServer }> {
-  const server = new ChaosServer({ ...options, config: testConfig(), logger: createLogger('chaos', 'silent'), registry });
+  const store = options.store ?? new MemoryStore();
+  const server = new ChaosServer({ ...options, config: testConfig(), logger: createLogger('chaos', 'silent'), registry, store });
+  stopAtTeardown(t, server, store);
   const port = await server.listen(0, '127.0.0.1');
-  t.teardown(() => server.shutdown(0));
   return { port, server };
 }
 

@@ -2,7 +2,8 @@
 // 429 with Retry-After, the IETF RateLimit fields and a problem+json body, and
 // no X-Chaos-* line; 0 turns it off; /infinite has its own, separate policy.
 import t, { type Test } from 'tap';
-import { MemoryStore, type Store } from '../../shared/store.js';
+import { MemoryStore } from '../../shared/store/memory.js';
+import type { Store } from '../../shared/store/types.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 

@@ -1,52 +1,7 @@
-// Shared state behind one interface (DESIGN §7): retry-mismatch records,
-// per-IP rate limits (GCRA) and the daily AI budget. The in-memory store is
-// the embedded default; a Redis store with the same semantics joins later.
-// Every operation is one call (one round trip for Redis).
-
-export interface RateCheck {
-  /** Policy name for metrics and errors, e.g. 'general' or 'infinite'. */
-  readonly policy: string;
-  /** Counter key, e.g. `general:<ip>`. */
-  readonly key: string;
-  /** Requests allowed per period; 0 disables the check. */
-  readonly limit: number;
-  readonly periodMs: number;
-}
-
-export interface RateDecision {
-  readonly allowed: boolean;
-  /** The policy that refused (undefined when allowed). */
-  readonly policy: string | undefined;
-  /** Requests left in the tightest policy after this one. */
-  readonly remaining: number;
-  /** When refused: how long until one more request is allowed. */
-  readonly retryAfterMs: number;
-  /** How long until the tightest policy is fully replenished. */
-  readonly resetMs: number;
-}
-
-export interface Store {
-  /**
-   * Counts calls for `key` within a window of `ttlMs` that starts at the first
-   * call and is not extended by later ones. Returns the count including this
-   * call: 1 for a fresh cycle.
-   */
-  countInWindow(key: string, ttlMs: number): Promise<number>;
-  /**
-   * GCRA over every check at once: allowed only if all allow, and then each
-   * check consumes one unit; a refused request consumes nothing.
-   */
-  checkRate(checks: readonly RateCheck[]): Promise<RateDecision>;
-  /**
-   * The same decision at once, for a store that holds its state in-process;
-   * absent where an answer needs a round trip (Redis). Saves the hot path a
-   * promise per request.
-   */
-  checkRateNow?(checks: readonly RateCheck[]): RateDecision;
-  /** Takes one unit of `key`'s budget if fewer than `budget` were taken within `ttlMs`. */
-  consumeBudget(key: string, budget: number, ttlMs: number): Promise<boolean>;
-  close(): Promise<void>;
-}
+// The embedded default store (DESIGN §7): bounded, TTL-evicted, one process.
+// It holds no timer: expired entries are swept as new ones are written, so
+// close() only drops the state and refuses later calls.
+import { StoreClosedError, type RateCheck, type RateDecision, type Store } from './types.js';
 
 interface Entry {
   value: number;
@@ -181,6 +136,7 @@ export class MemoryStore implements Store {
   /** A few keys a day: small, never crowded out by the others. */
   readonly #budgets = new ExpiringTable(1000);
   readonly #now: () => number;
+  #closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
     const max = options.maxEntries ?? 200_000;
@@ -195,6 +151,7 @@ export class MemoryStore implements Store {
   }
 
   async countInWindow(key: string, ttlMs: number): Promise<number> {
+    if (this.#closed) throw new StoreClosedError('countInWindow');
     const now = this.#now();
     const entry = this.#windows.get(key, now);
     if (!entry) {
@@ -210,6 +167,7 @@ export class MemoryStore implements Store {
   }
 
   checkRateNow(checks: readonly RateCheck[]): RateDecision {
+    if (this.#closed) throw new StoreClosedError('checkRate');
     const now = this.#now();
     const plans: { check: RateCheck; newTat: number; remaining: number; resetMs: number }[] = [];
     for (const check of checks) {
@@ -242,6 +200,7 @@ export class MemoryStore implements Store {
   }
 
   async consumeBudget(key: string, budget: number, ttlMs: number): Promise<boolean> {
+    if (this.#closed) throw new StoreClosedError('consumeBudget');
     const now = this.#now();
     const entry = this.#budgets.get(key, now);
     if (!entry) {
@@ -255,6 +214,7 @@ export class MemoryStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     this.#windows.clear();
     this.#rates.clear();
     this.#budgets.clear();

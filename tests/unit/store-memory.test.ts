@@ -1,5 +1,11 @@
+// The in-memory store: the shared Store semantics (real time), then what only
+// memory has: an injected clock for exact GCRA figures, the key caps, sweeping
+// and what close() releases.
 import t from 'tap';
-import { MemoryStore } from '../../shared/store.js';
+import { MemoryStore } from '../../shared/store/memory.js';
+import { runStoreCases } from '../helpers/store-cases.js';
+
+runStoreCases(t, 'memory', () => new MemoryStore());
 
 function clock(start = 1_000_000): { now: () => number; advance(ms: number): void } {
   let now = start;
@@ -91,4 +97,17 @@ t.test('expired entries are swept as new ones arrive', async (t) => {
   c.advance(10 * 60_000);
   for (let i = 0; i < 20_000; i++) await store.countInWindow(`new:${i}`, 60_000);
   t.equal(store.size, 20_000, 'every expired entry went as new ones came (8 per write at most)');
+});
+
+t.test('close drops every key; the in-process answer refuses too', async (t) => {
+  const store = new MemoryStore();
+  await store.countInWindow('w', 60_000);
+  await store.checkRate([{ policy: 'general', key: 'g', limit: 5, periodMs: 60_000 }]);
+  await store.consumeBudget('b', 5, 60_000);
+  t.equal(store.size, 3);
+  await store.close();
+  t.equal(store.size, 0, 'nothing held after close');
+  t.throws(() => store.checkRateNow([{ policy: 'general', key: 'g', limit: 5, periodMs: 60_000 }]), { code: 'ERR_CHAOS_STORE_CLOSED', name: 'StoreClosedError' });
+  await t.rejects(store.countInWindow('w', 60_000), { message: /store is closed: countInWindow after close\(\)/ }, 'the error names the operation');
+  t.equal(store.size, 0, 'a refused call writes nothing');
 });

@@ -1,0 +1,64 @@
+// The Store contract (DESIGN §7): retry-mismatch records, per-IP rate limits
+// (GCRA) and the daily AI budget, behind one interface that the in-memory
+// store implements today and a Redis store with the same semantics later.
+// Every operation is one call (one round trip for Redis). The semantics any
+// implementation must pass are one case list: tests/helpers/store-cases.ts.
+
+export interface RateCheck {
+  /** Policy name for metrics and errors, e.g. 'general' or 'infinite'. */
+  readonly policy: string;
+  /** Counter key, e.g. `general:<ip>`. */
+  readonly key: string;
+  /** Requests allowed per period; 0 disables the check. */
+  readonly limit: number;
+  readonly periodMs: number;
+}
+
+export interface RateDecision {
+  readonly allowed: boolean;
+  /** The policy that refused (undefined when allowed). */
+  readonly policy: string | undefined;
+  /** Requests left in the tightest policy after this one. */
+  readonly remaining: number;
+  /** When refused: how long until one more request is allowed. */
+  readonly retryAfterMs: number;
+  /** How long until the tightest policy is fully replenished. */
+  readonly resetMs: number;
+}
+
+export interface Store {
+  /**
+   * Counts calls for `key` within a window of `ttlMs` that starts at the first
+   * call and is not extended by later ones. Returns the count including this
+   * call: 1 for a fresh cycle.
+   */
+  countInWindow(key: string, ttlMs: number): Promise<number>;
+  /**
+   * GCRA over every check at once: allowed only if all allow, and then each
+   * check consumes one unit; a refused request consumes nothing.
+   */
+  checkRate(checks: readonly RateCheck[]): Promise<RateDecision>;
+  /**
+   * The same decision at once, for a store that holds its state in-process;
+   * absent where an answer needs a round trip (Redis). Saves the hot path a
+   * promise per request.
+   */
+  checkRateNow?(checks: readonly RateCheck[]): RateDecision;
+  /** Takes one unit of `key`'s budget if fewer than `budget` were taken within `ttlMs`. */
+  consumeBudget(key: string, budget: number, ttlMs: number): Promise<boolean>;
+  /**
+   * Releases the store (timers, connections, memory). Idempotent. Afterwards
+   * every operation fails with StoreClosedError: a late caller learns the store
+   * is gone instead of reading state that no longer exists.
+   */
+  close(): Promise<void>;
+}
+
+/** An operation on a store after its close(). */
+export class StoreClosedError extends Error {
+  readonly code = 'ERR_CHAOS_STORE_CLOSED';
+  constructor(readonly operation: string) {
+    super(`store is closed: ${operation} after close()`);
+    this.name = 'StoreClosedError';
+  }
+}

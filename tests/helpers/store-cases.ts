@@ -1,0 +1,174 @@
+// The semantics every Store implementation must pass (DESIGN §7), as one case
+// list: run against the in-memory store (tests/unit/store-memory.test.ts) and,
+// with the Redis issue, against a real redis-server. Real time only, no
+// injected clock: where expiry must be seen the windows are a few hundred
+// milliseconds, elsewhere periods are long enough that no refill can happen
+// during a case. Keys carry a fresh prefix, so cases never meet each other's
+// state in a shared database.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Test } from 'tap';
+import type { RateCheck, Store } from '../../shared/store/types.js';
+
+/** Waits until `ms` have passed since `since` (a performance.now() reading). */
+async function until(since: number, ms: number): Promise<void> {
+  const left = since + ms - performance.now();
+  if (left > 0) await sleep(left);
+}
+
+/** The code of a rejection, or 'resolved' when there was none. */
+async function failureCode(operation: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await operation();
+    return 'resolved';
+  } catch (error) {
+    return (error as { code?: unknown }).code;
+  }
+}
+
+export function runStoreCases(t: Test, name: string, makeStore: () => Promise<Store> | Store): void {
+  /** A fresh store closed at the end of the case, and a key prefix of its own. */
+  async function setUp(t: Test): Promise<{ store: Store; key: (suffix: string) => string }> {
+    const store = await makeStore();
+    t.teardown(() => store.close());
+    const prefix = `case:${randomUUID()}:`;
+    return { store, key: (suffix) => prefix + suffix };
+  }
+
+  t.test(`${name}: countInWindow counts within a window fixed at the first call`, async (t) => {
+    const { store, key } = await setUp(t);
+    const ttlMs = 400;
+    t.equal(await store.countInWindow(key('a'), ttlMs), 1, 'the first call opens a cycle');
+    const opened = performance.now();
+    await sleep(100);
+    t.equal(await store.countInWindow(key('a'), ttlMs), 2);
+    t.equal(await store.countInWindow(key('a'), ttlMs), 3);
+    t.equal(await store.countInWindow(key('b'), ttlMs), 1, 'keys are separate');
+    // 450 ms after the first call: past its window, yet within 400 ms of the
+    // later calls, so a window they had extended would still be open.
+    await until(opened, 450);
+    t.equal(await store.countInWindow(key('a'), ttlMs), 1, 'expired ttl after the first call, not extended: a new cycle');
+    t.equal(await store.countInWindow(key('a'), ttlMs), 2, 'the new cycle counts on');
+  });
+
+  t.test(`${name}: checkRate allows a burst of limit, then refuses; remaining and resetMs count down`, async (t) => {
+    const { store, key } = await setUp(t);
+    // One emission interval is 12 s: nothing refills while the case runs.
+    const check: RateCheck = { policy: 'general', key: key('general:1.2.3.4'), limit: 5, periodMs: 60_000 };
+    for (let i = 1; i <= 5; i++) {
+      const d = await store.checkRate([check]);
+      t.equal(d.allowed, true, `request ${i} allowed`);
+      t.equal(d.policy, undefined, 'no refusing policy');
+      t.equal(d.remaining, 5 - i, `remaining after request ${i}`);
+      t.equal(d.retryAfterMs, 0);
+      t.ok(d.resetMs > i * 12_000 - 1000 && d.resetMs <= i * 12_000, `resetMs ${d.resetMs}: ${i} intervals until replenished`);
+    }
+    const refused = await store.checkRate([check]);
+    t.equal(refused.allowed, false);
+    t.equal(refused.policy, 'general');
+    t.equal(refused.remaining, 0);
+    t.ok(refused.retryAfterMs > 11_000 && refused.retryAfterMs <= 12_000, `retryAfterMs ${refused.retryAfterMs}: one emission interval`);
+    t.ok(refused.resetMs > 59_000 && refused.resetMs <= 60_000, `resetMs ${refused.resetMs}: a whole period`);
+    for (let i = 0; i < 5; i++) {
+      const again = await store.checkRate([check]);
+      if (again.allowed || again.retryAfterMs > refused.retryAfterMs || again.resetMs > refused.resetMs) {
+        t.fail(`refusal ${i + 2} moved the limit: a refused request must consume nothing`);
+      }
+    }
+    t.pass('refusals consumed nothing');
+  });
+
+  t.test(`${name}: checkRate refills one request per emission interval`, async (t) => {
+    const { store, key } = await setUp(t);
+    const check: RateCheck = { policy: 'general', key: key('refill'), limit: 5, periodMs: 1000 };
+    for (let i = 0; i < 5; i++) t.equal((await store.checkRate([check])).allowed, true, `burst request ${i + 1}`);
+    const refused = await store.checkRate([check]);
+    t.equal(refused.allowed, false);
+    t.ok(refused.retryAfterMs > 0 && refused.retryAfterMs <= 200, `retryAfterMs ${refused.retryAfterMs}: within one interval (200 ms)`);
+    await sleep(refused.retryAfterMs + 30);
+    t.equal((await store.checkRate([check])).allowed, true, 'one more once retryAfterMs has passed');
+    t.equal((await store.checkRate([check])).allowed, false, 'and only one');
+  });
+
+  t.test(`${name}: checkRate decides several policies at once; a refusal consumes nothing`, async (t) => {
+    const { store, key } = await setUp(t);
+    const general: RateCheck = { policy: 'general', key: key('g'), limit: 60, periodMs: 60_000 };
+    const infinite: RateCheck = { policy: 'infinite', key: key('i'), limit: 10, periodMs: 60_000 };
+    const first = await store.checkRate([general, infinite]);
+    t.equal(first.allowed, true);
+    t.equal(first.remaining, 9, 'remaining of the tightest policy');
+    t.ok(first.resetMs > 5000 && first.resetMs <= 6000, `resetMs ${first.resetMs}: the longest replenishment (infinite's 6 s)`);
+    for (let i = 2; i <= 10; i++) t.equal((await store.checkRate([general, infinite])).allowed, true, `request ${i}`);
+    const d = await store.checkRate([general, infinite]);
+    t.equal(d.allowed, false);
+    t.equal(d.policy, 'infinite');
+    // The general budget was charged 10 times only: 50 more fit.
+    let allowed = 0;
+    for (let i = 0; i < 60; i++) if ((await store.checkRate([general])).allowed) allowed++;
+    t.equal(allowed, 50);
+  });
+
+  t.test(`${name}: limit semantics: 0 disables a check, 1 allows one per period`, async (t) => {
+    const { store, key } = await setUp(t);
+    const off: RateCheck = { policy: 'general', key: key('off'), limit: 0, periodMs: 60_000 };
+    for (let i = 0; i < 3; i++) {
+      const d = await store.checkRate([off]);
+      t.equal(d.allowed, true, 'limit 0 disables');
+      t.equal(d.policy, undefined);
+    }
+    t.equal((await store.checkRate([])).allowed, true, 'no checks: allowed');
+    const one: RateCheck = { policy: 'infinite', key: key('one'), limit: 1, periodMs: 60_000 };
+    const served = await store.checkRate([off, one]);
+    t.equal(served.allowed, true, 'a disabled check beside a live one: the live one decides');
+    t.equal(served.remaining, 0);
+    const refused = await store.checkRate([off, one]);
+    t.equal(refused.allowed, false);
+    t.equal(refused.policy, 'infinite');
+    t.ok(refused.retryAfterMs > 59_000 && refused.retryAfterMs <= 60_000, `retryAfterMs ${refused.retryAfterMs}: one interval is the whole period`);
+  });
+
+  t.test(`${name}: consumeBudget takes up to budget per window, then refuses`, async (t) => {
+    const { store, key } = await setUp(t);
+    const ttlMs = 300;
+    t.equal(await store.consumeBudget(key('ai'), 2, ttlMs), true);
+    const opened = performance.now();
+    t.equal(await store.consumeBudget(key('ai'), 2, ttlMs), true);
+    t.equal(await store.consumeBudget(key('ai'), 2, ttlMs), false, 'budget spent');
+    t.equal(await store.consumeBudget(key('ai'), 2, ttlMs), false, 'and stays spent');
+    t.equal(await store.consumeBudget(key('none'), 0, ttlMs), false, 'budget 0 allows nothing');
+    await until(opened, ttlMs + 50);
+    t.equal(await store.consumeBudget(key('ai'), 2, ttlMs), true, 'a new period');
+    t.equal(await store.consumeBudget(key('ai'), 2, ttlMs), true);
+    t.equal(await store.consumeBudget(key('ai'), 2, ttlMs), false);
+  });
+
+  t.test(`${name}: keys are independent`, async (t) => {
+    const { store, key } = await setUp(t);
+    const rate = (k: string): RateCheck => ({ policy: 'general', key: key(k), limit: 2, periodMs: 60_000 });
+    for (let i = 0; i < 2; i++) await store.checkRate([rate('x')]);
+    t.equal((await store.checkRate([rate('x')])).allowed, false, 'x is spent');
+    t.equal((await store.checkRate([rate('y')])).allowed, true, 'y is not');
+    t.equal((await store.checkRate([rate('y')])).remaining, 0, 'y counts on its own');
+    t.equal(await store.consumeBudget(key('p'), 1, 60_000), true);
+    t.equal(await store.consumeBudget(key('p'), 1, 60_000), false);
+    t.equal(await store.consumeBudget(key('q'), 1, 60_000), true, 'another budget key is untouched');
+    for (let i = 0; i < 5; i++) await store.countInWindow(key('m'), 60_000);
+    t.equal(await store.countInWindow(key('n'), 60_000), 1, 'another window key starts at 1');
+  });
+
+  t.test(`${name}: close is idempotent, and afterwards every operation fails clearly`, async (t) => {
+    const { store, key } = await setUp(t);
+    t.equal(await store.countInWindow(key('w'), 60_000), 1, 'open: answers');
+    await store.close();
+    await store.close();
+    t.pass('a second close resolves');
+    const closed = 'ERR_CHAOS_STORE_CLOSED';
+    t.equal(await failureCode(() => store.countInWindow(key('w'), 60_000)), closed, 'countInWindow rejects');
+    t.equal(await failureCode(() => store.checkRate([{ policy: 'general', key: key('r'), limit: 5, periodMs: 60_000 }])), closed, 'checkRate rejects');
+    t.equal(await failureCode(() => store.consumeBudget(key('b'), 5, 60_000)), closed, 'consumeBudget rejects');
+    if (store.checkRateNow) {
+      const now = store.checkRateNow.bind(store);
+      t.throws(() => now([{ policy: 'general', key: key('r'), limit: 5, periodMs: 60_000 }]), { code: closed }, 'checkRateNow throws');
+    }
+  });
+}
