@@ -5,12 +5,12 @@
 // failure. Each transport renders the outcome through its Responder.
 import { catalogBodies, wantsJson, type CatalogBodies } from './catalog.js';
 import type { Config, HostName } from './config.js';
-import { errorResponse, type PlainResponse } from './errors.js';
+import { errorResponse, type PlainResponse, type Refusal } from './errors.js';
 import type { HeaderList } from './headers.js';
 import type { Logger } from './log.js';
 import { Exchange, observing, type Outcome } from './observe.js';
 import { parseParams, splitQuery } from './params.js';
-import { ClientChecks, refusalFor, refusalNow, type Refusal } from './rate-limit.js';
+import { ClientChecks, refusalFor, refusalNow } from './rate-limit.js';
 import { allowedMethods, routerAllow, type AnyEndpoint, type Registry } from './registry.js';
 import type { Store } from './store/types.js';
 

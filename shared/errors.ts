@@ -3,6 +3,7 @@
 // so a monitor can tell them from the chaos we serve on purpose.
 import type { HeaderList } from './headers.js';
 import { jsonBody } from './json.js';
+import type { RateCheck, RateDecision } from './store/types.js';
 
 /** Stable `error` codes by status, for the router, the parsers and the edge. */
 export const ERROR_CODES = {
@@ -39,4 +40,35 @@ export function errorResponse(
   const headers: HeaderList = [['Content-Type', 'application/json'], ['Content-Length', String(body.length)]];
   for (const line of extra) headers.push(line);
   return { status, headers, body };
+}
+
+/** The real per-IP limit's answer: 429 with Retry-After, the IETF RateLimit-Policy / RateLimit fields and a problem+json body. */
+export interface Refusal extends PlainResponse {
+  readonly status: 429;
+  /** The policy that refused. */
+  readonly policy: string;
+}
+
+export function rateLimitRefusal(decision: RateDecision, check: RateCheck): Refusal {
+  const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+  const window = Math.round(check.periodMs / 1000);
+  const body = jsonBody({
+    type: 'about:blank',
+    title: 'Too Many Requests',
+    status: 429,
+    detail: `The ${check.policy} limit of ${check.limit} requests per ${window} seconds per IP was exceeded; retry after ${retryAfter} s. This is a real limit, not chaos.`,
+    policy: check.policy,
+  });
+  return {
+    status: 429,
+    policy: check.policy,
+    headers: [
+      ['Content-Type', 'application/problem+json'],
+      ['Content-Length', String(body.length)],
+      ['Retry-After', String(retryAfter)],
+      ['RateLimit-Policy', `"${check.policy}";q=${check.limit};w=${window}`],
+      ['RateLimit', `"${check.policy}";r=0;t=${retryAfter}`],
+    ],
+    body,
+  };
 }

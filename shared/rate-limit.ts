@@ -1,44 +1,11 @@
-// The real per-IP limit's answer (DESIGN §5): 429 with Retry-After, the IETF
-// RateLimit-Policy / RateLimit fields and an application/problem+json body.
-// It is a real failure, so it carries no X-Chaos-* header.
-import type { HeaderList } from './headers.js';
-import { jsonBody } from './json.js';
+// The real per-IP limits (DESIGN §5, §7): each client's checks, the general
+// policy plus those an endpoint declares, decided in one store call, failing
+// open. The refusal itself is built with the other real failures (errors.ts).
 import type { Config } from './config.js';
+import { rateLimitRefusal, type Refusal } from './errors.js';
 import type { RateCheck, RateDecision, Store } from './store/types.js';
 
 export const RATE_PERIOD_MS = 60_000;
-
-export interface Refusal {
-  readonly status: 429;
-  /** The policy that refused. */
-  readonly policy: string;
-  readonly headers: HeaderList;
-  readonly body: Buffer;
-}
-
-export function rateLimitRefusal(decision: RateDecision, check: RateCheck): Refusal {
-  const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-  const window = Math.round(check.periodMs / 1000);
-  const body = jsonBody({
-    type: 'about:blank',
-    title: 'Too Many Requests',
-    status: 429,
-    detail: `The ${check.policy} limit of ${check.limit} requests per ${window} seconds per IP was exceeded; retry after ${retryAfter} s. This is a real limit, not chaos.`,
-    policy: check.policy,
-  });
-  return {
-    status: 429,
-    policy: check.policy,
-    headers: [
-      ['Content-Type', 'application/problem+json'],
-      ['Content-Length', String(body.length)],
-      ['Retry-After', String(retryAfter)],
-      ['RateLimit-Policy', `"${check.policy}";q=${check.limit};w=${window}`],
-      ['RateLimit', `"${check.policy}";r=0;t=${retryAfter}`],
-    ],
-    body,
-  };
-}
 
 /** The per-IP policies an endpoint can declare beside the general one (each a RATE_LIMIT_* setting). */
 export type RatePolicy = Exclude<keyof Config['rateLimit'], 'general'>;

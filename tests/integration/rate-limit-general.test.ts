@@ -92,3 +92,34 @@ t.test('the general refusal under /infinite keeps X-Robots-Tag', async (t) => {
   expectRefusal(t, refused, 'general', 1);
   t.equal(refused.header('x-robots-tag'), 'noindex, nofollow');
 });
+
+/** A round-trip store that records the policies of every checkRate call. */
+function countingStore(): { store: Store; calls: string[][] } {
+  const inner = roundTripStore();
+  const calls: string[][] = [];
+  return {
+    calls,
+    store: { ...inner, checkRate: (checks) => (calls.push(checks.map((c) => c.policy)), inner.checkRate(checks)) },
+  };
+}
+
+t.test('the general and /infinite policies are decided in one store call', async (t) => {
+  const { store, calls } = countingStore();
+  const config = testConfig({ RATE_LIMIT_GENERAL: '100', RATE_LIMIT_INFINITE: '1' });
+  const port = (await startHttp(t, 'control', config, store)).port;
+  t.equal((await ask(port, '/infinite/json/users/one')).status, 200);
+  t.same(calls, [['general', 'infinite']], 'a generated page: both policies, one call');
+  t.equal((await ask(port, '/infinite/json/widgets/x')).status, 404);
+  t.equal((await ask(port, '/truncate?at=1')).status, 200);
+  t.same(calls.slice(1), [['general'], ['general']], 'refused before the generator, and elsewhere: the general policy only');
+  const refused = await ask(port, '/infinite/json/users/two');
+  expectRefusal(t, refused, 'infinite', 1);
+  t.equal(calls.length, 4, 'the refusal too was one call');
+  // A refused request consumes nothing of the general budget (all or nothing).
+  const generalOnly = countingStore();
+  const tight = (await startHttp(t, 'control', testConfig({ RATE_LIMIT_GENERAL: '2', RATE_LIMIT_INFINITE: '1' }), generalOnly.store)).port;
+  t.equal((await ask(tight, '/infinite/json/users/a')).status, 200);
+  t.equal((await ask(tight, '/infinite/json/users/b')).status, 429, 'the infinite policy refuses');
+  t.equal((await ask(tight, '/truncate?at=1')).status, 200, 'the general budget still has the unit the refusal did not take');
+  t.equal((await ask(tight, '/truncate?at=1')).status, 429);
+});
