@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { currentBlock, generatedBlock, readmePath, repoPath } from '../../scripts/readme-tables.js';
+import { currentBlock, generatedBlock, handWritten, readmePath, repoPath } from '../../scripts/readme-tables.js';
 
 const readme = readFileSync(readmePath(), 'utf8');
 
@@ -16,8 +16,9 @@ t.test('README keeps the two commands', async (t) => {
 });
 
 t.test('README stays the page a user reads first', async (t) => {
-  const lines = readme.split('\n').length;
-  t.ok(lines <= 420, `${lines} lines: per-family detail belongs in docs/`);
+  // The generated tables grow with the registries; the hand-written part should not.
+  const lines = handWritten(readme).split('\n').length;
+  t.ok(lines <= 260, `${lines} hand-written lines: per-family detail belongs in docs/`);
   for (const port of ['8081', '8082', '8083']) t.match(readme, `http://127.0.0.1:${port}`, `the hosts table names :${port}`);
   for (const heading of ['## Two commands', '## The hosts', '## Telling chaos from failure', '## Configuration', '## Endpoints', '## Documentation']) {
     t.match(readme, `\n${heading}\n`, heading);
