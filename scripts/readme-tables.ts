@@ -55,13 +55,13 @@ export function registries(): readonly Registry<unknown>[] {
   return [createChaosRegistry(), createControlRegistry(), createBotsRegistry()] as Registry<unknown>[];
 }
 
-/** The twin an endpoint names, when the other host really serves it (else undefined: twinless). */
+/** The twin an endpoint names, when another host really serves it (else undefined: twinless; /infinite names itself). */
 export function twinOf(host: HostName, endpoint: Endpoint, all: readonly Registry<unknown>[]): HostEndpoint | undefined {
   const { urls } = loadConfig({});
   const url = new URL(counterpartUrl(host, endpoint, urls));
   const origins: Record<HostName, string> = { chaos: urls.base, control: urls.control, bots: urls.bots };
   const twinHost = (Object.keys(origins) as HostName[]).find((h) => new URL(origins[h]).origin === url.origin);
-  const registry = all.find((r) => r.host === twinHost);
+  const registry = all.find((r) => r.host === twinHost && r.host !== host);
   const match = registry?.match(url.pathname);
   return registry && match ? { host: registry.host, endpoint: match.endpoint } : undefined;
 }
@@ -70,7 +70,7 @@ export function twinOf(host: HostName, endpoint: Endpoint, all: readonly Registr
 export function docFileOf(host: HostName, endpoint: Endpoint, all: readonly Registry<unknown>[] = registries()): string {
   if (host === 'control') {
     const twin = twinOf(host, endpoint, all);
-    if (twin && twin.host !== 'control') return docFileOf(twin.host, twin.endpoint, all);
+    if (twin) return docFileOf(twin.host, twin.endpoint, all);
   }
   const doc = (CATEGORY_DOC[host] as Readonly<Record<string, string>>)[endpoint.category];
   if (doc === undefined) throw new Error(`${host} category ${endpoint.category} has no docs file in CATEGORY_DOC`);
@@ -95,9 +95,11 @@ function table(registry: Registry<unknown>, all: readonly Registry<unknown>[]): 
     const params = Object.entries(e.params).map(([n, s]) => paramCell(n, s)).join('; ') || '—';
     const methods = allowedMethods(e).filter((m) => m !== 'HEAD').join(', ');
     const paths = [e.path, ...(e.aliases ?? [])].map((p) => `\`${p}\``).join(', ');
-    const twin = counterpartUrl(registry.host, e, config.urls).replace(/^http:\/\/127\.0\.0\.1:\d+/, '');
+    // A counterpart the other host does not serve is no twin: say so rather than print a 404's path.
+    const twinPath = counterpartUrl(registry.host, e, config.urls).replace(/^http:\/\/127\.0\.0\.1:\d+/, '');
+    const twin = twinOf(registry.host, e, all) ? `\`${twinPath}\`` : 'none';
     const doc = docFileOf(registry.host, e, all);
-    return `| ${e.category} | ${methods} ${paths} | ${cell(e.summary)} | ${cell(params)} | \`${twin}\` | [${doc.slice(5, -3)}](${doc}) |`;
+    return `| ${e.category} | ${methods} ${paths} | ${cell(e.summary)} | ${cell(params)} | ${twin} | [${doc.slice(5, -3)}](${doc}) |`;
   });
   const categories = new Set(registry.endpoints.map((e) => e.category)).size;
   return [

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import t from 'tap';
 import {
-  docFileOf, documentedPaths, endpointsNamed, handWritten, registries, repoPath,
+  docFileOf, documentedPaths, endpointsNamed, handWritten, registries, repoPath, twinOf,
 } from '../../scripts/readme-tables.js';
 
 const all = registries();
@@ -46,6 +46,23 @@ t.test('documentedPaths reads headings, first table cells and bold lead-ins, not
   t.same(documentedPaths(page), ['/status/{code}', '/robots.txt', '/llms.txt', '/icon.png', '/slow', '/method']);
   t.same(endpointsNamed('/no-such-path', all), []);
   t.ok(endpointsNamed('/infinite/json/<type>/<tail>', all).length === 1, 'a concrete path names its template');
+});
+
+t.test('a control twin is documented beside its chaos or bots twin; a twinless one by its category', async (t) => {
+  const control = all.find((r) => r.host === 'control');
+  const at = (path: string) => control?.match(path)?.endpoint;
+  const matched = at('/matched-content-type');
+  t.ok(matched && twinOf('control', matched, all)?.endpoint.path === '/wrong-content-type', 'a counterpartPath resolves');
+  for (const path of ['/.well-known/jwks.json', '/mcp', '/infinite/json/users/a']) {
+    const endpoint = at(path);
+    t.ok(endpoint && twinOf('control', endpoint, all) === undefined, `${path}: no twin on another host`);
+  }
+  const flaky = at('/flaky');
+  t.equal(flaky && docFileOf('control', flaky, all), 'docs/fault-injection.md', 'control /flaky (status) sits beside chaos /flaky');
+  const jwks = at('/.well-known/jwks.json');
+  t.equal(jwks && docFileOf('control', jwks, all), 'docs/discovery.md');
+  const security = at('/security');
+  t.equal(security && docFileOf('control', security, all), 'docs/crawler-files.md', 'a bots twin places it too');
 });
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
