@@ -1,6 +1,7 @@
 // Microbenchmark of the chaos host's request parser alone (no sockets):
-// requests per second and young-generation collections (a proxy for the bytes
-// allocated per request) for a few input shapes. Not part of `make bench`;
+// requests per second of wall time and of this process's CPU time (the steadier
+// figure on a shared machine), and young-generation collections (a proxy for
+// the bytes allocated per request) for a few input shapes. Not part of `make bench`;
 // run `node dist/bench/parser.js` after `make build`. Knobs (environment):
 // BENCH_PARSER_REQUESTS (per round, 200000), BENCH_PARSER_ROUNDS (best kept, 5).
 import { constants, PerformanceObserver } from 'node:perf_hooks';
@@ -52,7 +53,13 @@ gcObserver.observe({ entryTypes: ['gc'] });
 /** GC entries arrive after the work that caused them: let them land. */
 const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
 
-async function round(scenario: Scenario): Promise<{ opsPerSecond: number; minorGcs: number }> {
+interface Round {
+  readonly opsPerSecond: number;
+  readonly opsPerCpuSecond: number;
+  readonly minorGcs: number;
+}
+
+async function round(scenario: Scenario): Promise<Round> {
   let seen = 0;
   let last: ParsedRequest | undefined;
   const parser = new RequestParser({
@@ -67,23 +74,30 @@ async function round(scenario: Scenario): Promise<{ opsPerSecond: number; minorG
   });
   await settle();
   const gcBefore = minorGcs;
+  const cpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   for (const piece of scenario.pieces) parser.push(piece);
   const elapsedNs = Number(process.hrtime.bigint() - started);
+  const cpu = process.cpuUsage(cpuBefore);
   await settle();
   if (seen !== REQUESTS || last === undefined) throw new Error(`${scenario.name}: parsed ${seen} of ${REQUESTS}`);
-  return { opsPerSecond: (REQUESTS / elapsedNs) * 1e9, minorGcs: minorGcs - gcBefore };
+  return {
+    opsPerSecond: (REQUESTS / elapsedNs) * 1e9,
+    opsPerCpuSecond: (REQUESTS / (cpu.user + cpu.system)) * 1e6,
+    minorGcs: minorGcs - gcBefore,
+  };
 }
 
 async function main(): Promise<void> {
   console.log(`parser: ${REQUESTS} requests per round, best of ${ROUNDS} rounds (node ${process.version})`);
   for (const scenario of SCENARIOS) {
-    const rounds: { opsPerSecond: number; minorGcs: number }[] = [];
+    const rounds: Round[] = [];
     for (let i = 0; i < ROUNDS; i++) rounds.push(await round(scenario));
-    const best = rounds.reduce((a, b) => (b.opsPerSecond > a.opsPerSecond ? b : a));
-    const all = rounds.map((r) => Math.round(r.opsPerSecond)).join(' / ');
-    const gcPer100k = (best.minorGcs / REQUESTS) * 100_000;
-    console.log(`${scenario.name.padEnd(36)} ${Math.round(best.opsPerSecond).toString().padStart(9)} req/s  (${all})  minor GCs per 100k: ${gcPer100k.toFixed(1)}`);
+    const best = Math.max(...rounds.map((r) => r.opsPerSecond));
+    const bestCpu = Math.max(...rounds.map((r) => r.opsPerCpuSecond));
+    const gcPer100k = (Math.min(...rounds.map((r) => r.minorGcs)) / REQUESTS) * 100_000;
+    const figure = (n: number): string => Math.round(n).toString().padStart(8);
+    console.log(`${scenario.name.padEnd(32)} ${figure(best)} req/s  ${figure(bestCpu)} req/CPU-s  minor GCs per 100k: ${gcPer100k.toFixed(1)}`);
   }
   gcObserver.disconnect();
 }
