@@ -5,7 +5,7 @@
 // run `node dist/bench/parser.js` after `make build`. Knobs (environment):
 // BENCH_PARSER_REQUESTS (per round, 200000), BENCH_PARSER_ROUNDS (best kept, 5).
 import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { RequestParser, type ParsedRequest } from '../services/chaos/parser.js';
+import { RequestParser, type CaptureHook, type ParsedRequest } from '../services/chaos/parser.js';
 
 const REQUESTS = Number(process.env.BENCH_PARSER_REQUESTS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_PARSER_ROUNDS ?? 5);
@@ -19,6 +19,7 @@ interface Scenario {
   readonly name: string;
   /** The input, already cut into the pieces one round pushes. */
   readonly pieces: readonly Buffer[];
+  readonly capture?: CaptureHook;
 }
 
 function onePerPush(request: string): readonly Buffer[] {
@@ -38,6 +39,9 @@ const SCENARIOS: readonly Scenario[] = [
   { name: 'GET, one request per push', pieces: onePerPush(GET) },
   { name: 'GET, pipelined in 64 KiB pushes', pieces: pipelined(GET) },
   { name: 'POST 1 KiB body, one per push', pieces: onePerPush(POST) },
+  // The opt-in capture, for comparison: what an inspection endpoint pays.
+  { name: 'GET, raw headers kept', pieces: onePerPush(GET), capture: () => ({ rawHeaders: true }) },
+  { name: 'POST 1 KiB body, all kept', pieces: onePerPush(POST), capture: () => ({ rawHeaders: true, body: { max: 4096 } }) },
 ];
 
 let minorGcs = 0;
@@ -62,16 +66,20 @@ interface Round {
 async function round(scenario: Scenario): Promise<Round> {
   let seen = 0;
   let last: ParsedRequest | undefined;
-  const parser = new RequestParser({
-    onRequest: (request) => {
-      seen++;
-      last = request;
+  const parser = new RequestParser(
+    {
+      onRequest: (request) => {
+        seen++;
+        last = request;
+      },
+      onContinue: () => undefined,
+      onReject: (rejection) => {
+        throw rejection;
+      },
     },
-    onContinue: () => undefined,
-    onReject: (rejection) => {
-      throw rejection;
-    },
-  });
+    undefined,
+    { capture: scenario.capture },
+  );
   await settle();
   const gcBefore = minorGcs;
   const cpuBefore = process.cpuUsage();

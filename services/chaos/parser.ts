@@ -1,7 +1,8 @@
 // A strict, incremental HTTP/1.1 request parser for hostile input (DESIGN §4).
 // At least as strict as llhttp: anything ambiguous in framing is refused, the
 // connection is closed, and nothing after it is read. Bodies are counted and
-// discarded (bounded); no endpoint of ours needs their bytes.
+// discarded (bounded), unless the capture hook asks, request by request, for
+// the raw header lines or the first bytes of the body (inspection endpoints).
 
 export interface ParsedRequest {
   readonly method: string;
@@ -18,7 +19,47 @@ export interface ParsedRequest {
   readonly host: string | undefined;
   /** Whether the client allows the connection to stay open after this response. */
   readonly keepAlive: boolean;
+  /** Decoded body length (Content-Length, or the sum of the chunk sizes), whether kept or not. */
   readonly bodyBytes: number;
+  // The fields below are present only when the capture hook asked for them
+  // (undefined when it asked for the other kind; absent without a capture).
+  /**
+   * Every field line as received, in order, name case and repeats kept. The
+   * value is everything between the colon and the CRLF, OWS included and
+   * untrimmed, so `${name}:${value}` is the line byte for byte (latin1).
+   */
+  readonly rawHeaders?: readonly RawHeader[];
+  /** The head byte for byte: request line to the CRLF of the blank line, inclusive (empty lines before it excluded). */
+  readonly rawHead?: Buffer;
+  /** The first `max` bytes of the decoded body (de-chunked: no sizes, extensions or trailers). */
+  readonly body?: Buffer;
+  /** Whether the body had more than `max` bytes (`bodyBytes` counts them all). */
+  readonly bodyTruncated?: boolean;
+}
+
+/** One field line as received: its name and the bytes after the colon (latin1). */
+export type RawHeader = readonly [name: string, value: string];
+
+/** What to keep of one request beyond the parsed fields. */
+export interface RequestCapture {
+  /** Keep the field lines as received (`rawHeaders`) and the head's bytes (`rawHead`). */
+  readonly rawHeaders?: boolean;
+  /**
+   * Keep the first `max` bytes of the decoded body (`body`, `bodyTruncated`).
+   * The rest is still read and counted, within `maxBodyBytes` (413 beyond).
+   * A negative or non-numeric max counts as 0.
+   */
+  readonly body?: { readonly max: number };
+}
+
+/**
+ * Asked once per request, right after its request line is read (so possibly
+ * for a request then refused for its fields); undefined keeps nothing extra.
+ */
+export type CaptureHook = (method: string, target: string) => RequestCapture | undefined;
+
+export interface ParserOptions {
+  readonly capture?: CaptureHook;
 }
 
 export type RejectStatus = 400 | 408 | 413 | 414 | 417 | 431 | 501 | 505;
@@ -77,6 +118,7 @@ const MAX_LEADING_EMPTY_LINES = 8;
 /** #readFraming's answer for a chunked body (any other answer is a length). */
 const CHUNKED = -1;
 const NO_HEADERS: ReadonlyMap<string, string> = new Map();
+const NO_OPTIONS: ParserOptions = {};
 
 type State = 'head' | 'body' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'dead';
 
@@ -108,13 +150,26 @@ export class RequestParser {
   #keepAlive = false;
   #contentLengthFields = 0;
   #hostFields = 0;
+  // What the capture hook asked to keep of the request being read.
+  #captured = false;
+  #rawHeaders: RawHeader[] | undefined;
+  #rawHead: Buffer | undefined;
+  /** Body bytes kept so far are #keptBody[0..#keptBytes); its length never exceeds #keepMax. */
+  #keptBody: Buffer | undefined;
+  #keptBytes = 0;
+  #keepMax = 0;
   #paused = false;
   #draining = false;
+
+  readonly #capture: CaptureHook | undefined;
 
   constructor(
     private readonly events: ParserEvents,
     private readonly limits: ParserLimits = DEFAULT_LIMITS,
-  ) {}
+    options: ParserOptions = NO_OPTIONS,
+  ) {
+    this.#capture = options.capture;
+  }
 
   /** True while part of a request has arrived but not all of it (or input waits while paused). */
   get midRequest(): boolean {
@@ -226,6 +281,7 @@ export class RequestParser {
           break;
         case 'body': {
           const take = Math.min(this.#bodyRemaining, this.#end - this.#start);
+          if (this.#keptBody !== undefined) this.#keepBody(take);
           this.#consume(take);
           this.#bodyRemaining -= take;
           if (this.#bodyRemaining > 0) return;
@@ -251,6 +307,7 @@ export class RequestParser {
         }
         case 'chunk-data': {
           const take = Math.min(this.#bodyRemaining, this.#end - this.#start);
+          if (this.#keptBody !== undefined) this.#keepBody(take);
           this.#consume(take);
           this.#bodyRemaining -= take;
           if (this.#bodyRemaining > 0) return;
@@ -362,11 +419,13 @@ export class RequestParser {
   /** A complete head (request line and fields, without the blank line) has arrived. */
   #startRequest(head: string): void {
     const lineEnd = this.#readRequestLine(head);
-    const headers = this.#readFields(head, lineEnd);
+    const capture = this.#capture?.(this.#method, this.#target);
+    const headers = this.#readFields(head, lineEnd, capture?.rawHeaders === true);
     const bodyLength = this.#readFraming(headers);
     const expectContinue = this.#readRouting(headers);
     this.#headers = headers;
     this.#bodyTotal = 0;
+    if (capture !== undefined) this.#startCapture(capture, head);
     if (bodyLength === CHUNKED) {
       this.#state = 'chunk-size';
       if (expectContinue) this.events.onContinue();
@@ -402,12 +461,13 @@ export class RequestParser {
    * The field lines after the request line, read in place (no array of lines):
    * names lower-cased, values OWS-trimmed, repeats joined.
    */
-  #readFields(head: string, lineEnd: number): Map<string, string> {
+  #readFields(head: string, lineEnd: number, keepRaw: boolean): Map<string, string> {
     // Counted first: too many fields is refused before any one field is judged.
     let count = 0;
     for (let at = head.indexOf('\r\n', lineEnd); at !== -1; at = head.indexOf('\r\n', at + 2)) count++;
     if (count > this.limits.maxHeaderCount) throw new RequestRejected(431, 'too many header fields');
     const headers = new Map<string, string>();
+    const raw: RawHeader[] | undefined = keepRaw ? [] : undefined;
     let contentLengths = 0;
     let hostFields = 0;
     for (let start = lineEnd + 2, n = 0; n < count; n++) {
@@ -428,10 +488,12 @@ export class RequestParser {
       if (name === 'host') hostFields++;
       const prior = headers.get(name);
       headers.set(name, prior === undefined ? value : `${prior}, ${value}`);
+      if (raw !== undefined) raw.push([rawName, rawValue]);
       start = end + 2;
     }
     this.#contentLengthFields = contentLengths;
     this.#hostFields = hostFields;
+    this.#rawHeaders = raw;
     return headers;
   }
 
@@ -500,10 +562,48 @@ export class RequestParser {
     return expect !== undefined;
   }
 
+  /** Sets up what the hook asked to keep, once the head is accepted. */
+  #startCapture(capture: RequestCapture, head: string): void {
+    this.#captured = true;
+    // latin1 maps bytes to chars one to one, so this gives back the bytes received.
+    if (capture.rawHeaders === true) this.#rawHead = Buffer.from(`${head}\r\n\r\n`, 'latin1');
+    if (capture.body === undefined) return;
+    const max = capture.body.max;
+    this.#keepMax = max > 0 ? Math.floor(max) : 0;
+    this.#keptBytes = 0;
+    this.#keptBody = EMPTY;
+  }
+
+  /**
+   * Copies what fits under #keepMax of the next `n` body bytes before they are
+   * consumed. Room grows with the bytes that arrive (doubling, never past the
+   * body's known size), not with what Content-Length announces, so a client
+   * that announces much and sends little holds little.
+   */
+  #keepBody(n: number): void {
+    let kept = this.#keptBody as Buffer;
+    const wanted = Math.min(this.#keepMax, this.#keptBytes + n);
+    if (wanted === this.#keptBytes) return;
+    if (wanted > kept.length) {
+      // #bodyTotal is the Content-Length, or the chunk sizes so far (this chunk included).
+      const grown = Buffer.alloc(Math.min(this.#keepMax, this.#bodyTotal, Math.max(wanted, 2 * kept.length)));
+      kept.copy(grown, 0, 0, this.#keptBytes);
+      this.#keptBody = kept = grown;
+    }
+    this.#buf.copy(kept, this.#keptBytes, this.#start, this.#start + (wanted - this.#keptBytes));
+    this.#keptBytes = wanted;
+  }
+
   #finish(): void {
     this.#state = 'head';
+    const request = this.#captured ? this.#capturedRequest() : this.#plainRequest();
+    this.#clearRequest();
+    this.events.onRequest(request);
+  }
+
+  #plainRequest(): ParsedRequest {
     // A literal, not a spread: the spread cost 0.5–0.9 µs per request (bench/README.md).
-    const request: ParsedRequest = {
+    return {
       method: this.#method,
       target: this.#target,
       path: this.#path,
@@ -514,8 +614,26 @@ export class RequestParser {
       keepAlive: this.#keepAlive,
       bodyBytes: this.#bodyTotal,
     };
-    this.#clearRequest();
-    this.events.onRequest(request);
+  }
+
+  /** One shape for every captured request, whichever parts were asked. */
+  #capturedRequest(): ParsedRequest {
+    const kept = this.#keptBody;
+    return {
+      method: this.#method,
+      target: this.#target,
+      path: this.#path,
+      query: this.#query,
+      version: this.#version,
+      headers: this.#headers,
+      host: this.#host,
+      keepAlive: this.#keepAlive,
+      bodyBytes: this.#bodyTotal,
+      rawHeaders: this.#rawHeaders,
+      rawHead: this.#rawHead,
+      body: kept === undefined || kept.length === this.#keptBytes ? kept : kept.subarray(0, this.#keptBytes),
+      bodyTruncated: kept === undefined ? undefined : this.#bodyTotal > this.#keptBytes,
+    };
   }
 
   /** Drops the finished request's strings and map, so an idle connection holds none of its head. */
@@ -523,6 +641,10 @@ export class RequestParser {
     this.#method = this.#target = this.#path = this.#query = '';
     this.#headers = NO_HEADERS;
     this.#host = undefined;
+    this.#captured = false;
+    this.#rawHeaders = undefined;
+    this.#rawHead = undefined;
+    this.#keptBody = undefined;
   }
 }
 
