@@ -1,7 +1,8 @@
 // A strict, incremental HTTP/1.1 request parser for hostile input (DESIGN §4).
 // At least as strict as llhttp: anything ambiguous in framing is refused, the
 // connection is closed, and nothing after it is read. Bodies are counted and
-// discarded (bounded); no endpoint of ours needs their bytes.
+// discarded (bounded), unless the capture hook asks, request by request, for
+// the raw header lines or the first bytes of the body (inspection endpoints).
 
 export interface ParsedRequest {
   readonly method: string;
@@ -18,7 +19,47 @@ export interface ParsedRequest {
   readonly host: string | undefined;
   /** Whether the client allows the connection to stay open after this response. */
   readonly keepAlive: boolean;
+  /** Decoded body length (Content-Length, or the sum of the chunk sizes), whether kept or not. */
   readonly bodyBytes: number;
+  // The fields below are present only when the capture hook asked for them
+  // (undefined when it asked for the other kind; absent without a capture).
+  /**
+   * Every field line as received, in order, name case and repeats kept. The
+   * value is everything between the colon and the CRLF, OWS included and
+   * untrimmed, so `${name}:${value}` is the line byte for byte (latin1).
+   */
+  readonly rawHeaders?: readonly RawHeader[];
+  /** The head byte for byte: request line to the CRLF of the blank line, inclusive (empty lines before it excluded). */
+  readonly rawHead?: Buffer;
+  /** The first `max` bytes of the decoded body (de-chunked: no sizes, extensions or trailers). */
+  readonly body?: Buffer;
+  /** Whether the body had more than `max` bytes (`bodyBytes` counts them all). */
+  readonly bodyTruncated?: boolean;
+}
+
+/** One field line as received: its name and the bytes after the colon (latin1). */
+export type RawHeader = readonly [name: string, value: string];
+
+/** What to keep of one request beyond the parsed fields. */
+export interface RequestCapture {
+  /** Keep the field lines as received (`rawHeaders`) and the head's bytes (`rawHead`). */
+  readonly rawHeaders?: boolean;
+  /**
+   * Keep the first `max` bytes of the decoded body (`body`, `bodyTruncated`).
+   * The rest is still read and counted, within `maxBodyBytes` (413 beyond).
+   * A negative or non-numeric max counts as 0.
+   */
+  readonly body?: { readonly max: number };
+}
+
+/**
+ * Asked once per request, right after its request line is read (so possibly
+ * for a request then refused for its fields); undefined keeps nothing extra.
+ */
+export type CaptureHook = (method: string, target: string) => RequestCapture | undefined;
+
+export interface ParserOptions {
+  readonly capture?: CaptureHook;
 }
 
 export type RejectStatus = 400 | 408 | 413 | 414 | 417 | 431 | 501 | 505;
@@ -74,6 +115,10 @@ const MAX_CHUNK_LINE = 1024;
 const MAX_TRAILER_BYTES = 8192;
 /** Empty lines tolerated before a request line (RFC 9112 §2.2 allows at least one). */
 const MAX_LEADING_EMPTY_LINES = 8;
+/** #readFraming's answer for a chunked body (any other answer is a length). */
+const CHUNKED = -1;
+const NO_HEADERS: ReadonlyMap<string, string> = new Map();
+const NO_OPTIONS: ParserOptions = {};
 
 type State = 'head' | 'body' | 'chunk-size' | 'chunk-data' | 'chunk-crlf' | 'trailers' | 'dead';
 
@@ -93,14 +138,38 @@ export class RequestParser {
   #bodyRemaining = 0;
   #bodyTotal = 0;
   #trailerBytes = 0;
-  #current: Omit<ParsedRequest, 'bodyBytes'> | undefined;
+  // The request being read, from its head to the end of its body: fields
+  // rather than an object, so the ParsedRequest is its only allocation here.
+  #method = '';
+  #target = '';
+  #path = '';
+  #query = '';
+  #version: '1.0' | '1.1' = '1.1';
+  #headers: ReadonlyMap<string, string> = NO_HEADERS;
+  #host: string | undefined;
+  #keepAlive = false;
+  #contentLengthFields = 0;
+  #hostFields = 0;
+  // What the capture hook asked to keep of the request being read.
+  #captured = false;
+  #rawHeaders: RawHeader[] | undefined;
+  #rawHead: Buffer | undefined;
+  /** Body bytes kept so far are #keptBody[0..#keptBytes); its length never exceeds #keepMax. */
+  #keptBody: Buffer | undefined;
+  #keptBytes = 0;
+  #keepMax = 0;
   #paused = false;
   #draining = false;
+
+  readonly #capture: CaptureHook | undefined;
 
   constructor(
     private readonly events: ParserEvents,
     private readonly limits: ParserLimits = DEFAULT_LIMITS,
-  ) {}
+    options: ParserOptions = NO_OPTIONS,
+  ) {
+    this.#capture = options.capture;
+  }
 
   /** True while part of a request has arrived but not all of it (or input waits while paused). */
   get midRequest(): boolean {
@@ -127,6 +196,7 @@ export class RequestParser {
     this.#buf = EMPTY;
     this.#start = this.#end = 0;
     this.#owned = false;
+    this.#clearRequest();
   }
 
   /**
@@ -211,6 +281,7 @@ export class RequestParser {
           break;
         case 'body': {
           const take = Math.min(this.#bodyRemaining, this.#end - this.#start);
+          if (this.#keptBody !== undefined) this.#keepBody(take);
           this.#consume(take);
           this.#bodyRemaining -= take;
           if (this.#bodyRemaining > 0) return;
@@ -236,6 +307,7 @@ export class RequestParser {
         }
         case 'chunk-data': {
           const take = Math.min(this.#bodyRemaining, this.#end - this.#start);
+          if (this.#keptBody !== undefined) this.#keepBody(take);
           this.#consume(take);
           this.#bodyRemaining -= take;
           if (this.#bodyRemaining > 0) return;
@@ -344,63 +416,116 @@ export class RequestParser {
     return true;
   }
 
+  /** A complete head (request line and fields, without the blank line) has arrived. */
   #startRequest(head: string): void {
-    const lines = head.split('\r\n');
-    const requestLine = lines[0] as string;
-    if (requestLine.length > this.limits.maxRequestLine) throw new RequestRejected(414, 'request line too long');
-    if (head.length - requestLine.length > this.limits.maxHeaderBytes + 2) throw new RequestRejected(431, 'request header block too large');
-    const m = REQUEST_LINE_RE.exec(requestLine);
+    const lineEnd = this.#readRequestLine(head);
+    const capture = this.#capture?.(this.#method, this.#target);
+    const headers = this.#readFields(head, lineEnd, capture?.rawHeaders === true);
+    const bodyLength = this.#readFraming(headers);
+    const expectContinue = this.#readRouting(headers);
+    this.#headers = headers;
+    this.#bodyTotal = 0;
+    if (capture !== undefined) this.#startCapture(capture, head);
+    if (bodyLength === CHUNKED) {
+      this.#state = 'chunk-size';
+      if (expectContinue) this.events.onContinue();
+    } else if (bodyLength > 0) {
+      this.#bodyRemaining = bodyLength;
+      this.#bodyTotal = bodyLength;
+      this.#state = 'body';
+      if (expectContinue) this.events.onContinue();
+    } else {
+      this.#finish();
+    }
+  }
+
+  /** Method, target and version; returns where the request line ends in `head`. */
+  #readRequestLine(head: string): number {
+    const crlf = head.indexOf('\r\n');
+    const lineEnd = crlf === -1 ? head.length : crlf;
+    if (lineEnd > this.limits.maxRequestLine) throw new RequestRejected(414, 'request line too long');
+    if (head.length - lineEnd > this.limits.maxHeaderBytes + 2) throw new RequestRejected(431, 'request header block too large');
+    const m = REQUEST_LINE_RE.exec(crlf === -1 ? head : head.slice(0, lineEnd));
     if (!m) throw new RequestRejected(400, 'malformed request line');
     const [, method, target, major, minor] = m as unknown as [string, string, string, string, string];
     if (!TOKEN_RE.test(method)) throw new RequestRejected(400, 'invalid method');
     if (major !== '1' || (minor !== '0' && minor !== '1')) throw new RequestRejected(505, `HTTP/${major}.${minor} is not supported`);
-    const version = minor === '1' ? '1.1' : '1.0';
     if (!TARGET_RE.test(target)) throw new RequestRejected(400, 'invalid request target');
+    this.#method = method;
+    this.#target = target;
+    this.#version = minor === '1' ? '1.1' : '1.0';
+    return lineEnd;
+  }
 
-    if (lines.length - 1 > this.limits.maxHeaderCount) throw new RequestRejected(431, 'too many header fields');
+  /**
+   * The field lines after the request line, read in place (no array of lines):
+   * names lower-cased, values OWS-trimmed, repeats joined.
+   */
+  #readFields(head: string, lineEnd: number, keepRaw: boolean): Map<string, string> {
+    // Counted first: too many fields is refused before any one field is judged.
+    let count = 0;
+    for (let at = head.indexOf('\r\n', lineEnd); at !== -1; at = head.indexOf('\r\n', at + 2)) count++;
+    if (count > this.limits.maxHeaderCount) throw new RequestRejected(431, 'too many header fields');
     const headers = new Map<string, string>();
+    const raw: RawHeader[] | undefined = keepRaw ? [] : undefined;
     let contentLengths = 0;
     let hostFields = 0;
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i] as string;
-      const first = line.charCodeAt(0);
+    for (let start = lineEnd + 2, n = 0; n < count; n++) {
+      const crlf = head.indexOf('\r\n', start);
+      const end = crlf === -1 ? head.length : crlf;
+      const first = head.charCodeAt(start);
       if (first === 0x20 || first === 0x09) throw new RequestRejected(400, 'obsolete line folding');
-      const colon = line.indexOf(':');
-      if (colon === -1) throw new RequestRejected(400, 'header line without colon');
-      const rawName = line.slice(0, colon);
+      const colon = head.indexOf(':', start);
+      if (colon === -1 || colon >= end) throw new RequestRejected(400, 'header line without colon');
+      const rawName = head.slice(start, colon);
       if (rawName.endsWith(' ') || rawName.endsWith('\t')) throw new RequestRejected(400, 'whitespace before colon');
       if (!TOKEN_RE.test(rawName)) throw new RequestRejected(400, 'invalid header name');
-      const rawValue = line.slice(colon + 1);
+      const rawValue = head.slice(colon + 1, end);
       if (BAD_VALUE_RE.test(rawValue)) throw new RequestRejected(400, 'control character in header value');
       const name = rawName.toLowerCase();
-      const value = rawValue.replace(/^[ \t]+|[ \t]+$/g, '');
+      const value = trimOws(rawValue);
       if (name === 'content-length') contentLengths++;
       if (name === 'host') hostFields++;
       const prior = headers.get(name);
       headers.set(name, prior === undefined ? value : `${prior}, ${value}`);
+      if (raw !== undefined) raw.push([rawName, rawValue]);
+      start = end + 2;
     }
+    this.#contentLengthFields = contentLengths;
+    this.#hostFields = hostFields;
+    this.#rawHeaders = raw;
+    return headers;
+  }
 
-    // Framing: exactly one way to know where the body ends, or none.
+  /** Exactly one way to know where the body ends, or none: its length, 0, or CHUNKED. */
+  #readFraming(headers: ReadonlyMap<string, string>): number {
     const te = headers.get('transfer-encoding');
     const cl = headers.get('content-length');
-    if (contentLengths > 1) throw new RequestRejected(400, 'duplicate Content-Length');
+    if (this.#contentLengthFields > 1) throw new RequestRejected(400, 'duplicate Content-Length');
     if (te !== undefined && cl !== undefined) throw new RequestRejected(400, 'both Content-Length and Transfer-Encoding');
-    let chunked = false;
-    let length = 0;
     if (te !== undefined) {
-      if (version === '1.0') throw new RequestRejected(400, 'Transfer-Encoding in an HTTP/1.0 request');
+      if (this.#version === '1.0') throw new RequestRejected(400, 'Transfer-Encoding in an HTTP/1.0 request');
       const codings = te.toLowerCase().split(',').map((c) => c.trim());
       if (codings.length !== 1 || codings[0] !== 'chunked') {
         throw new RequestRejected(codings[codings.length - 1] === 'chunked' ? 501 : 400, `unsupported Transfer-Encoding: ${te}`);
       }
-      chunked = true;
-    } else if (cl !== undefined) {
-      if (!/^\d{1,15}$/.test(cl)) throw new RequestRejected(400, 'invalid Content-Length');
-      length = Number(cl);
-      if (length > this.limits.maxBodyBytes) throw new RequestRejected(413, 'request body too large');
+      return CHUNKED;
     }
+    if (cl === undefined) return 0;
+    if (!/^\d{1,15}$/.test(cl)) throw new RequestRejected(400, 'invalid Content-Length');
+    const length = Number(cl);
+    if (length > this.limits.maxBodyBytes) throw new RequestRejected(413, 'request body too large');
+    return length;
+  }
 
-    if (hostFields > 1) throw new RequestRejected(400, 'duplicate Host');
+  /**
+   * Where the request goes (host, path, query) and how it is answered
+   * (keep-alive, Expect); returns whether 100-continue was asked.
+   */
+  #readRouting(headers: ReadonlyMap<string, string>): boolean {
+    const version = this.#version;
+    const target = this.#target;
+    if (this.#hostFields > 1) throw new RequestRejected(400, 'duplicate Host');
     let host = headers.get('host');
     if (version === '1.1' && host === undefined) throw new RequestRejected(400, 'missing Host');
     if (host !== undefined && !HOST_RE.test(host)) throw new RequestRejected(400, 'invalid Host');
@@ -409,7 +534,7 @@ export class RequestParser {
     if (target.startsWith('/')) {
       pathAndQuery = target;
     } else if (target === '*') {
-      if (method !== 'OPTIONS') throw new RequestRejected(400, 'asterisk target is only for OPTIONS');
+      if (this.#method !== 'OPTIONS') throw new RequestRejected(400, 'asterisk target is only for OPTIONS');
       pathAndQuery = '*';
     } else {
       const abs = ABSOLUTE_RE.exec(target);
@@ -424,46 +549,114 @@ export class RequestParser {
     const hash = pathAndQuery.indexOf('#');
     if (hash !== -1) pathAndQuery = pathAndQuery.slice(0, hash);
     const q = pathAndQuery.indexOf('?');
-    const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
-    const query = q === -1 ? '' : pathAndQuery.slice(q + 1);
+    this.#host = host;
+    this.#path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
+    this.#query = q === -1 ? '' : pathAndQuery.slice(q + 1);
 
     const connection = (headers.get('connection') ?? '').toLowerCase();
-    const keepAlive = version === '1.1' ? !/(^|,)\s*close\s*(,|$)/.test(connection) : /(^|,)\s*keep-alive\s*(,|$)/.test(connection);
+    this.#keepAlive = version === '1.1' ? !/(^|,)\s*close\s*(,|$)/.test(connection) : /(^|,)\s*keep-alive\s*(,|$)/.test(connection);
 
     // An HTTP/1.0 client cannot expect anything (RFC 9110 §10.1.1): ignore the field.
     const expect = version === '1.1' ? headers.get('expect') : undefined;
     if (expect !== undefined && expect.toLowerCase() !== '100-continue') throw new RequestRejected(417, `unsupported expectation: ${expect}`);
+    return expect !== undefined;
+  }
 
-    this.#current = { method, target, path, query, version, headers, host, keepAlive };
-    this.#bodyTotal = 0;
-    if (chunked) {
-      this.#state = 'chunk-size';
-      if (expect !== undefined) this.events.onContinue();
-    } else if (length > 0) {
-      this.#bodyRemaining = length;
-      this.#bodyTotal = length;
-      this.#state = 'body';
-      if (expect !== undefined) this.events.onContinue();
-    } else {
-      this.#finish();
+  /** Sets up what the hook asked to keep, once the head is accepted. */
+  #startCapture(capture: RequestCapture, head: string): void {
+    this.#captured = true;
+    // latin1 maps bytes to chars one to one, so this gives back the bytes received.
+    if (capture.rawHeaders === true) this.#rawHead = Buffer.from(`${head}\r\n\r\n`, 'latin1');
+    if (capture.body === undefined) return;
+    const max = capture.body.max;
+    this.#keepMax = max > 0 ? Math.floor(max) : 0;
+    this.#keptBytes = 0;
+    this.#keptBody = EMPTY;
+  }
+
+  /**
+   * Copies what fits under #keepMax of the next `n` body bytes before they are
+   * consumed. Room grows with the bytes that arrive (doubling, never past the
+   * body's known size), not with what Content-Length announces, so a client
+   * that announces much and sends little holds little.
+   */
+  #keepBody(n: number): void {
+    let kept = this.#keptBody as Buffer;
+    const wanted = Math.min(this.#keepMax, this.#keptBytes + n);
+    if (wanted === this.#keptBytes) return;
+    if (wanted > kept.length) {
+      // #bodyTotal is the Content-Length, or the chunk sizes so far (this chunk included).
+      const grown = Buffer.alloc(Math.min(this.#keepMax, this.#bodyTotal, Math.max(wanted, 2 * kept.length)));
+      kept.copy(grown, 0, 0, this.#keptBytes);
+      this.#keptBody = kept = grown;
     }
+    this.#buf.copy(kept, this.#keptBytes, this.#start, this.#start + (wanted - this.#keptBytes));
+    this.#keptBytes = wanted;
   }
 
   #finish(): void {
-    const current = this.#current as Omit<ParsedRequest, 'bodyBytes'>;
-    this.#current = undefined;
     this.#state = 'head';
-    // A literal, not a spread: the spread cost 0.5–0.9 µs per request (bench/README.md).
-    this.events.onRequest({
-      method: current.method,
-      target: current.target,
-      path: current.path,
-      query: current.query,
-      version: current.version,
-      headers: current.headers,
-      host: current.host,
-      keepAlive: current.keepAlive,
-      bodyBytes: this.#bodyTotal,
-    });
+    const request = this.#captured ? this.#capturedRequest() : this.#plainRequest();
+    this.#clearRequest();
+    this.events.onRequest(request);
   }
+
+  #plainRequest(): ParsedRequest {
+    // A literal, not a spread: the spread cost 0.5–0.9 µs per request (bench/README.md).
+    return {
+      method: this.#method,
+      target: this.#target,
+      path: this.#path,
+      query: this.#query,
+      version: this.#version,
+      headers: this.#headers,
+      host: this.#host,
+      keepAlive: this.#keepAlive,
+      bodyBytes: this.#bodyTotal,
+    };
+  }
+
+  /** One shape for every captured request, whichever parts were asked. */
+  #capturedRequest(): ParsedRequest {
+    const kept = this.#keptBody;
+    return {
+      method: this.#method,
+      target: this.#target,
+      path: this.#path,
+      query: this.#query,
+      version: this.#version,
+      headers: this.#headers,
+      host: this.#host,
+      keepAlive: this.#keepAlive,
+      bodyBytes: this.#bodyTotal,
+      rawHeaders: this.#rawHeaders,
+      rawHead: this.#rawHead,
+      body: kept === undefined || kept.length === this.#keptBytes ? kept : kept.subarray(0, this.#keptBytes),
+      bodyTruncated: kept === undefined ? undefined : this.#bodyTotal > this.#keptBytes,
+    };
+  }
+
+  /** Drops the finished request's strings and map, so an idle connection holds none of its head. */
+  #clearRequest(): void {
+    this.#method = this.#target = this.#path = this.#query = '';
+    this.#headers = NO_HEADERS;
+    this.#host = undefined;
+    this.#captured = false;
+    this.#rawHeaders = undefined;
+    this.#rawHead = undefined;
+    this.#keptBody = undefined;
+  }
+}
+
+/** `value` without the optional whitespace (SP, HTAB) around it. */
+function trimOws(value: string): string {
+  let from = 0;
+  let to = value.length;
+  while (from < to && isOws(value.charCodeAt(from))) from++;
+  while (to > from && isOws(value.charCodeAt(to - 1))) to--;
+  return from === 0 && to === value.length ? value : value.slice(from, to);
+}
+
+function isOws(code: number): boolean {
+  return code === 0x20 || code === 0x09;
 }
