@@ -188,3 +188,22 @@ export function normalizeAuthority(host: string): string {
   const port = h.slice(name.length);
   return name.endsWith('.') ? `${name.slice(0, -1)}${port}` : h;
 }
+
+/**
+ * The origin-form of a request target: an absolute-form target (RFC 9112
+ * §3.2.2, sent through forward proxies) loses its scheme and authority.
+ */
+export function originForm(target: string): string {
+  if (target.startsWith('/')) return target;
+  const m = /^https?:\/\/[^/?#]*(.*)$/i.exec(target);
+  if (!m) return target;
+  const rest = m[1] as string;
+  return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
+}
+
+/** The path of a request target (origin- or absolute-form), still percent-encoded. */
+export function pathOf(target: string): string {
+  const origin = originForm(target);
+  const q = origin.indexOf('?');
+  return q === -1 ? origin : origin.slice(0, q);
+}

@@ -4,7 +4,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { counterpartUrl } from './catalog.js';
 import type { Config, HostName } from './config.js';
-import { Pipeline, type Responder } from './dispatch.js';
+import { originForm, Pipeline, type Responder } from './dispatch.js';
 import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from './errors.js';
 import { addChaosHeaders, addClampedHeader, chaosBaseHeaders, controlHeaders, type HeaderList, type HeaderValue } from './headers.js';
 import type { Logger } from './log.js';
@@ -223,16 +223,4 @@ class ResponseResponder implements Responder<HttpContext> {
     if (this.res.headersSent) this.res.destroy();
     else this.plain(errorResponse(500, INTERNAL_ERROR_REASON), false);
   }
-}
-
-/**
- * The origin-form of a request target: an absolute-form target (RFC 9112
- * §3.2.2, sent through forward proxies) loses its scheme and authority.
- */
-export function originForm(target: string): string {
-  if (target.startsWith('/')) return target;
-  const m = /^https?:\/\/[^/?#]*(.*)$/i.exec(target);
-  if (!m) return target;
-  const rest = m[1] as string;
-  return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
 }

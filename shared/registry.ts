@@ -67,8 +67,23 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs> {
    * of the parsed parameters and the path as sent; the general limit still counts it).
    */
   readonly screen?: (params: ParamValues<P>, path: string) => PlainResponse | undefined;
+  /**
+   * What the chaos parser keeps of a request to this endpoint beyond the
+   * default (joined header values; the body counted and discarded): the raw
+   * header lines (order and case kept, and the head's bytes) and the first
+   * `body.max` bytes of the decoded body.
+   */
+  readonly capture?: RequestCapture;
   readonly handle: (ctx: Ctx, params: ParamValues<P>) => void | Promise<void>;
 }
+
+export interface RequestCapture {
+  readonly rawHeaders?: boolean;
+  readonly body?: { readonly max: number };
+}
+
+/** The largest body a definition may ask to keep (the chaos parser's body limit). */
+export const MAX_CAPTURED_BODY = 1024 * 1024;
 
 /** What a registry keeps: the same definition with its parameter types erased. */
 export type AnyEndpoint<Ctx> = EndpointDef<Ctx, ParamSpecs> & {
@@ -175,6 +190,10 @@ export class Registry<Ctx> {
       }
       for (const problem of checkParamSpecs(e.params)) problems.push(`${where}: ${problem}`);
       if (e.summary.trim() === '') problems.push(`${where}: summary is empty`);
+      const max = e.capture?.body?.max;
+      if (max !== undefined && !(Number.isInteger(max) && max >= 0 && max <= MAX_CAPTURED_BODY)) {
+        problems.push(`${where}: capture.body.max must be a whole number from 0 to ${MAX_CAPTURED_BODY}`);
+      }
     }
     return problems;
   }
@@ -205,6 +224,11 @@ export class Registry<Ctx> {
       if (path.startsWith(prefix) || path === prefix.replace(/\/$/, '')) return lines;
     }
     return [];
+  }
+
+  /** Whether any endpoint asks the parser to keep more than the default. */
+  get captures(): boolean {
+    return this.endpoints.some((e) => e.capture !== undefined);
   }
 
   /** Endpoints grouped by category, in catalog order; empty categories included. */

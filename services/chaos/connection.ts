@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import type { Config } from '../../shared/config.js';
 import type { Exchange } from '../../shared/observe.js';
 import { ClientChecks } from '../../shared/rate-limit.js';
-import { RequestParser, RequestRejected, type ParsedRequest, type ParserLimits } from './parser.js';
+import { RequestParser, RequestRejected, type CaptureHook, type ParsedRequest, type ParserLimits } from './parser.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
 
 /** What a connection needs from the server that accepted it. */
@@ -24,6 +24,8 @@ export interface ConnectionHost {
   readonly draining: boolean;
   /** Answers one request; a promise means "wait before the next one" (the store is deciding). */
   request(connection: Connection, req: ParsedRequest, keepAlive: boolean): Promise<void> | undefined;
+  /** What the parser keeps of a request beyond the default, decided from its request line; absent when no endpoint asks. */
+  readonly capture: CaptureHook | undefined;
   /** Answers input the parser refused; the connection closes after it. */
   rejected(connection: Connection, rejection: RequestRejected): void;
 }
@@ -83,6 +85,7 @@ export class Connection implements WireOwner {
         },
       },
       host.limits,
+      host.capture ? { capture: host.capture } : undefined,
     );
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('end', () => this.#onClientEnd());

@@ -3,7 +3,7 @@
 // file adapts the shared pipeline to the raw wire; connection.ts is the transport.
 import net from 'node:net';
 import { authorityOf, type Config } from '../../shared/config.js';
-import { Pipeline, type Responder } from '../../shared/dispatch.js';
+import { pathOf, Pipeline, type Responder } from '../../shared/dispatch.js';
 import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../../shared/errors.js';
 import { chaosBaseHeaders, httpDate, type HeaderList } from '../../shared/headers.js';
 import type { Logger } from '../../shared/log.js';
@@ -13,7 +13,7 @@ import { listenOn } from '../../shared/run.js';
 import type { Store } from '../../shared/store/types.js';
 import { Connection, type ConnectionHost } from './connection.js';
 import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.js';
-import { DEFAULT_LIMITS, type ParsedRequest, type ParserLimits, type RequestRejected } from './parser.js';
+import { DEFAULT_LIMITS, type CaptureHook, type ParsedRequest, type ParserLimits, type RequestRejected } from './parser.js';
 import type { Wire } from './wire.js';
 
 export interface ChaosServerOptions {
@@ -43,6 +43,7 @@ export class ChaosServer implements ConnectionHost {
   readonly maxRequestsPerConnection: number;
   readonly limits: ParserLimits;
   readonly store: Store;
+  readonly capture: CaptureHook | undefined;
   #draining = false;
 
   constructor(readonly options: ChaosServerOptions) {
@@ -59,6 +60,8 @@ export class ChaosServer implements ConnectionHost {
     const foreignHosts = new Set(
       [config.urls.control, config.urls.bots, config.urls.hub].map(authorityOf).filter((a) => a !== own),
     );
+    // Only when some endpoint asks: otherwise the parser keeps nothing more and pays nothing.
+    this.capture = registry.captures ? (_method, target) => registry.match(pathOf(target))?.endpoint.capture : undefined;
     this.#pipeline = new Pipeline({ host: 'chaos', registry, config, store: this.store, logger, foreignHosts });
     this.server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
       const connection = new Connection(socket, this);

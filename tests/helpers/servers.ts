@@ -43,11 +43,11 @@ export function testConfig(env: Readonly<Record<string, string>> = {}): Config {
 
 export async function startChaos(
   t: Teardown,
-  options: Partial<Omit<ChaosServerOptions, 'config' | 'logger' | 'registry'>> & { config?: Config } = {},
+  options: Partial<Omit<ChaosServerOptions, 'config' | 'logger'>> & { config?: Config } = {},
 ): Promise<{ port: number; server: ChaosServer }> {
   const config = options.config ?? testConfig();
   const store = options.store ?? new MemoryStore();
-  const server = new ChaosServer({ ...options, config, logger: createLogger('chaos', 'silent'), registry: createChaosRegistry(), store });
+  const server = new ChaosServer({ ...options, config, logger: createLogger('chaos', 'silent'), registry: options.registry ?? createChaosRegistry(), store });
   stopAtTeardown(t, server, store);
   const port = await server.listen(0, '127.0.0.1');
   return { port, server };
