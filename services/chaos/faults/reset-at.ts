@@ -2,14 +2,19 @@
 // - before-head: nothing is sent;
 // - after-head: the head is sent, then the reset;
 // - mid-body: after `afterBytes` body bytes (or at the end of a shorter body).
-// The reset waits for the socket to take what was written before it, so the
-// bytes before the cut leave (a reset drops anything still queued).
+// The reset waits for the socket to take what was written before it (a reset
+// drops anything still queued), then RESET_AFTER_MS more: a reset that lands
+// together with unread bytes reads as a plain end on Linux (measured: data,
+// then EOF), so the client gets a moment to read them and then sees the reset.
 import type { HeaderList } from '../../../shared/headers.js';
 import type { ResponseSink } from '../wire.js';
 import { Stage, asBytes, flushHead, type Fault } from './stage.js';
 
 export const RESET_PHASES = ['before-head', 'after-head', 'mid-body'] as const;
 export type ResetPhase = (typeof RESET_PHASES)[number];
+
+/** How long the reset follows bytes already sent (see above). */
+export const RESET_AFTER_MS = 20;
 
 export function resetAt(phase: ResetPhase, afterBytes = 0): Fault {
   return (next) => new ResetAt(next, phase, afterBytes);
@@ -73,6 +78,10 @@ class ResetAt extends Stage {
 
   #reset(): void {
     this.#cut = true;
-    this.next.whenWritable(() => this.next.end('reset'));
+    if (this.phase === 'before-head') {
+      this.next.end('reset');
+      return;
+    }
+    this.next.whenWritable(() => this.next.setTimer(RESET_AFTER_MS, () => this.next.end('reset')));
   }
 }
