@@ -63,10 +63,8 @@ export class Wire implements ResponseSink {
   #closeListeners: (() => void)[] | undefined;
   /** Bytes handed to the socket, head included, less what a reset dropped (for logs and metrics). */
   bytesWritten = 0;
-  /** The final status sent (after any interim 1xx heads); undefined while no head, or an unparsable raw one. */
-  status: number | undefined;
-  /** How the response ended; undefined until it has. */
-  endAction: EndAction | undefined;
+  #status: number | undefined;
+  #endAction: EndAction | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -88,6 +86,16 @@ export class Wire implements ResponseSink {
 
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /** The final status sent (after any interim 1xx heads); undefined while no head, or an unparsable raw one. */
+  get status(): number | undefined {
+    return this.#status;
+  }
+
+  /** How the handler ended the response (as asked: the connection turns a HEAD's hold into keep-alive); undefined until it has. */
+  get endAction(): EndAction | undefined {
+    return this.#endAction;
   }
 
   /** Called by the connection when the socket closes: cancels every wait. */
@@ -140,7 +148,7 @@ export class Wire implements ResponseSink {
     if (this.#headWritten) throw new Error('response head already written');
     this.#headWritten = true;
     if (this.#closed) return;
-    this.status = status;
+    this.#status = status;
     // Held until the first body bytes of this tick, so head and body leave in
     // one write (one buffer, one syscall); flushed alone at the end of the tick
     // or when the response ends, whichever comes first.
@@ -174,7 +182,7 @@ export class Wire implements ResponseSink {
   writeRaw(chunk: Buffer | string, headStatus?: number): boolean {
     if (this.#closed) return true;
     this.#headWritten = true;
-    if (headStatus !== undefined) this.status = headStatus;
+    if (headStatus !== undefined) this.#status = headStatus;
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
     this.flushHead();
     if (bytes.length === 0) return !this.socket.writableNeedDrain;
@@ -214,7 +222,7 @@ export class Wire implements ResponseSink {
   end(action: EndAction = 'keep-alive'): void {
     if (this.#ended) return;
     this.#ended = true;
-    this.endAction = action;
+    this.#endAction = action;
     // The head goes out before whatever the connection does next (the next
     // pipelined response, a FIN, a hold); a reset drops it with anything unsent.
     if (action === 'reset') this.#dropUnsent();

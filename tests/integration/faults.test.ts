@@ -264,6 +264,9 @@ t.test('garbage: n seeded bytes instead of the head, then a FIN, HEAD included',
     t.equal(r.wires[0]!.status, undefined, 'no status was sent');
     t.equal(r.wires[0]!.bytesWritten, 300);
   }
+  const empty = await through(t, [garbage(0, 'g1')]);
+  t.equal(empty.data.length, 0, 'n=0: an empty reply');
+  t.equal(empty.end, 'fin');
 });
 
 t.test('close-early: no Content-Length, Connection: close after Date, the first bytes, FIN', async (t) => {
