@@ -327,6 +327,20 @@ t.test('chunked-corrupt', async (t) => {
     t.equal(r.data.toString('latin1'), bytes, kind);
     t.equal(r.end, 'fin', `${kind}: closed after the body`);
   }
+  await t.test('a raw head: only the final head is reframed, after an interim 1xx', async (t) => {
+    const { port, wires } = await serve(t, (wire) => {
+      const sink = compose(wire, [chunkedCorrupt('no-last-chunk')]);
+      sink.rawHead('HTTP/1.1 103 Early Hints\r\nContent-Length: 9\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 3\r\n\r\n');
+      sink.write('abc');
+      sink.end();
+    });
+    const raw = await rawExchange(port, REQUEST);
+    t.equal(
+      raw.data.toString('latin1'),
+      'HTTP/1.1 103 Early Hints\r\nContent-Length: 9\r\n\r\nHTTP/1.1 201 Created\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n',
+    );
+    t.equal(wires[0]!.status, 201);
+  });
 });
 
 t.test('slow-head: the head trickles, the body follows it', async (t) => {

@@ -7,8 +7,7 @@
 // The connection closes after the body: nothing after broken framing can be read.
 import type { HeaderList } from '../../../shared/headers.js';
 import type { ResponseSink } from '../wire.js';
-import { insertHeaderLines, removeHeaderLines } from './head-text.js';
-import { replaceHeader } from './head-text.js';
+import { insertHeaderLines, removeHeaderLines, replaceHeader } from './head-text.js';
 import { Stage, asBytes, type Fault } from './stage.js';
 
 export const CHUNKED_CORRUPTIONS = ['bad-size', 'overstated', 'no-last-chunk'] as const;
