@@ -6,11 +6,12 @@ import { addChaosHeaders, addClampedHeader, httpDate, type HeaderList, type Head
 import { defineEndpoint, type AnyEndpoint, type Registry } from '../../shared/registry.js';
 import type { Store } from '../../shared/store/types.js';
 import type { ParsedRequest } from './parser.js';
-import type { EndAction, Wire } from './wire.js';
+import type { ResponseSink } from './wire.js';
 
 export interface ChaosContext {
   readonly req: ParsedRequest;
-  readonly wire: Wire;
+  /** The connection's Wire, or a fault chain over it (services/chaos/faults/). */
+  readonly wire: ResponseSink;
   readonly endpoint: ChaosEndpoint;
   readonly config: Config;
   /** False when this response must be the connection's last (client asked, cap reached, shutdown). */
@@ -77,37 +78,4 @@ export function sendComplete(
   ctx.wire.head(status, headers);
   ctx.wire.write(body);
   ctx.wire.end();
-}
-
-/** Writes `body` in `chunk`-byte pieces `intervalMs` apart on an absolute schedule, honouring backpressure. */
-export function writeOnSchedule(
-  wire: Wire,
-  body: Buffer,
-  chunk: number,
-  intervalMs: number,
-  after: EndAction,
-): void {
-  if (wire.headOnly) {
-    wire.end(after);
-    return;
-  }
-  const start = performance.now();
-  let offset = 0;
-  let index = 0;
-  const step = (): void => {
-    const piece = body.subarray(offset, offset + chunk);
-    offset += piece.length;
-    index++;
-    wire.write(piece);
-    if (offset >= body.length) {
-      wire.end(after);
-      return;
-    }
-    // Absolute schedule: a late timer does not push every later chunk back.
-    wire.whenWritable(() => {
-      const due = start + index * intervalMs - performance.now();
-      wire.setTimer(Math.max(0, due), step);
-    });
-  };
-  step();
 }

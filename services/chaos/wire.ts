@@ -20,7 +20,40 @@ export interface WireOwner {
   finished(wire: Wire, action: EndAction): void;
 }
 
-export class Wire {
+/**
+ * What an endpoint writes its response to: the Wire itself, or a fault stage
+ * wrapping it (services/chaos/faults/). Waits handed out here die with the socket.
+ */
+export interface ResponseSink {
+  /** HEAD: the head goes out, body writes are dropped. */
+  readonly headOnly: boolean;
+  /** The client went away (or we closed); every write is now a no-op. */
+  readonly closed: boolean;
+  readonly headWritten: boolean;
+  readonly ended: boolean;
+  /** Writes the status line and header lines exactly as given. */
+  head(status: number, headers: HeaderList, reason?: string): void;
+  /** Writes a head given as text, byte for byte (latin1). */
+  rawHead(text: string): void;
+  /** Writes body bytes; returns false when the caller should wait (whenWritable). */
+  write(chunk: Buffer | string): boolean;
+  /**
+   * Bytes outside the HTTP framing (a head sent in pieces, garbage): sent even
+   * for HEAD; they count as the head written. `headStatus`: the final status
+   * of the head these bytes are part of, recorded for observation.
+   */
+  writeRaw(chunk: Buffer | string, headStatus?: number): boolean;
+  /** Ends the response; `action` says what becomes of the connection. */
+  end(action?: EndAction): void;
+  /** A timer that is cleared if the client goes away first. */
+  setTimer(ms: number, fn: () => void): void;
+  /** Calls `fn` once more can be written (at once if it already can). */
+  whenWritable(fn: () => void): void;
+  /** Runs `listener` when the socket closes; returns a function that unregisters it. */
+  onClose(listener: () => void): () => void;
+}
+
+export class Wire implements ResponseSink {
   #headWritten = false;
   /** A head written by rawHead and not yet on the socket (see rawHead). */
   #pendingHead: string | undefined;
@@ -28,8 +61,10 @@ export class Wire {
   #closed = false;
   #timers: Set<NodeJS.Timeout> | undefined;
   #closeListeners: (() => void)[] | undefined;
-  /** Bytes handed to the socket, head included (for logs and metrics). */
+  /** Bytes handed to the socket, head included, less what a reset dropped (for logs and metrics). */
   bytesWritten = 0;
+  #status: number | undefined;
+  #endAction: EndAction | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -51,6 +86,16 @@ export class Wire {
 
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /** The final status sent (after any interim 1xx heads); undefined while no head, or an unparsable raw one. */
+  get status(): number | undefined {
+    return this.#status;
+  }
+
+  /** How the handler ended the response (as asked: the connection turns a HEAD's hold into keep-alive); undefined until it has. */
+  get endAction(): EndAction | undefined {
+    return this.#endAction;
   }
 
   /** Called by the connection when the socket closes: cancels every wait. */
@@ -91,14 +136,19 @@ export class Wire {
 
   /** Writes the status line and header lines exactly as given. */
   head(status: number, headers: HeaderList, reason: string = reasonPhrase(status)): void {
-    this.rawHead(formatHead(status, reason, headers));
+    this.#holdHead(formatHead(status, reason, headers), status);
   }
 
-  /** Writes a head given as text, byte for byte (latin1). */
+  /** Writes a head given as text, byte for byte (latin1); its status is parsed from the text. */
   rawHead(text: string): void {
+    this.#holdHead(text, statusOfHead(text));
+  }
+
+  #holdHead(text: string, status: number | undefined): void {
     if (this.#headWritten) throw new Error('response head already written');
     this.#headWritten = true;
     if (this.#closed) return;
+    this.#status = status;
     // Held until the first body bytes of this tick, so head and body leave in
     // one write (one buffer, one syscall); flushed alone at the end of the tick
     // or when the response ends, whichever comes first.
@@ -127,6 +177,17 @@ export class Wire {
     joined.write(head, 0, 'latin1');
     bytes.copy(joined, head.length);
     return this.socket.write(joined);
+  }
+
+  writeRaw(chunk: Buffer | string, headStatus?: number): boolean {
+    if (this.#closed) return true;
+    this.#headWritten = true;
+    if (headStatus !== undefined) this.#status = headStatus;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
+    this.flushHead();
+    if (bytes.length === 0) return !this.socket.writableNeedDrain;
+    this.bytesWritten += bytes.length;
+    return this.socket.write(bytes);
   }
 
   /** Calls `fn` once the socket can take more (at once if it already can). */
@@ -161,15 +222,37 @@ export class Wire {
   end(action: EndAction = 'keep-alive'): void {
     if (this.#ended) return;
     this.#ended = true;
+    this.#endAction = action;
     // The head goes out before whatever the connection does next (the next
     // pipelined response, a FIN, a hold); a reset drops it with anything unsent.
-    if (action === 'reset') this.#pendingHead = undefined;
+    if (action === 'reset') this.#dropUnsent();
     else this.flushHead();
     if (this.#timers) for (const t of this.#timers) clearTimeout(t);
     this.#timers = undefined;
     this.owner.finished(this, action);
   }
+
+  /** A reset discards the held head and what the socket still buffers: neither reaches the client. */
+  #dropUnsent(): void {
+    if (this.#pendingHead !== undefined) this.bytesWritten -= this.#pendingHead.length;
+    this.#pendingHead = undefined;
+    // The buffer's tail is this response's; anything before it belongs to earlier ones.
+    if (!this.#closed) this.bytesWritten -= Math.min(this.socket.writableLength, this.bytesWritten);
+  }
 }
+
+/**
+ * The final status a raw head carries: the code on its last status line, so
+ * interim 1xx heads before the final one are skipped. Undefined when no line
+ * parses (the head is a lie too broken to name a status).
+ */
+export function statusOfHead(text: string): number | undefined {
+  let status: number | undefined;
+  for (const match of text.matchAll(STATUS_LINE)) status = Number(match[1]);
+  return status;
+}
+
+const STATUS_LINE = /^HTTP\/\d(?:\.\d)? (\d{3})(?=[ \r\n]|$)/gm;
 
 function noop(): void {}
 

@@ -1,5 +1,7 @@
 import { DRIP_PARAMS, dripBody } from '../../../../shared/payloads.js';
-import { chaosHead, defineChaosEndpoint, writeOnSchedule } from '../../endpoint.js';
+import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { drip } from '../../faults/drip.js';
+import { compose } from '../../faults/stage.js';
 
 export default defineChaosEndpoint({
   id: 'drip',
@@ -9,11 +11,12 @@ export default defineChaosEndpoint({
   params: DRIP_PARAMS,
   headers: ['X-Chaos-Drip-Bytes', 'X-Chaos-Drip-Interval-Ms', 'X-Chaos-Drip-Chunk'],
   handle(ctx, { bytes, interval, chunk }) {
-    const body = dripBody(bytes);
-    ctx.wire.head(
+    const wire = compose(ctx.wire, [drip(chunk, interval)]);
+    wire.head(
       200,
       chaosHead(ctx, 'application/octet-stream', bytes, { 'Drip-Bytes': bytes, 'Drip-Interval-Ms': interval, 'Drip-Chunk': chunk }),
     );
-    writeOnSchedule(ctx.wire, body, chunk, interval, 'keep-alive');
+    wire.write(dripBody(bytes));
+    wire.end('keep-alive');
   },
 });

@@ -1,6 +1,8 @@
 import { SLOW_PARAMS, slowBody } from '../../../../shared/payloads.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { compose } from '../../faults/stage.js';
+import { delayFirstByte } from '../../faults/delay-first-byte.js';
 
 export default defineChaosEndpoint({
   id: 'slow',
@@ -10,9 +12,11 @@ export default defineChaosEndpoint({
   params: SLOW_PARAMS,
   headers: ['X-Chaos-Delayed-Ms'],
   handle(ctx, { ms }) {
-    // The timer dies with the socket: a client that gives up costs nothing.
-    ctx.wire.setTimer(ms, () => {
-      sendComplete(ctx, 200, 'application/json', jsonBody(slowBody(ms)), { 'Delayed-Ms': ms });
+    // The wait dies with the socket: a client that gives up costs nothing. The
+    // response is built when it is over (its Date, its Connection line).
+    const wire = compose(ctx.wire, [delayFirstByte(ms)]);
+    wire.whenWritable(() => {
+      sendComplete({ ...ctx, wire }, 200, 'application/json', jsonBody(slowBody(ms)), { 'Delayed-Ms': ms });
     });
   },
 });

@@ -1,5 +1,7 @@
-import { PARTIAL_STREAM_PARAMS, partialStreamFragment } from '../../../../shared/payloads.js';
+import { PARTIAL_STREAM_PARAMS, partialStreamDocument } from '../../../../shared/payloads.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { closeEarly } from '../../faults/close-early.js';
+import { compose } from '../../faults/stage.js';
 
 export default defineChaosEndpoint({
   id: 'partial-stream',
@@ -9,12 +11,13 @@ export default defineChaosEndpoint({
   params: PARTIAL_STREAM_PARAMS,
   headers: ['X-Chaos-Partial-Bytes'],
   handle(ctx, { bytes }) {
-    // No Content-Length and no chunking: the body is delimited by the close
-    // (RFC 9112 §6.3), so the client gets a clean end and unparseable JSON.
-    const headers = chaosHead(ctx, 'application/json', undefined, { 'Partial-Bytes': bytes });
-    if (!headers.some(([name]) => name === 'Connection')) headers.splice(2, 0, ['Connection', 'close']);
-    ctx.wire.head(200, headers);
-    ctx.wire.write(partialStreamFragment(bytes));
-    ctx.wire.end('close');
+    // The twin's whole document, cut by the fault: no Content-Length and no
+    // chunking, the body is delimited by the close (RFC 9112 §6.3), so the
+    // client gets a clean end and unparseable JSON.
+    const document = partialStreamDocument(bytes);
+    const wire = compose(ctx.wire, [closeEarly(bytes)]);
+    wire.head(200, chaosHead(ctx, 'application/json', document.length, { 'Partial-Bytes': bytes }));
+    wire.write(document);
+    wire.end();
   },
 });

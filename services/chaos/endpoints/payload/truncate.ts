@@ -1,5 +1,7 @@
 import { TRUNCATE_PARAMS, digitPattern } from '../../../../shared/payloads.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { compose } from '../../faults/stage.js';
+import { truncateAt } from '../../faults/truncate-at.js';
 
 export default defineChaosEndpoint({
   id: 'truncate',
@@ -10,13 +12,15 @@ export default defineChaosEndpoint({
   headers: ['X-Chaos-Truncated-At', 'X-Chaos-Promised-Bytes', 'X-Chaos-Actual-Bytes'],
   random: 'seeded',
   handle(ctx, { at }) {
+    // The honest response promises and holds 2×at bytes; the fault cuts it with
+    // a clean FIN, not a reset: the client sees the body end early.
     const promised = 2 * at;
-    ctx.wire.head(
+    const wire = compose(ctx.wire, [truncateAt(at, 'close')]);
+    wire.head(
       200,
       chaosHead(ctx, 'text/plain', promised, { 'Truncated-At': at, 'Promised-Bytes': promised, 'Actual-Bytes': at }),
     );
-    ctx.wire.write(digitPattern(at));
-    // A clean FIN, not a reset: the client sees the body end early.
-    ctx.wire.end('close');
+    wire.write(digitPattern(promised));
+    wire.end();
   },
 });

@@ -1,0 +1,87 @@
+// reset-at: the response ends in a TCP reset at one point:
+// - before-head: nothing is sent;
+// - after-head: the head is sent, then the reset;
+// - mid-body: after `afterBytes` body bytes (or at the end of a shorter body).
+// The reset waits for the socket to take what was written before it (a reset
+// drops anything still queued), then RESET_AFTER_MS more: a reset that lands
+// together with unread bytes reads as a plain end on Linux (measured: data,
+// then EOF), so the client gets a moment to read them and then sees the reset.
+import type { HeaderList } from '../../../shared/headers.js';
+import type { ResponseSink } from '../wire.js';
+import { Stage, asBytes, flushHead, type Fault } from './stage.js';
+
+export const RESET_PHASES = ['before-head', 'after-head', 'mid-body'] as const;
+export type ResetPhase = (typeof RESET_PHASES)[number];
+
+/** How long the reset follows bytes already sent (see above). */
+export const RESET_AFTER_MS = 20;
+
+export function resetAt(phase: ResetPhase, afterBytes = 0): Fault {
+  return (next) => new ResetAt(next, phase, afterBytes);
+}
+
+class ResetAt extends Stage {
+  #sent = 0;
+  #cut = false;
+
+  constructor(
+    next: ResponseSink,
+    private readonly phase: ResetPhase,
+    private readonly afterBytes: number,
+  ) {
+    super(next);
+  }
+
+  protected override passHead(status: number, headers: HeaderList, reason: string | undefined): void {
+    if (this.phase === 'before-head') return this.#reset();
+    this.next.head(status, headers, reason);
+    this.#afterHead();
+  }
+
+  protected override passRawHead(text: string): void {
+    if (this.phase === 'before-head') return this.#reset();
+    this.next.rawHead(text);
+    this.#afterHead();
+  }
+
+  protected override passWriteRaw(chunk: Buffer | string, headStatus: number | undefined): boolean {
+    if (this.#cut) return true;
+    if (this.phase === 'before-head') {
+      this.#reset();
+      return true;
+    }
+    return this.next.writeRaw(chunk, headStatus);
+  }
+
+  protected override passWrite(chunk: Buffer | string): boolean {
+    if (this.#cut) return true;
+    const room = this.afterBytes - this.#sent;
+    if (chunk.length < room) {
+      this.#sent += chunk.length;
+      return this.next.write(chunk);
+    }
+    this.#sent = this.afterBytes;
+    this.next.write(asBytes(chunk).subarray(0, room));
+    this.#reset();
+    return true;
+  }
+
+  protected override passEnd(): void {
+    if (!this.#cut) this.#reset();
+  }
+
+  #afterHead(): void {
+    if (this.phase !== 'after-head') return;
+    flushHead(this.next);
+    this.#reset();
+  }
+
+  #reset(): void {
+    this.#cut = true;
+    if (this.phase === 'before-head') {
+      this.next.end('reset');
+      return;
+    }
+    this.next.whenWritable(() => this.next.setTimer(RESET_AFTER_MS, () => this.next.end('reset')));
+  }
+}
