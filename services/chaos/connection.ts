@@ -265,14 +265,14 @@ export class Connection implements WireOwner {
   /** The client went away mid-response: every wait of the response dies, and it is observed as incomplete. */
   #abort(active: { wire: Wire; exchange: Exchange | undefined }): void {
     active.wire.socketClosed();
-    active.exchange?.finish(statusOf(active.wire), active.wire.bytesWritten, false);
+    active.exchange?.finish(active.wire.status ?? 0, active.wire.bytesWritten, false);
   }
 
   finished(wire: Wire, action: EndAction): void {
     if (this.#active?.wire !== wire) return;
     const { keepAlive, exchange } = this.#active;
     this.#active = undefined;
-    exchange?.finish(statusOf(wire), wire.bytesWritten, true);
+    exchange?.finish(wire.status ?? 0, wire.bytesWritten, true);
     // A HEAD response promised no body, so there is nothing to wait for.
     const effective: EndAction = action === 'hold' && wire.headOnly ? 'keep-alive' : action;
     switch (effective) {
@@ -342,9 +342,4 @@ export class Connection implements WireOwner {
       this.#pump();
     });
   }
-}
-
-// TEMP until the wire records its status (faults branch).
-function statusOf(wire: Wire): number {
-  return (wire as unknown as { status?: number }).status ?? 0;
 }
