@@ -2,7 +2,7 @@
 import t from 'tap';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { NEVER_RANDOM, pickFor, randomPool } from '../../shared/random-pick.js';
-import { digestNonce } from '../../shared/status-faults.js';
+import { digestNonce } from '../../shared/content/status.js';
 import { chaosHeaderNames, exchange, exchangesComplete, json, lenientExchange, linesWithoutDate, mapLimit } from '../helpers/final-response.js';
 import { get, rawExchange } from '../helpers/raw.js';
 import { startChaos } from '../helpers/servers.js';

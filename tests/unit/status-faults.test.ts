@@ -14,7 +14,7 @@ import {
   retryBody,
   sanitizeRealm,
   switchesProtocols,
-} from '../../shared/status-faults.js';
+} from '../../shared/content/status.js';
 import { testConfig } from '../helpers/servers.js';
 
 t.test('only 101 switches protocols; other 1xx are interim; 204/304 bodiless, 205 empty', async (t) => {

@@ -6,9 +6,9 @@
 import { counterpartUrl } from '../../../shared/catalog.js';
 import type { HeaderList, HeaderValue } from '../../../shared/headers.js';
 import { defineHttpEndpoint, type HttpContext, type HttpEndpoint } from '../../../shared/http-service.js';
-import { oneOf } from '../../../shared/params.js';
+import { oneOf, type ParamSpecs } from '../../../shared/params.js';
 import type { Category } from '../../../shared/registry.js';
-import { perConfigDaily, prettyJson, type Day, type Site } from '../../control/endpoints/crawler-files/site.js';
+import { perConfigDaily, prettyJson, type Day, type Site } from '../../../shared/content/crawler-files/site.js';
 
 export interface FileReply {
   readonly status: number;
@@ -40,8 +40,8 @@ const NO_PARAMS: ReadonlySet<string> = new Set();
  * The query parameters a control twin reads, for the counterpart URL to keep.
  * `mode` is the bots host's own and never crosses over.
  */
-export function twinQueryParams(twin: HttpEndpoint): ReadonlySet<string> {
-  return new Set(Object.entries(twin.params).filter(([name, p]) => p.in === 'query' && name !== 'mode').map(([name]) => name));
+export function twinQueryParams(twinParams: ParamSpecs): ReadonlySet<string> {
+  return new Set(Object.entries(twinParams).filter(([name, p]) => p.in === 'query' && name !== 'mode').map(([name]) => name));
 }
 
 function decodeName(raw: string): string | undefined {

@@ -1,4 +1,4 @@
-import { escapeXml, type Day, type Site } from '../../../control/endpoints/crawler-files/site.js';
+import { escapeXml, type Day, type Site } from '../../../../shared/content/crawler-files/site.js';
 import { BOTS_PAGES, chaosFile, DEAD_PREFIX, reply } from '../file.js';
 
 const XML = 'application/xml; charset=utf-8';

@@ -1,4 +1,4 @@
-import { SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS, type SemanticSchema } from '../../../../shared/discovery.js';
+import { SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS, type SemanticSchema } from '../../../../shared/content/discovery.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { bool, oneOf } from '../../../../shared/params.js';
 import { askModel } from '../../ai.js';

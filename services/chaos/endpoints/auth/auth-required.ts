@@ -8,7 +8,7 @@ import {
   digestChallenge,
   realmFor,
   type AuthScheme,
-} from '../../../../shared/status-faults.js';
+} from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 function challenge(scheme: AuthScheme, realm: string): HeaderList {

@@ -1,4 +1,4 @@
-import { CACHE_CONTROL, CACHE_MODES, cacheConfusedBody } from '../../../../shared/format-payloads.js';
+import { CACHE_CONTROL, CACHE_MODES, cacheConfusedBody } from '../../../../shared/content/format.js';
 import { oneOf } from '../../../../shared/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

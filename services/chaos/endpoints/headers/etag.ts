@@ -3,7 +3,7 @@ import {
   ETAG_OPAQUE,
   ETAG_STRONG,
   etagDocument,
-} from '../../../../shared/delivery.js';
+} from '../../../../shared/content/delivery.js';
 import type { HeaderList } from '../../../../shared/headers.js';
 import { oneOf, str } from '../../../../shared/params.js';
 import { freshSeed, rngFromSeed } from '../../../../shared/seed.js';

@@ -1,4 +1,4 @@
-import { FLOOD_ENTRIES, HEADER_FLOOD_MAX, headerFloodBody } from '../../../../shared/format-payloads.js';
+import { FLOOD_ENTRIES, HEADER_FLOOD_MAX, headerFloodBody } from '../../../../shared/content/format.js';
 import { addChaosHeaders, type HeaderList } from '../../../../shared/headers.js';
 import { int } from '../../../../shared/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';

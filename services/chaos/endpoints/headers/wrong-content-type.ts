@@ -1,4 +1,4 @@
-import { CONTENT_TYPE_MODES, mislabelledBody } from '../../../../shared/format-payloads.js';
+import { CONTENT_TYPE_MODES, mislabelledBody } from '../../../../shared/content/format.js';
 import { oneOf } from '../../../../shared/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 

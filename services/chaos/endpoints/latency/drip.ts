@@ -1,4 +1,4 @@
-import { DRIP_PARAMS, dripBody } from '../../../../shared/payloads.js';
+import { DRIP_PARAMS, dripBody } from '../../../../shared/content/payload.js';
 import { chaosHead, defineChaosEndpoint, writeOnSchedule } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

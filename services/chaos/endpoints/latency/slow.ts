@@ -1,4 +1,4 @@
-import { SLOW_PARAMS, slowBody } from '../../../../shared/payloads.js';
+import { SLOW_PARAMS, slowBody } from '../../../../shared/content/payload.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

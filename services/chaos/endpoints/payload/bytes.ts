@@ -1,5 +1,5 @@
 import { oneOf } from '../../../../shared/params.js';
-import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/payloads.js';
+import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/content/payload.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
 const PNG_FIRST_BYTE = 0x89;

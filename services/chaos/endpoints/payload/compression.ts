@@ -1,5 +1,5 @@
 import type { HeaderList } from '../../../../shared/headers.js';
-import { COMPRESSION_ENCODED, COMPRESSION_PLAIN, COMPRESSION_TYPE } from '../../../../shared/delivery.js';
+import { COMPRESSION_ENCODED, COMPRESSION_PLAIN, COMPRESSION_TYPE } from '../../../../shared/content/delivery.js';
 import { oneOf } from '../../../../shared/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 

@@ -1,4 +1,4 @@
-import { PARTIAL_STREAM_PARAMS, partialStreamFragment } from '../../../../shared/payloads.js';
+import { PARTIAL_STREAM_PARAMS, partialStreamFragment } from '../../../../shared/content/payload.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

@@ -8,7 +8,7 @@ import {
   resolveRange,
   type Interval,
   type RangeAnswer,
-} from '../../../../shared/delivery.js';
+} from '../../../../shared/content/delivery.js';
 import { oneOf } from '../../../../shared/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 

@@ -1,6 +1,6 @@
 import { jsonBody } from '../../../../shared/json.js';
 import { int } from '../../../../shared/params.js';
-import { interimStatusBody, isInterim, protocolSwitchBody, statusBody, switchesProtocols } from '../../../../shared/status-faults.js';
+import { interimStatusBody, isInterim, protocolSwitchBody, statusBody, switchesProtocols } from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { canSendInterim, sendStatus } from '../../status-writer.js';
 

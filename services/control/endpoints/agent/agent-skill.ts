@@ -1,4 +1,4 @@
-import { controlDocuments, CORS_ANY, LINKED_PATHS } from '../../../../shared/discovery.js';
+import { controlDocuments, CORS_ANY, LINKED_PATHS } from '../../../../shared/content/discovery.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 
 // The skill file the index lists; the chaos index's digest and dead-URL lies

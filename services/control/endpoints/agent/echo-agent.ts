@@ -1,4 +1,4 @@
-import { LINKED_PATHS } from '../../../../shared/discovery.js';
+import { LINKED_PATHS } from '../../../../shared/content/discovery.js';
 import { defineHttpEndpoint, type HttpContext } from '../../../../shared/http-service.js';
 import {
   readRpcRequest,
@@ -8,7 +8,7 @@ import {
   RPC_INVALID_REQUEST,
   RPC_METHOD_NOT_FOUND,
   type RpcId,
-} from '../../../../shared/json-rpc.js';
+} from './json-rpc.js';
 
 /** A2A ContentTypeNotSupportedError: the message carried no part the agent accepts. */
 const A2A_CONTENT_TYPE_NOT_SUPPORTED = -32005;

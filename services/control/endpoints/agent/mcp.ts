@@ -1,6 +1,6 @@
-import { LINKED_PATHS, MCP_PROTOCOL_VERSIONS, mcpServerName } from '../../../../shared/discovery.js';
+import { LINKED_PATHS, MCP_PROTOCOL_VERSIONS, mcpServerName } from '../../../../shared/content/discovery.js';
 import { defineHttpEndpoint, type HttpContext } from '../../../../shared/http-service.js';
-import { readRpcRequest, rpcError, rpcResult, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND } from '../../../../shared/json-rpc.js';
+import { readRpcRequest, rpcError, rpcResult, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND } from './json-rpc.js';
 
 const LATEST = MCP_PROTOCOL_VERSIONS[MCP_PROTOCOL_VERSIONS.length - 1] as string;
 const SUPPORTED: ReadonlySet<string> = new Set(MCP_PROTOCOL_VERSIONS);

@@ -1,4 +1,4 @@
-import { controlDocuments, CORS_ANY, SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS } from '../../../../shared/discovery.js';
+import { controlDocuments, CORS_ANY, SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS } from '../../../../shared/content/discovery.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 import { bool, oneOf } from '../../../../shared/params.js';
 

@@ -11,7 +11,7 @@ import {
   digestNonce,
   realmFor,
   type AuthScheme,
-} from '../../../../shared/status-faults.js';
+} from '../../../../shared/content/status.js';
 
 /** The documented test credentials (public on purpose: this is a test service). */
 export const CONTROL_USER = 'chaos';

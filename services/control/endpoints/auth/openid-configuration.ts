@@ -1,4 +1,4 @@
-import { controlDocuments, CORS_ANY } from '../../../../shared/discovery.js';
+import { controlDocuments, CORS_ANY } from '../../../../shared/content/discovery.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 
 export default defineHttpEndpoint({

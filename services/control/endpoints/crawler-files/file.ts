@@ -2,7 +2,7 @@
 // prebuilt bodies it serves. Its chaotic twin is on the bots host at the same
 // path (X-Chaos-Counterpart), unless `counterpartPath` says otherwise.
 import { defineHttpEndpoint, type HttpEndpoint } from '../../../../shared/http-service.js';
-import { controlFiles, type ControlFiles } from './documents.js';
+import { controlFiles, type ControlFiles } from '../../../../shared/content/crawler-files/documents.js';
 
 export interface ControlFileDef {
   readonly id: string;

@@ -1,4 +1,4 @@
-import { CACHE_COHERENT_BODY, CACHE_MODES, COHERENT_CACHE_CONTROL } from '../../../../shared/format-payloads.js';
+import { CACHE_COHERENT_BODY, CACHE_MODES, COHERENT_CACHE_CONTROL } from '../../../../shared/content/format.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 import { oneOf } from '../../../../shared/params.js';
 

@@ -6,7 +6,7 @@ import {
   parseEntityTags,
   parseHttpDate,
   weakMatch,
-} from '../../../../shared/delivery.js';
+} from '../../../../shared/content/delivery.js';
 import type { HeaderList } from '../../../../shared/headers.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 

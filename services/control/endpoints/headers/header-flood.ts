@@ -1,4 +1,4 @@
-import { HEADER_FLOOD_MAX, headerFloodDataBody } from '../../../../shared/format-payloads.js';
+import { HEADER_FLOOD_MAX, headerFloodDataBody } from '../../../../shared/content/format.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 import { int } from '../../../../shared/params.js';
 

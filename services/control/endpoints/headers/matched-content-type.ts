@@ -1,4 +1,4 @@
-import { CONTENT_TYPE_MODES, matchedBody } from '../../../../shared/format-payloads.js';
+import { CONTENT_TYPE_MODES, matchedBody } from '../../../../shared/content/format.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 import { oneOf } from '../../../../shared/params.js';
 

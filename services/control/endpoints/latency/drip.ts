@@ -1,5 +1,5 @@
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
-import { DRIP_PARAMS, dripBody } from '../../../../shared/payloads.js';
+import { DRIP_PARAMS, dripBody } from '../../../../shared/content/payload.js';
 
 export default defineHttpEndpoint({
   id: 'drip',

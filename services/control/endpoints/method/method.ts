@@ -1,4 +1,4 @@
-import { ALLOW_CONTROL, METHOD_MODES, SIX_METHODS } from '../../../../shared/format-payloads.js';
+import { ALLOW_CONTROL, METHOD_MODES, SIX_METHODS } from '../../../../shared/content/format.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { oneOf } from '../../../../shared/params.js';

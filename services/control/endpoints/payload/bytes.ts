@@ -1,5 +1,5 @@
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
-import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/payloads.js';
+import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/content/payload.js';
 
 export default defineHttpEndpoint({
   id: 'bytes',

@@ -1,4 +1,4 @@
-import { COMPRESSION_ENCODED, COMPRESSION_TYPE, negotiateEncoding } from '../../../../shared/delivery.js';
+import { COMPRESSION_ENCODED, COMPRESSION_TYPE, negotiateEncoding } from '../../../../shared/content/delivery.js';
 import type { HeaderList } from '../../../../shared/headers.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 

@@ -1,4 +1,4 @@
-import { JSON_MODES, jsonControlBody } from '../../../../shared/format-payloads.js';
+import { JSON_MODES, jsonControlBody } from '../../../../shared/content/format.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 import { oneOf } from '../../../../shared/params.js';
 

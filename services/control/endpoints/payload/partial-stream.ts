@@ -1,5 +1,5 @@
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
-import { PARTIAL_STREAM_PARAMS, partialStreamDocument } from '../../../../shared/payloads.js';
+import { PARTIAL_STREAM_PARAMS, partialStreamDocument } from '../../../../shared/content/payload.js';
 
 export default defineHttpEndpoint({
   id: 'partial-stream',

@@ -1,4 +1,4 @@
-import { answerRange } from '../../../../shared/delivery.js';
+import { answerRange } from '../../../../shared/content/delivery.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 
 export default defineHttpEndpoint({

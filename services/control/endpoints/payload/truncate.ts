@@ -1,5 +1,5 @@
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
-import { TRUNCATE_PARAMS, digitPattern } from '../../../../shared/payloads.js';
+import { TRUNCATE_PARAMS, digitPattern } from '../../../../shared/content/payload.js';
 
 export default defineHttpEndpoint({
   id: 'truncate',

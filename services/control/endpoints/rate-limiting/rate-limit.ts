@@ -1,6 +1,6 @@
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
-import { RATE_LIMIT_PARAMS, rateLimitBody, rateLimitHeaders } from '../../../../shared/status-faults.js';
+import { RATE_LIMIT_PARAMS, rateLimitBody, rateLimitHeaders } from '../../../../shared/content/status.js';
 
 export default defineHttpEndpoint({
   id: 'rate-limit',

@@ -1,6 +1,6 @@
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
-import { RETRY_PARAMS, retryBody } from '../../../../shared/status-faults.js';
+import { RETRY_PARAMS, retryBody } from '../../../../shared/content/status.js';
 
 export default defineHttpEndpoint({
   id: 'retry-mismatch',

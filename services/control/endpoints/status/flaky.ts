@@ -1,6 +1,6 @@
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
-import { FLAKY_PARAMS, flakyBody } from '../../../../shared/status-faults.js';
+import { FLAKY_PARAMS, flakyBody } from '../../../../shared/content/status.js';
 
 export default defineHttpEndpoint({
   id: 'flaky',

@@ -1,4 +1,4 @@
-import { REDIRECT_FINAL_BODY, REDIRECT_MAX, redirectHopBody, redirectLocation } from '../../../../shared/format-payloads.js';
+import { REDIRECT_FINAL_BODY, REDIRECT_MAX, redirectHopBody, redirectLocation } from '../../../../shared/content/format.js';
 import { defineHttpEndpoint } from '../../../../shared/http-service.js';
 import { int } from '../../../../shared/params.js';
 

@@ -12,7 +12,7 @@ import {
   protocolSwitchBody,
   statusBody,
   switchesProtocols,
-} from '../../../../shared/status-faults.js';
+} from '../../../../shared/content/status.js';
 
 /** The interims node:http can send through its public API; others get none (documented). */
 function writeInterim(ctx: HttpContext, code: number): boolean {

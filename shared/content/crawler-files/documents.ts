@@ -1,7 +1,8 @@
 // The well-formed files of the control host, as pure functions of the public
 // URLs and the day. Every link they hold points at this host and answers 200;
 // the bots host builds its chaotic twins from the same pieces.
-import { escapeHtml } from '../../../../shared/catalog.js';
+import { escapeHtml } from '../../catalog.js';
+import { oneOf, str } from '../../params.js';
 import {
   AI_CRAWLERS, ANDROID_PACKAGE, APPLE_APP_ID, CERT_FINGERPRINT, DISALLOWED_PREFIX, NODEINFO_20_REL, SOFTWARE,
   escapeXml, perConfigDaily, prettyJson, rfc3339, type Day, type Site,
@@ -12,6 +13,8 @@ import { iconPng } from './png.js';
 export const ICON_SIZES = ['192', '512'] as const;
 export type IconSize = (typeof ICON_SIZES)[number];
 export const ICONS: Readonly<Record<IconSize, Buffer>> = { 192: iconPng(192), 512: iconPng(512) };
+/** The control icon's parameters; the bots twin's counterpart link keeps them. */
+export const ICON_PARAMS = { size: oneOf(ICON_SIZES, { default: '512', description: 'edge in pixels' }) };
 
 /** security.txt expires this long after the day it is served (RFC 9116: less than a year). */
 export const SECURITY_TXT_LIFETIME_DAYS = 180;
@@ -263,6 +266,12 @@ export function gpcJson(day: Day): Record<string, unknown> {
 }
 
 /** The one account webfinger knows on a host: acct:<name>@<hostname>. */
+/** The control WebFinger's parameters; the bots twin's counterpart link keeps them. */
+export const WEBFINGER_PARAMS = {
+  resource: str({ required: true, minLength: 1, maxLength: 512, description: 'the URI asked about (RFC 7033: missing → 400)' }),
+  rel: str({ minLength: 1, maxLength: 512, description: 'keep only links with this rel' }),
+};
+
 export function webfingerAccount(name: string, hostname: string): string {
   return `acct:${name}@${hostname}`;
 }

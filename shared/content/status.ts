@@ -1,11 +1,13 @@
+// Twin content, status family: /status/{code}, /flaky, /rate-limit,
+// /retry-mismatch, /auth-required.
 // What the status, fault and limit endpoints share between the chaos host and
 // their control twins: parameters, bodies and the seeded draws, so a twin
 // serves the same resource and only the lie differs.
-import type { Config } from './config.js';
-import type { HeaderList } from './headers.js';
-import { reasonPhrase } from './headers.js';
-import { bool, int, num, oneOf, str, type Param } from './params.js';
-import { rngFromSeed, seededBytes } from './seed.js';
+import type { Config } from '../config.js';
+import type { HeaderList } from '../headers.js';
+import { reasonPhrase } from '../headers.js';
+import { bool, int, num, oneOf, str, type Param } from '../params.js';
+import { rngFromSeed, seededBytes } from '../seed.js';
 
 // ---- /status/{code} -------------------------------------------------------
 
