@@ -32,8 +32,8 @@ function table(registry: Registry<unknown>): string {
     const params = Object.entries(e.params).map(([n, s]) => paramCell(n, s)).join('; ') || '—';
     const methods = allowedMethods(e).filter((m) => m !== 'HEAD').join(', ');
     const paths = [e.path, ...(e.aliases ?? [])].map((p) => `\`${p}\``).join(', ');
-    const twin = counterpartUrl(registry.host, e, config.urls).replace(/^http:\/\/127\.0\.0\.1:\d+/, '');
-    return `| ${e.category} | ${methods} ${paths} | ${cell(e.summary)} | ${cell(params)} | \`${twin}\` |`;
+    const twin = counterpartUrl(registry.host, e, config.urls)?.replace(/^http:\/\/127\.0\.0\.1:\d+/, '');
+    return `| ${e.category} | ${methods} ${paths} | ${cell(e.summary)} | ${cell(params)} | ${twin === undefined ? '—' : `\`${twin}\``} |`;
   });
   const categories = new Set(registry.endpoints.map((e) => e.category)).size;
   return [

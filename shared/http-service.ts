@@ -8,7 +8,7 @@ import { jsonBody } from './json.js';
 import { listenOn } from './run.js';
 import type { Logger } from './log.js';
 import { parseParams, splitQuery } from './params.js';
-import { allowedMethods, defineEndpoint, routerAllow, type AnyEndpoint, type Registry } from './registry.js';
+import { allowedMethods, defineEndpoint, routerAllow, type AnyEndpoint, type Category, type Registry } from './registry.js';
 import { generalCheck, refusalFor, refusalNow, type Refusal } from './rate-limit.js';
 import { MemoryStore, type Store } from './store.js';
 
@@ -39,6 +39,9 @@ export interface HttpContext {
 
 export type HttpEndpoint = AnyEndpoint<HttpContext>;
 export const defineHttpEndpoint = defineEndpoint<HttpContext>();
+/** Host-typed definitions: a category outside the host's list fails to compile. */
+export const defineControlEndpoint = defineEndpoint<HttpContext, Category<'control'>>();
+export const defineBotsEndpoint = defineEndpoint<HttpContext, Category<'bots'>>();
 
 export interface HttpServiceOptions {
   readonly host: Exclude<HostName, 'chaos'>;
@@ -52,8 +55,8 @@ export interface HttpServiceOptions {
 export class HttpService {
   readonly server: http.Server;
   readonly #catalog;
-  /** Per endpoint: the twin's URL without query, built once. */
-  readonly #counterparts = new Map<HttpEndpoint, string>();
+  /** Per endpoint: the twin's URL without query (null: none), built once. */
+  readonly #counterparts = new Map<HttpEndpoint, string | null>();
   readonly #chaosLines = new Map<HttpEndpoint, HeaderList>();
   readonly #trusted: ReadonlySet<string>;
   readonly store: Store;
@@ -171,13 +174,10 @@ export class HttpService {
     }
 
     // A templated twin (/status/{code}) is named by the concrete path asked for.
-    const twin =
-      endpoint.path.includes('{') && endpoint.counterpartPath === undefined
-        ? counterpartUrl(this.options.host, { ...endpoint, counterpartPath: path }, config.urls)
-        : (this.#counterparts.get(endpoint) as string);
+    const twin = endpoint.path.includes('{') ? counterpartUrl(this.options.host, endpoint, config.urls, path) : (this.#counterparts.get(endpoint) as string | null);
     const headers: HeaderList =
       this.options.host === 'control'
-        ? controlHeaders(twin + (query ? `?${query}` : ''))
+        ? controlHeaders(twin === null ? null : twin + (query ? `?${query}` : ''))
         : [...(this.#chaosLines.get(endpoint) as HeaderList)];
     addClampedHeader(headers, parsed.clamped);
     const ctx: HttpContext = {

@@ -19,6 +19,8 @@ export interface Param<T> {
   readonly max?: number;
   /** Clamp without reporting (the spec says "silently" for infinite `links`). */
   readonly silentClamp?: boolean;
+  /** Values /random draws from instead of the whole range, where a plain draw would be dull or invalid. */
+  readonly picks?: readonly number[];
   /** Where the value comes from: the query string, or a `{name}` path segment. */
   readonly in: 'query' | 'path';
   readonly description?: string;
@@ -46,6 +48,7 @@ interface IntOptions extends Common {
   readonly min: number;
   readonly max: number;
   readonly silentClamp?: boolean;
+  readonly picks?: readonly number[];
 }
 export function int(o: IntOptions & { readonly default: number }): Param<number>;
 export function int(o: IntOptions & { readonly required: true }): Param<number>;
@@ -60,6 +63,7 @@ export function int(o: IntOptions & { readonly default?: number; readonly requir
     min: o.min,
     max: o.max,
     silentClamp: o.silentClamp === true,
+    ...(o.picks ? { picks: o.picks } : {}),
     in: o.in ?? 'query',
     description: o.description,
     parse(raw) {

@@ -1,5 +1,5 @@
 import { runService } from '../../shared/run.js';
-import { createChaosRegistry } from './endpoints/index.js';
+import { serviceRegistries } from '../registries.js';
 import { ChaosServer } from './server.js';
 
-void runService('chaos', (config, logger) => new ChaosServer({ config, logger, registry: createChaosRegistry() }), (c) => c.ports.chaos);
+void runService('chaos', (config, logger) => new ChaosServer({ config, logger, registry: serviceRegistries().chaos }), (c) => c.ports.chaos);

@@ -1,9 +1,9 @@
 import { HttpService } from '../../shared/http-service.js';
 import { runService } from '../../shared/run.js';
-import { createControlRegistry } from './endpoints/index.js';
+import { serviceRegistries } from '../registries.js';
 
 void runService(
   'control',
-  (config, logger) => new HttpService({ host: 'control', config, logger, registry: createControlRegistry() }),
+  (config, logger) => new HttpService({ host: 'control', config, logger, registry: serviceRegistries().control }),
   (c) => c.ports.control,
 );

@@ -13,6 +13,12 @@ import { rngFromSeed, seededBytes } from '../seed.js';
 
 export const STATUS_PATH = '/status/{code}';
 
+/** Codes /random asks /status/{code} for: common final codes, nothing that switches protocols or is interim. */
+const STATUS_PICKS = [200, 201, 202, 204, 301, 302, 304, 400, 401, 403, 404, 409, 410, 418, 422, 429, 500, 502, 503, 504];
+
+/** The `{code}` of /status/{code} on both hosts. */
+export const STATUS_CODE = int({ in: 'path', min: 100, max: 599, required: true, picks: STATUS_PICKS, description: 'status to return; clamped into 100–599' });
+
 /** RFC 9110 §15.2.2: 101 is the one status that switches protocols (DESIGN decision: only 101). */
 export function switchesProtocols(status: number): boolean {
   return status === 101;

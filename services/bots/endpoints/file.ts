@@ -5,7 +5,7 @@
 // mode, the lie and the control twin in X-Chaos-* headers.
 import { counterpartUrl } from '../../../shared/catalog.js';
 import type { HeaderList, HeaderValue } from '../../../shared/headers.js';
-import { defineHttpEndpoint, type HttpContext, type HttpEndpoint } from '../../../shared/http-service.js';
+import { defineBotsEndpoint, type HttpContext, type HttpEndpoint } from '../../../shared/http-service.js';
 import { oneOf, type ParamSpecs } from '../../../shared/params.js';
 import type { Category } from '../../../shared/registry.js';
 import { perConfigDaily, prettyJson, type Day, type Site } from '../../../shared/content/crawler-files/site.js';
@@ -85,8 +85,10 @@ export function sendFile(
   extra?: Readonly<Record<string, HeaderValue>>,
   twinParams: ReadonlySet<string> = NO_PARAMS,
 ): void {
-  const twin = counterpartUrl('bots', ctx.endpoint, ctx.config.urls) + keptQuery(ctx.query, twinParams);
-  ctx.send(r.status, r.type, r.body, { File: file, Mode: mode, Lie: lie, Counterpart: twin, ...extra }, r.more);
+  const twin = counterpartUrl('bots', ctx.endpoint, ctx.config.urls);
+  const lines: Record<string, HeaderValue> = { File: file, Mode: mode, Lie: lie };
+  if (twin !== null) lines.Counterpart = twin + keptQuery(ctx.query, twinParams);
+  ctx.send(r.status, r.type, r.body, { ...lines, ...extra }, r.more);
 }
 
 type Lies = Readonly<Record<string, string>>;
@@ -100,7 +102,8 @@ export interface ChaosFileDef<L extends Lies> {
   readonly summary: string;
   /** mode → the lie it tells, in catalog order; the first is the default. */
   readonly lies: L;
-  readonly counterpartPath?: string;
+  /** The control twin's path, when it differs from `path`. */
+  readonly counterpart?: string;
   readonly headers?: readonly string[];
   readonly build: (site: Site, day: Day) => { readonly [K in keyof L]: FileReply };
   /** More X-Chaos-* headers for a mode (e.g. X-Chaos-Humans-Mode). */
@@ -123,14 +126,14 @@ export function modeNames<L extends Lies>(lies: L): [keyof L & string, ...(keyof
 export function chaosFile<const L extends Lies>(def: ChaosFileDef<L>): HttpEndpoint {
   const modes = modeNames(def.lies);
   const replies = perConfigDaily(def.build);
-  return defineHttpEndpoint({
+  return defineBotsEndpoint({
     id: def.id,
     path: def.path,
     category: def.category,
     summary: def.summary,
     params: { mode: oneOf(modes, { default: modes[0], description: 'which documented lie to tell' }) },
     headers: [...FILE_HEADERS, ...(def.headers ?? [])],
-    ...(def.counterpartPath ? { counterpartPath: def.counterpartPath } : {}),
+    ...(def.counterpart ? { counterpart: def.counterpart } : {}),
     handle(ctx, { mode }) {
       sendFile(ctx, def.file, mode, def.lies[mode] as string, replies(ctx.config)[mode], def.extra?.(mode));
     },

@@ -1,6 +1,6 @@
 import { ICON_PARAMS, ICON_SIZES, ICONS } from '../../../../shared/content/crawler-files/documents.js';
 import { iconPng } from '../../../../shared/content/crawler-files/png.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineBotsEndpoint } from '../../../../shared/http-service.js';
 import { oneOf } from '../../../../shared/params.js';
 import { FILE_HEADERS, modeNames, reply, sendFile, twinQueryParams, type FileReply } from '../file.js';
 
@@ -31,7 +31,7 @@ const REPLIES = Object.fromEntries(
   }),
 ) as Record<(typeof ICON_SIZES)[number], Record<keyof typeof LIES, FileReply>>;
 
-export default defineHttpEndpoint({
+export default defineBotsEndpoint({
   id: 'app-icon',
   path: '/icon.png',
   category: 'app-linking',

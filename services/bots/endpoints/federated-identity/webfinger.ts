@@ -1,6 +1,6 @@
 import { FILE_PATHS, WEBFINGER_PARAMS, webfingerAccount } from '../../../../shared/content/crawler-files/documents.js';
 import { NODEINFO_20_REL, perConfigDaily, prettyJson, type Site } from '../../../../shared/content/crawler-files/site.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineBotsEndpoint } from '../../../../shared/http-service.js';
 import { oneOf, str } from '../../../../shared/params.js';
 import { FILE_HEADERS, HTML, JSON_TYPE, modeNames, reply, sendFile, twinQueryParams } from '../file.js';
 
@@ -44,7 +44,7 @@ const known = perConfigDaily((site) => {
   };
 });
 
-export default defineHttpEndpoint({
+export default defineBotsEndpoint({
   id: 'webfinger',
   path: '/.well-known/webfinger',
   category: 'federated-identity',

@@ -14,6 +14,7 @@ export default defineChaosEndpoint({
   id: 'semantic-drift',
   path: '/semantic-drift',
   category: 'agent',
+  modeParam: 'schema',
   summary: 'A discovery document of the chosen schema, right in shape, with every URL dead and every capability false',
   params: {
     schema: oneOf(SEMANTIC_SCHEMAS, { default: 'openid-configuration', description: 'discovery schema the document follows' }),

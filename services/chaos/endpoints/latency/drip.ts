@@ -5,6 +5,7 @@ export default defineChaosEndpoint({
   id: 'drip',
   path: '/drip',
   category: 'latency',
+  holdsConnection: true,
   summary: 'Headers at once, then `bytes` asterisks in `chunk`-byte pieces `interval` ms apart',
   params: DRIP_PARAMS,
   headers: ['X-Chaos-Drip-Bytes', 'X-Chaos-Drip-Interval-Ms', 'X-Chaos-Drip-Chunk'],

@@ -6,6 +6,7 @@ export default defineChaosEndpoint({
   id: 'slow',
   path: '/slow',
   category: 'latency',
+  holdsConnection: true,
   summary: 'Waits `ms` milliseconds, then sends the whole response at once',
   params: SLOW_PARAMS,
   headers: ['X-Chaos-Delayed-Ms'],

@@ -5,6 +5,7 @@ export default defineChaosEndpoint({
   id: 'partial-stream',
   path: '/partial-stream',
   category: 'payload',
+  holdsConnection: true,
   summary: 'The opening `bytes` of a JSON object, no Content-Length, then a clean close',
   params: PARTIAL_STREAM_PARAMS,
   headers: ['X-Chaos-Partial-Bytes'],

@@ -1,4 +1,4 @@
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { FILE_PATHS, WEBFINGER_PARAMS, webfingerAccount, webfingerJrd } from '../../../../shared/content/crawler-files/documents.js';
 import { perConfigDaily } from '../../../../shared/content/crawler-files/site.js';
@@ -8,14 +8,14 @@ const known = perConfigDaily((site) => ({
   jrd: webfingerJrd(site),
 }));
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'webfinger',
   path: FILE_PATHS.webfinger,
   category: 'crawler-files',
   summary: 'RFC 7033 WebFinger for acct:control@<this host>: a JRD (application/jrd+json) with the host URL as alias; 404 for any other resource',
   params: WEBFINGER_PARAMS,
   headers: ['Access-Control-Allow-Origin'],
-  counterpartHost: 'bots',
+  counterpart: { host: 'bots' },
   handle(ctx, { resource, rel }) {
     const { resources, jrd } = known(ctx.config);
     // RFC 7033 §5.1: servers SHOULD allow any origin.

@@ -1,8 +1,8 @@
 import { SLOW_PARAMS, slowBody } from '../../../../shared/content/payload.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'slow',
   path: '/slow',
   category: 'latency',

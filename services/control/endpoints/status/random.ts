@@ -1,9 +1,9 @@
 import { addChaosHeaders } from '../../../../shared/headers.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { str } from '../../../../shared/params.js';
 import { pickFor, randomPool } from '../../../../shared/random-pick.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'random',
   path: '/random',
   category: 'status',
