@@ -12,6 +12,7 @@ export default defineControlEndpoint({
     // Deterministic even without a seed: the control host never draws fresh randomness.
     seed: str({ maxLength: 256, default: '42', description: 'decides the pick and is forwarded as its seed' }),
   },
+  headers: ['X-Chaos-Random-From', 'X-Chaos-Random-Seed', 'X-Chaos-Random-Target'],
   handle(ctx, { seed }) {
     const pick = pickFor(randomPool(ctx.registry), seed);
     // ctx.send writes ctx.headers, so the picked twin's answer carries these too.
