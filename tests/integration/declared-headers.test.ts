@@ -114,3 +114,17 @@ for (const [host, registry] of hosts as readonly (readonly [string, Registry<unk
     t.ok(answered >= jobs.length - 3, 'nearly every request got a head');
   });
 }
+
+t.test('control endpoints without a twin keep X-Chaos-Origin and name no counterpart; the others name theirs', async (t) => {
+  const { port } = await startHttp(t, 'control', config);
+  for (const [path, twin] of [
+    ['/.well-known/jwks.json', undefined],
+    ['/infinite/json/users/declared', undefined],
+    ['/status/418', 'http://chaos.test:8080/status/418'],
+    ['/cache-coherent?mode=all', 'http://chaos.test:8080/cache-confused?mode=all'],
+  ] as const) {
+    const head = parseHead((await rawExchange(port, get(path), { until: finalHeadIn, timeoutMs: 3000 })).data);
+    t.equal(head.header('x-chaos-origin'), 'control', `${path}: X-Chaos-Origin`);
+    t.equal(head.header('x-chaos-counterpart'), twin, `${path}: X-Chaos-Counterpart ${twin ?? 'absent'}`);
+  }
+});
