@@ -148,7 +148,7 @@ export function renderCatalogHtml(catalog: Catalog): string {
           // A template (`/status/{code}`) is not a URL: show it, link only real paths.
           const label = `<code>${escapeHtml(e.methods.join(', '))} ${escapeHtml(e.path)}</code>`;
           const entry = e.path.includes('{') ? label : `<a href="${escapeHtml(e.path)}">${label}</a>`;
-          return `<li>${entry} — ${inlineCode(e.summary)} ${twinNote(e.counterpart)}${randomNote(e.random)}${params}</li>`;
+          return `<li>${entry} — ${inlineCode(e.summary)}${twinNote(e.counterpart)}${randomNote(e.random)}${params}</li>`;
         })
         .join('\n');
       return `<h2>${escapeHtml(g.name)} <small>(${g.count})</small></h2>\n<ul>\n${items}\n</ul>`;

@@ -66,6 +66,8 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs, C extends s
    */
   readonly modeParam?: string;
   readonly random?: RandomPool;
+  /** A page the host's sitemap.xml lists (crawler files that are documents; see sitemapPaths). */
+  readonly sitemap?: boolean;
   readonly handle: (ctx: Ctx, params: ParamValues<P>) => void | Promise<void>;
 }
 

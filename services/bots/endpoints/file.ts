@@ -7,7 +7,9 @@ import { counterpartUrl } from '../../../shared/catalog.js';
 import type { HeaderList, HeaderValue } from '../../../shared/headers.js';
 import { defineBotsEndpoint, type HttpContext, type HttpEndpoint } from '../../../shared/http-service.js';
 import { oneOf, type ParamSpecs } from '../../../shared/params.js';
-import type { Category } from '../../../shared/registry.js';
+import type { Category, Registry } from '../../../shared/registry.js';
+import type { Config } from '../../../shared/config.js';
+import { sitemapPaths } from '../../../shared/content/crawler-files/documents.js';
 import { perConfigDaily, prettyJson, type Day, type Site } from '../../../shared/content/crawler-files/site.js';
 
 export interface FileReply {
@@ -105,7 +107,10 @@ export interface ChaosFileDef<L extends Lies> {
   /** The control twin's path, when it differs from `path`. */
   readonly counterpart?: string;
   readonly headers?: readonly string[];
-  readonly build: (site: Site, day: Day) => { readonly [K in keyof L]: FileReply };
+  /** Listed in this host's sitemap.xml. */
+  readonly sitemap?: boolean;
+  /** Every mode's reply; `pages` are the paths this host's sitemap lists (sitemapPaths of its registry). */
+  readonly build: (site: Site, day: Day, pages: readonly string[]) => { readonly [K in keyof L]: FileReply };
   /** More X-Chaos-* headers for a mode (e.g. X-Chaos-Humans-Mode). */
   readonly extra?: (mode: keyof L & string) => Readonly<Record<string, HeaderValue>>;
 }
@@ -125,7 +130,17 @@ export function modeNames<L extends Lies>(lies: L): [keyof L & string, ...(keyof
 
 export function chaosFile<const L extends Lies>(def: ChaosFileDef<L>): HttpEndpoint {
   const modes = modeNames(def.lies);
-  const replies = perConfigDaily(def.build);
+  // Built per registry (the sitemap's pages come from it), then per config and day.
+  const perRegistry = new WeakMap<Registry<HttpContext>, (config: Config) => { readonly [K in keyof L]: FileReply }>();
+  const replies = (registry: Registry<HttpContext>): ((config: Config) => { readonly [K in keyof L]: FileReply }) => {
+    let built = perRegistry.get(registry);
+    if (built === undefined) {
+      const pages = sitemapPaths(registry);
+      built = perConfigDaily((site, day) => def.build(site, day, pages));
+      perRegistry.set(registry, built);
+    }
+    return built;
+  };
   return defineBotsEndpoint({
     id: def.id,
     path: def.path,
@@ -134,17 +149,12 @@ export function chaosFile<const L extends Lies>(def: ChaosFileDef<L>): HttpEndpo
     params: { mode: oneOf(modes, { default: modes[0], description: 'which documented lie to tell' }) },
     headers: [...FILE_HEADERS, ...(def.headers ?? [])],
     ...(def.counterpart ? { counterpart: def.counterpart } : {}),
+    ...(def.sitemap ? { sitemap: true } : {}),
     handle(ctx, { mode }) {
-      sendFile(ctx, def.file, mode, def.lies[mode] as string, replies(ctx.config)[mode], def.extra?.(mode));
+      sendFile(ctx, def.file, mode, def.lies[mode] as string, replies(ctx.registry)(ctx.config)[mode], def.extra?.(mode));
     },
   });
 }
-
-/** Paths the bots host serves (each answers 200 in some mode), for sitemaps that list live URLs. */
-export const BOTS_PAGES = [
-  '/', '/llms.txt', '/humans.txt', '/robots.txt', '/.well-known/ai.txt', '/.well-known/security.txt', '/ads.txt',
-  '/.well-known/gpc.json', '/.well-known/atproto-did', '/.well-known/did.json', '/.well-known/nodeinfo', '/nodeinfo/2.0',
-] as const;
 
 /** A path no host serves: the catalog fall-through answers 404. */
 export const DEAD_PREFIX = '/gone';

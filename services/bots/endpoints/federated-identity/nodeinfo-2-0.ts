@@ -10,6 +10,7 @@ export default chaosFile({
   path: '/nodeinfo/2.0',
   category: 'federated-identity',
   file: 'nodeinfo/2.0',
+  sitemap: true,
   summary: 'NodeInfo 2.0 documents that break the schema: bad field types and patterns, a version that contradicts the path, missing required fields, NaN, an HTML label',
   lies: {
     'schema-invalid': 'software.name has capitals and a space, usage.users.total is -1, openRegistrations is the string "yes"',

@@ -10,6 +10,7 @@ export default chaosFile({
   path: '/.well-known/security.txt',
   category: 'site-trust',
   file: 'security.txt',
+  sitemap: true,
   summary: 'RFC 9116 security.txt that fails validation: expired, a dead Contact, a foreign Canonical, a signature it lacks, no Expires, two Expires, an HTML label',
   lies: {
     expired: `Expires ${EXPIRED}, in the past`,

@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'Minimal valid ads.txt: one authorised-seller record with a DIRECT relationship',
   type: TEXT,
   body: 'ads',
+  sitemap: true,
 });

@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'ai.txt in robots.txt syntax: each major AI crawler allowed by name, the same policy as robots.txt, nothing contradicts',
   type: TEXT,
   body: 'ai',
+  sitemap: true,
 });

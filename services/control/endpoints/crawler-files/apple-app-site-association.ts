@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'apple-app-site-association as application/json, no redirect, no extension: applinks.details[].appIDs/components, webcredentials',
   type: JSON_TYPE,
   body: 'aasa',
+  sitemap: true,
 });

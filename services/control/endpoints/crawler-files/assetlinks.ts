@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'Digital Asset Links statement list: handle_all_urls for android_app com.example.chaos, one 32-byte SHA-256 fingerprint',
   type: JSON_TYPE,
   body: 'assetlinks',
+  sitemap: true,
 });

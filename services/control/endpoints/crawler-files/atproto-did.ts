@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'atproto handle resolution: one line, the did:web of this host, nothing else',
   type: TEXT,
   body: 'atprotoDid',
+  sitemap: true,
 });

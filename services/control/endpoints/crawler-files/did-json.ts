@@ -7,4 +7,5 @@ export default controlFile({
   summary: "The did:web document atproto-did's DID resolves to: matching id, alsoKnownAs at://<this host>",
   type: JSON_TYPE,
   body: 'didJson',
+  sitemap: true,
 });

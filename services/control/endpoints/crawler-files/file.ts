@@ -12,6 +12,8 @@ export interface ControlFileDef {
   readonly body: keyof ControlFiles;
   /** The bots twin's path, when it differs from `path`. */
   readonly counterpart?: string;
+  /** Listed in this host's sitemap.xml. */
+  readonly sitemap?: boolean;
 }
 
 export function controlFile(def: ControlFileDef): HttpEndpoint {
@@ -22,6 +24,7 @@ export function controlFile(def: ControlFileDef): HttpEndpoint {
     summary: def.summary,
     params: {},
     counterpart: { host: 'bots', path: def.counterpart ?? def.path },
+    ...(def.sitemap ? { sitemap: true } : {}),
     handle(ctx) {
       ctx.send(200, def.type, controlFiles(ctx.config)[def.body]);
     },

@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'Global Privacy Control support resource: {"gpc": true, "lastUpdate": today}',
   type: JSON_TYPE,
   body: 'gpc',
+  sitemap: true,
 });

@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'humans.txt with TEAM and SITE sections, no recursion, real dates (Last update is today)',
   type: TEXT,
   body: 'humans',
+  sitemap: true,
 });

@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'llms.txt: one H1, a short blockquote description, a list of links that all resolve on this host',
   type: 'text/markdown; charset=utf-8',
   body: 'llms',
+  sitemap: true,
 });

@@ -8,4 +8,5 @@ export default controlFile({
   summary: 'Schema-valid NodeInfo 2.0: software name and version, usage statistics, openRegistrations',
   type: NODEINFO_20_PROFILE,
   body: 'nodeinfo20',
+  sitemap: true,
 });

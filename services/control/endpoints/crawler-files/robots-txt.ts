@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'robots.txt: allow-all, explicit allows for the major AI crawlers by name, Disallow: /infinite/, a Sitemap line',
   type: TEXT,
   body: 'robots',
+  sitemap: true,
 });

@@ -7,5 +7,6 @@ export default controlFile({
   summary: "The page security.txt names as Contact (HTML); its bots twin is the chaotic security.txt",
   type: 'text/html; charset=utf-8',
   body: 'securityPage',
+  sitemap: true,
   counterpart: FILE_PATHS.security,
 });

@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'RFC 9116 security.txt: Expires 180 days ahead, a Contact URL that answers 200, Canonical equal to this URL',
   type: TEXT,
   body: 'security',
+  sitemap: true,
 });

@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'PWA manifest (application/manifest+json): name, start_url inside scope, standalone, 192 and 512 px icons that resolve',
   type: 'application/manifest+json',
   body: 'manifest',
+  sitemap: true,
 });
