@@ -199,7 +199,8 @@ export function splitQuery(query: string): Map<string, string> {
   return pairs;
 }
 
-function safeDecode(raw: string): string | undefined {
+/** A query name or value decoded as a form would (`+` is a space); undefined when its escapes are broken. */
+export function safeDecode(raw: string): string | undefined {
   if (raw.indexOf('%') === -1 && raw.indexOf('+') === -1) return raw;
   try {
     return decodeURIComponent(raw.replace(/\+/g, ' '));

@@ -6,7 +6,7 @@
 import { counterpartUrl } from '../../../shared/catalog.js';
 import type { HeaderList, HeaderValue } from '../../../shared/headers.js';
 import { defineBotsEndpoint, type HttpContext, type HttpEndpoint } from '../../../shared/http-service.js';
-import { oneOf, type ParamSpecs } from '../../../shared/params.js';
+import { oneOf, safeDecode, type ParamSpecs } from '../../../shared/params.js';
 import type { Category, Registry } from '../../../shared/registry.js';
 import type { Config } from '../../../shared/config.js';
 import { sitemapPaths } from '../../../shared/content/crawler-files/documents.js';
@@ -46,18 +46,10 @@ export function twinQueryParams(twinParams: ParamSpecs): ReadonlySet<string> {
   return new Set(Object.entries(twinParams).filter(([name, p]) => p.in === 'query' && name !== 'mode').map(([name]) => name));
 }
 
-function decodeName(raw: string): string | undefined {
-  try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '));
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * `?` and the pairs of `query` (raw, without `?`) whose names are in `keep`,
- * as sent and in order, the first of each name (as the parser reads them);
- * empty when none is left.
+ * as sent and in order, the first of each name (names decoded as splitQuery
+ * decodes them, so the twin reads the same values); empty when none is left.
  */
 export function keptQuery(query: string, keep: ReadonlySet<string>): string {
   if (query === '' || keep.size === 0) return '';
@@ -65,7 +57,7 @@ export function keptQuery(query: string, keep: ReadonlySet<string>): string {
   const parts: string[] = [];
   for (const part of query.split('&')) {
     const eq = part.indexOf('=');
-    const name = decodeName(eq === -1 ? part : part.slice(0, eq));
+    const name = safeDecode(eq === -1 ? part : part.slice(0, eq));
     if (name === undefined || !keep.has(name) || seen.has(name)) continue;
     seen.add(name);
     parts.push(part);
