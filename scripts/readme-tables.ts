@@ -3,9 +3,7 @@
 // markers; tests/unit/readme.test.ts fails when the README is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createBotsRegistry } from '../services/bots/endpoints/index.js';
-import { createChaosRegistry } from '../services/chaos/endpoints/index.js';
-import { createControlRegistry } from '../services/control/endpoints/index.js';
+import { serviceRegistries } from '../services/registries.js';
 import { counterpartUrl } from '../shared/catalog.js';
 import { loadConfig } from '../shared/config.js';
 import type { Param } from '../shared/params.js';
@@ -46,7 +44,8 @@ function table(registry: Registry<unknown>): string {
 }
 
 export function generatedBlock(): string {
-  const registries = [createChaosRegistry(), createControlRegistry(), createBotsRegistry()] as Registry<unknown>[];
+  const { chaos, control, bots } = serviceRegistries();
+  const registries = [chaos, control, bots] as Registry<unknown>[];
   return `${START}\n${registries.map(table).join('\n\n')}\n${END}`;
 }
 
