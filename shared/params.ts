@@ -260,6 +260,10 @@ export function parseParams<P extends ParamSpecs>(
 export function checkParamSpecs(specs: ParamSpecs): string[] {
   const problems: string[] = [];
   for (const [name, spec] of Object.entries(specs)) {
+    for (const pick of spec.picks ?? []) {
+      const outcome = spec.parse(String(pick));
+      if (!outcome.ok || outcome.clamped) problems.push(`${name}: pick ${pick} is outside what it accepts (${String(spec.accepted)})`);
+    }
     if (spec.default === undefined) continue;
     if (spec.required) problems.push(`${name}: a required parameter has no default`);
     const outcome = spec.parse(String(spec.default));

@@ -7,7 +7,7 @@ import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
 import { controlEndpoints } from '../../services/control/endpoints/index.js';
 import { serviceRegistries } from '../../services/registries.js';
 import { counterpartUrl } from '../../shared/catalog.js';
-import { oneOf, str } from '../../shared/params.js';
+import { int, oneOf, str } from '../../shared/params.js';
 import { neverRandom } from '../../shared/random-pick.js';
 import { createRegistries } from '../../shared/registries.js';
 import { counterpartOf, defineEndpoint, modeOf, modeParamOf, Registry, RegistryError, type AnyEndpoint } from '../../shared/registry.js';
@@ -89,6 +89,13 @@ t.test('modeParam: the parameter named mode by default, explicit elsewhere, alwa
   t.match(thrown(() => new Registry('chaos', [bad]))?.problems, [/modeParam "s" must name an enum parameter/]);
   const missing = define({ id: 'missing', path: '/missing', category: 'status', summary: 'x', params: { m: oneOf(['a', 'b'], { default: 'a' }) }, modeParam: 'nope', handle: noop });
   t.match(thrown(() => new Registry('chaos', [missing]))?.problems, [/modeParam "nope"/]);
+});
+
+t.test('picks: /random draws a parameter from its picks, which must be in range', async (t) => {
+  const status = chaosEndpoints.find((e) => e.id === 'status') as AnyEndpoint<unknown>;
+  t.ok(status.params.code?.picks?.includes(418), '/status/{code} carries its picks');
+  const wide = define({ id: 'wide', path: '/wide', category: 'status', summary: 'x', params: { n: int({ min: 1, max: 5, picks: [3, 9] }) }, handle: noop });
+  t.match(thrown(() => new Registry('chaos', [wide]))?.problems, [/pick 9 is outside/]);
 });
 
 t.test('/random: its summary names exactly the endpoints that hold the connection', async (t) => {
