@@ -3,7 +3,7 @@
 // falls through to it with 404.
 import type { Config, HostName, PublicUrls } from './config.js';
 import type { Param } from './params.js';
-import { allowedMethods, type AnyEndpoint, type Registry } from './registry.js';
+import { allowedMethods, counterpartOf, type AnyEndpoint, type Registry } from './registry.js';
 
 export interface CatalogParam {
   readonly name: string;
@@ -24,7 +24,8 @@ export interface CatalogEndpoint {
   readonly summary: string;
   readonly params: readonly CatalogParam[];
   readonly headers: readonly string[];
-  readonly counterpart: string;
+  /** The twin's URL; null when the endpoint has none. */
+  readonly counterpart: string | null;
   readonly random?: string;
 }
 
@@ -39,16 +40,22 @@ export interface Catalog {
 }
 
 const HOST_URL: Record<HostName, keyof PublicUrls> = { chaos: 'base', control: 'control', bots: 'bots' };
-const DEFAULT_TWIN: Record<HostName, HostName> = { chaos: 'control', control: 'chaos', bots: 'control' };
 
-/** Absolute URL of an endpoint's twin on the other host. */
+/**
+ * Absolute URL of an endpoint's twin on the other host, or null when it has
+ * none. A twin at the same template (/status/{code}) is named by the concrete
+ * path asked for, when one is given.
+ */
 export function counterpartUrl(
   host: HostName,
-  endpoint: Pick<AnyEndpoint<unknown>, 'path' | 'counterpartPath' | 'counterpartHost'>,
+  endpoint: Pick<AnyEndpoint<unknown>, 'path' | 'counterpart'>,
   urls: PublicUrls,
-): string {
-  const twin = endpoint.counterpartHost ?? DEFAULT_TWIN[host];
-  return urls[HOST_URL[twin]] + (endpoint.counterpartPath ?? endpoint.path);
+  concretePath?: string,
+): string | null {
+  const twin = counterpartOf(host, endpoint);
+  if (twin === null) return null;
+  const path = concretePath !== undefined && twin.path === endpoint.path && endpoint.path.includes('{') ? concretePath : twin.path;
+  return urls[HOST_URL[twin.host]] + path;
 }
 
 function describeParam(name: string, spec: Param<unknown>): CatalogParam {
@@ -110,6 +117,10 @@ function paramText(p: CatalogParam): string {
   return `${p.name}: ${p.type}${range}${values}${def}`;
 }
 
+function twinNote(counterpart: string | null): string {
+  return counterpart === null ? '' : ` <small>(twin: <a href="${escapeHtml(counterpart)}">${escapeHtml(counterpart)}</a>)</small>`;
+}
+
 /** How an endpoint takes part in /random, in words. */
 function randomNote(random: string | undefined): string {
   if (random === 'seeded') return ' <small class="random">[/random pick; covered by the seed]</small>';
@@ -137,7 +148,7 @@ export function renderCatalogHtml(catalog: Catalog): string {
           // A template (`/status/{code}`) is not a URL: show it, link only real paths.
           const label = `<code>${escapeHtml(e.methods.join(', '))} ${escapeHtml(e.path)}</code>`;
           const entry = e.path.includes('{') ? label : `<a href="${escapeHtml(e.path)}">${label}</a>`;
-          return `<li>${entry} — ${inlineCode(e.summary)} <small>(twin: <a href="${escapeHtml(e.counterpart)}">${escapeHtml(e.counterpart)}</a>)</small>${randomNote(e.random)}${params}</li>`;
+          return `<li>${entry} — ${inlineCode(e.summary)}${twinNote(e.counterpart)}${randomNote(e.random)}${params}</li>`;
         })
         .join('\n');
       return `<h2>${escapeHtml(g.name)} <small>(${g.count})</small></h2>\n<ul>\n${items}\n</ul>`;

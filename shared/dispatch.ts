@@ -11,7 +11,7 @@ import type { Logger } from './log.js';
 import { Exchange, observing, type Outcome } from './observe.js';
 import { parseParams, splitQuery } from './params.js';
 import { ClientChecks, refusalFor, refusalNow } from './rate-limit.js';
-import { allowedMethods, routerAllow, type AnyEndpoint, type Registry } from './registry.js';
+import { allowedMethods, modeOf, routerAllow, type AnyEndpoint, type Registry } from './registry.js';
 import type { Store } from './store/types.js';
 
 /** The parts of a request the pipeline reads, whichever transport parsed it. */
@@ -171,8 +171,7 @@ export class Pipeline<Ctx> {
     if (!endpoint) return;
     exchange.endpoint = endpoint.id;
     exchange.category = endpoint.category;
-    const mode = values?.[(endpoint as { readonly modeParam?: string }).modeParam ?? 'mode'];
-    exchange.mode = typeof mode === 'string' ? mode : undefined;
+    exchange.mode = values ? modeOf(endpoint, values) : undefined;
   }
 }
 

@@ -36,8 +36,9 @@ export function addClampedHeader(into: HeaderList, clamped: readonly string[]): 
   return into;
 }
 
-/** Control-host lines: this is the well-formed twin of `counterpartUrl`. */
-export function controlHeaders(counterpartUrl: string): HeaderList {
+/** Control-host lines: this is the well-formed twin of `counterpartUrl` (null: an endpoint without a twin names none). */
+export function controlHeaders(counterpartUrl: string | null): HeaderList {
+  if (counterpartUrl === null) return [[`${CHAOS_PREFIX}Origin`, 'control']];
   return [
     [`${CHAOS_PREFIX}Origin`, 'control'],
     [`${CHAOS_PREFIX}Counterpart`, counterpartUrl],

@@ -10,7 +10,7 @@ import { addChaosHeaders, addClampedHeader, chaosBaseHeaders, controlHeaders, ty
 import type { Logger } from './log.js';
 import { Exchange, observing } from './observe.js';
 import { ClientChecks } from './rate-limit.js';
-import { defineEndpoint, type AnyEndpoint, type Registry } from './registry.js';
+import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from './registry.js';
 import { listenOn } from './run.js';
 import type { Store } from './store/types.js';
 
@@ -41,6 +41,9 @@ export interface HttpContext {
 
 export type HttpEndpoint = AnyEndpoint<HttpContext>;
 export const defineHttpEndpoint = defineEndpoint<HttpContext>();
+/** Host-typed definitions: a category outside the host's list fails to compile. */
+export const defineControlEndpoint = defineEndpoint<HttpContext, Category<'control'>>();
+export const defineBotsEndpoint = defineEndpoint<HttpContext, Category<'bots'>>();
 
 export interface HttpServiceOptions {
   readonly host: Exclude<HostName, 'chaos'>;
@@ -54,8 +57,8 @@ export interface HttpServiceOptions {
 export class HttpService {
   readonly server: http.Server;
   readonly #pipeline: Pipeline<HttpContext>;
-  /** Per endpoint: the twin's URL without query, built once. */
-  readonly #counterparts = new Map<HttpEndpoint, string>();
+  /** Per endpoint: the twin's URL without query (null: none), built once. */
+  readonly #counterparts = new Map<HttpEndpoint, string | null>();
   readonly #chaosLines = new Map<HttpEndpoint, HeaderList>();
   readonly #trusted: ReadonlySet<string>;
   /** Per connection: its client's rate checks (rebuilt when a trusted proxy names another client). */
@@ -150,11 +153,8 @@ export class HttpService {
     const { host, config } = this.options;
     if (host !== 'control') return [...(this.#chaosLines.get(endpoint) as HeaderList)];
     // A templated twin (/status/{code}) is named by the concrete path asked for.
-    const twin =
-      endpoint.path.includes('{') && endpoint.counterpartPath === undefined
-        ? counterpartUrl(host, { ...endpoint, counterpartPath: path }, config.urls)
-        : (this.#counterparts.get(endpoint) as string);
-    return controlHeaders(twin + (query ? `?${query}` : ''));
+    const twin = endpoint.path.includes('{') ? counterpartUrl(host, endpoint, config.urls, path) : (this.#counterparts.get(endpoint) as string | null);
+    return controlHeaders(twin === null ? null : twin + (query ? `?${query}` : ''));
   }
 }
 

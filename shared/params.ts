@@ -19,6 +19,8 @@ export interface Param<T> {
   readonly max?: number;
   /** Clamp without reporting (the spec says "silently" for infinite `links`). */
   readonly silentClamp?: boolean;
+  /** Values /random draws from instead of the whole range, where a plain draw would be dull or invalid. */
+  readonly picks?: readonly number[];
   /** Where the value comes from: the query string, or a `{name}` path segment. */
   readonly in: 'query' | 'path';
   readonly description?: string;
@@ -46,6 +48,7 @@ interface IntOptions extends Common {
   readonly min: number;
   readonly max: number;
   readonly silentClamp?: boolean;
+  readonly picks?: readonly number[];
 }
 export function int(o: IntOptions & { readonly default: number }): Param<number>;
 export function int(o: IntOptions & { readonly required: true }): Param<number>;
@@ -60,6 +63,7 @@ export function int(o: IntOptions & { readonly default?: number; readonly requir
     min: o.min,
     max: o.max,
     silentClamp: o.silentClamp === true,
+    ...(o.picks ? { picks: o.picks } : {}),
     in: o.in ?? 'query',
     description: o.description,
     parse(raw) {
@@ -195,7 +199,8 @@ export function splitQuery(query: string): Map<string, string> {
   return pairs;
 }
 
-function safeDecode(raw: string): string | undefined {
+/** A query name or value decoded as a form would (`+` is a space); undefined when its escapes are broken. */
+export function safeDecode(raw: string): string | undefined {
   if (raw.indexOf('%') === -1 && raw.indexOf('+') === -1) return raw;
   try {
     return decodeURIComponent(raw.replace(/\+/g, ' '));
@@ -255,6 +260,10 @@ export function parseParams<P extends ParamSpecs>(
 export function checkParamSpecs(specs: ParamSpecs): string[] {
   const problems: string[] = [];
   for (const [name, spec] of Object.entries(specs)) {
+    for (const pick of spec.picks ?? []) {
+      const outcome = spec.parse(String(pick));
+      if (!outcome.ok || outcome.clamped) problems.push(`${name}: pick ${pick} is outside what it accepts (${String(spec.accepted)})`);
+    }
     if (spec.default === undefined) continue;
     if (spec.required) problems.push(`${name}: a required parameter has no default`);
     const outcome = spec.parse(String(spec.default));

@@ -7,21 +7,18 @@ import { parseParams, type Param } from './params.js';
 import { RegistryError, type AnyEndpoint, type Registry } from './registry.js';
 import { rngFromSeed, type Rng } from './seed.js';
 
+/** The id of /random itself, which must never pick itself (it would recurse). */
+const RANDOM_ID = 'random';
+
 /**
- * Never picked: they stall or hold the connection for seconds by design.
- * SPEC §4.1 /random names /slow, /drip and /partial-stream; /bytes joins them
- * because it is picked with its defaults, and its default (overshoot) holds
- * the connection waiting for bytes that never come. /random would recurse.
+ * Endpoints /random must never pick: those that stall or hold the connection
+ * by design (`holdsConnection`: SPEC §4.1 names /slow, /drip and
+ * /partial-stream; /bytes is picked with its defaults, and its default holds
+ * the connection waiting for bytes that never come), and /random itself.
  */
-export const NEVER_RANDOM: ReadonlySet<string> = new Set(['/slow', '/drip', '/partial-stream', '/bytes', '/random']);
-
-/** Codes /random asks /status/{code} for: common final codes, nothing that switches protocols or is interim. */
-const STATUS_PICKS = [200, 201, 202, 204, 301, 302, 304, 400, 401, 403, 404, 409, 410, 418, 422, 429, 500, 502, 503, 504];
-
-/** Values for path parameters that a plain draw over the range would make dull or invalid. */
-const PATH_CHOICES: Readonly<Record<string, Readonly<Record<string, readonly number[]>>>> = {
-  '/status/{code}': { code: STATUS_PICKS },
-};
+export function neverRandom(endpoint: { readonly id: string; readonly holdsConnection?: boolean }): boolean {
+  return endpoint.holdsConnection === true || endpoint.id === RANDOM_ID;
+}
 
 export interface RandomPick<Ctx> {
   readonly endpoint: AnyEndpoint<Ctx>;
@@ -47,7 +44,7 @@ export function randomPool<Ctx>(registry: Registry<Ctx>): readonly AnyEndpoint<C
   const problems: string[] = [];
   for (const endpoint of pool) {
     const where = `endpoint ${JSON.stringify(endpoint.id)}`;
-    if (NEVER_RANDOM.has(endpoint.path)) problems.push(`${where}: ${endpoint.path} must never be picked by /random`);
+    if (neverRandom(endpoint)) problems.push(`${where}: ${endpoint.path} must never be picked by /random`);
     // A dry run: every pool member must accept what a pick fills in.
     for (const seed of ['0', 'x'.repeat(256), 'é✓ seed']) {
       try {
@@ -80,8 +77,8 @@ function fill<Ctx>(endpoint: AnyEndpoint<Ctx>, seed: string, rng: Rng): RandomPi
       if (forwarded !== undefined) query.set(name, encodeURIComponent(forwarded));
       continue;
     }
-    if (spec.in === 'path') pathValues.set(name, encodeURIComponent(draw(endpoint.path, name, spec, rng)));
-    else if (spec.required) query.set(name, encodeURIComponent(draw(endpoint.path, name, spec, rng)));
+    if (spec.in === 'path') pathValues.set(name, encodeURIComponent(draw(spec, rng)));
+    else if (spec.required) query.set(name, encodeURIComponent(draw(spec, rng)));
   }
   const parsed = parseParams(endpoint.path, endpoint.params, query, pathValues);
   if (!parsed.ok) throw new Error(`${parsed.error.reason} (${parsed.error.requested ?? 'missing'})`);
@@ -97,9 +94,8 @@ function forwardableSeed(spec: Param<unknown>, seed: string): string | undefined
   return spec.parse(short).ok ? short : undefined;
 }
 
-function draw(path: string, name: string, spec: Param<unknown>, rng: Rng): string {
-  const choices = PATH_CHOICES[path]?.[name];
-  if (choices) return String(rng.pick(choices));
+function draw(spec: Param<unknown>, rng: Rng): string {
+  if (spec.picks) return String(rng.pick(spec.picks));
   switch (spec.kind) {
     case 'int':
       return String(rng.intBetween(spec.min ?? 0, spec.max ?? 1000));

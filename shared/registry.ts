@@ -28,7 +28,7 @@ export type Category<H extends HostName> = (typeof CATEGORIES)[H][number];
 /** How an endpoint takes part in /random: absent = never picked. */
 export type RandomPool = 'seeded' | 'unseeded';
 
-export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs> {
+export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs, C extends string = string> {
   /** Kebab-case slug: names the file, metric labels and the catalog entry. */
   readonly id: string;
   /** Literal path, or a template with `{name}` segments and a final `{name*}` rest. */
@@ -47,15 +47,26 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs> {
    * (e.g. X-Robots-Tag on generated pages). Never X-Chaos-* lines.
    */
   readonly alwaysHeaders?: readonly (readonly [string, string])[];
-  readonly category: string;
+  /** One of the host's CATEGORIES (typed per host by defineEndpoint's second argument). */
+  readonly category: C;
   readonly summary: string;
   readonly params: P;
   /** Response header names the endpoint sets beyond the common ones (catalog/docs). */
   readonly headers?: readonly string[];
-  /** Path of the twin on the other host, when it differs from `path`. */
-  readonly counterpartPath?: string;
-  /** Host of the twin; by default control for chaos and bots, chaos for control. */
-  readonly counterpartHost?: HostName;
+  /**
+   * The twin on the other host, checked at start-up by createRegistries:
+   * absent = the same path on the default twin host (control for chaos and
+   * bots, chaos for control); a path = that path there; `{ host, path? }` =
+   * another host; `null` = no twin (a control answer then names none).
+   */
+  readonly counterpart?: CounterpartDecl | null;
+  /** Stalls or holds the connection by design (/slow, /drip, …): never picked by /random. */
+  readonly holdsConnection?: boolean;
+  /**
+   * The enum parameter that names the endpoint's mode (a metric label);
+   * default: the parameter `mode`, when there is one.
+   */
+  readonly modeParam?: string;
   readonly random?: RandomPool;
   /**
    * Per-IP policies beyond the general one that count this endpoint's requests;
@@ -74,6 +85,8 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs> {
    * `body.max` bytes of the decoded body.
    */
   readonly capture?: RequestCapture;
+  /** A page the host's sitemap.xml lists (crawler files that are documents; see sitemapPaths). */
+  readonly sitemap?: boolean;
   readonly handle: (ctx: Ctx, params: ParamValues<P>) => void | Promise<void>;
 }
 
@@ -85,15 +98,58 @@ export interface RequestCapture {
 /** The largest body a definition may ask to keep (the chaos parser's body limit). */
 export const MAX_CAPTURED_BODY = 1024 * 1024;
 
+/** Where a twin lives: a path on the default twin host, or a host and (by default the same) path. */
+export type CounterpartDecl = string | { readonly host: HostName; readonly path?: string };
+
+/** A resolved twin: the host and the path (a template stays a template) it answers at. */
+export interface Twin {
+  readonly host: HostName;
+  readonly path: string;
+}
+
+/** The host a twin lives on when the definition does not say. */
+export const DEFAULT_TWIN_HOST: Readonly<Record<HostName, HostName>> = { chaos: 'control', control: 'chaos', bots: 'control' };
+
+/** The twin an endpoint of `host` declares, or null when it declares none. */
+export function counterpartOf(host: HostName, endpoint: Pick<EndpointDef<never>, 'path' | 'counterpart'>): Twin | null {
+  const decl = endpoint.counterpart;
+  if (decl === null) return null;
+  if (decl === undefined) return { host: DEFAULT_TWIN_HOST[host], path: endpoint.path };
+  if (typeof decl === 'string') return { host: DEFAULT_TWIN_HOST[host], path: decl };
+  return { host: decl.host, path: decl.path ?? endpoint.path };
+}
+
+/** The name of the parameter that names an endpoint's mode, if any (see EndpointDef.modeParam). */
+export function modeParamOf(endpoint: Pick<EndpointDef<never>, 'params' | 'modeParam'>): string | undefined {
+  return endpoint.modeParam ?? ('mode' in endpoint.params ? 'mode' : undefined);
+}
+
+const modeParamCache = new WeakMap<object, string | null>();
+
+/** The mode of one request (its mode parameter's parsed value), for metric labels; undefined when the endpoint has none. */
+export function modeOf(
+  endpoint: Pick<EndpointDef<never>, 'params' | 'modeParam'>,
+  values: Readonly<Record<string, unknown>>,
+): string | undefined {
+  let name = modeParamCache.get(endpoint);
+  if (name === undefined) {
+    name = modeParamOf(endpoint) ?? null;
+    modeParamCache.set(endpoint, name);
+  }
+  if (name === null) return undefined;
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** What a registry keeps: the same definition with its parameter types erased. */
 export type AnyEndpoint<Ctx> = EndpointDef<Ctx, ParamSpecs> & {
   readonly handle: (ctx: Ctx, params: Readonly<Record<string, unknown>>) => void | Promise<void>;
   readonly screen?: (params: Readonly<Record<string, unknown>>, path: string) => PlainResponse | undefined;
 };
 
-/** Keeps the parameter types for the handler, then erases them for the registry. */
-export function defineEndpoint<Ctx>() {
-  return <const P extends ParamSpecs>(def: EndpointDef<Ctx, P>): AnyEndpoint<Ctx> => def as unknown as AnyEndpoint<Ctx>;
+/** Keeps the parameter types for the handler, then erases them for the registry; `C` types the category (Category<host>). */
+export function defineEndpoint<Ctx, C extends string = string>() {
+  return <const P extends ParamSpecs>(def: EndpointDef<Ctx, P, C>): AnyEndpoint<Ctx> => def as unknown as AnyEndpoint<Ctx>;
 }
 
 interface Segment {
@@ -189,6 +245,13 @@ export class Registry<Ctx> {
         if (spec.in === 'path' && !e.path.includes(`{${name}`)) problems.push(`${where}: path parameter ${name} is not in ${e.path}`);
       }
       for (const problem of checkParamSpecs(e.params)) problems.push(`${where}: ${problem}`);
+      const modeParam = modeParamOf(e);
+      if (modeParam !== undefined && e.params[modeParam]?.kind !== 'enum') {
+        problems.push(`${where}: modeParam ${JSON.stringify(modeParam)} must name an enum parameter`);
+      }
+      const twin = counterpartOf(this.host, e);
+      if (twin !== null && twin.host === this.host) problems.push(`${where}: counterpart must be on another host (or null)`);
+      if (twin !== null && !twin.path.startsWith('/')) problems.push(`${where}: counterpart path ${twin.path} must start with /`);
       if (e.summary.trim() === '') problems.push(`${where}: summary is empty`);
       const max = e.capture?.body?.max;
       if (max !== undefined && !(Number.isInteger(max) && max >= 0 && max <= MAX_CAPTURED_BODY)) {

@@ -11,7 +11,7 @@ import {
   perConfig,
   SEMANTIC_SCHEMAS,
   type SemanticSchema,
-} from '../../shared/discovery.js';
+} from '../../shared/content/discovery.js';
 import { rngFromSeed } from '../../shared/seed.js';
 
 type Json = Record<string, unknown>;

@@ -3,7 +3,7 @@
 // spells out its lie.
 import type { Config } from '../../shared/config.js';
 import { addChaosHeaders, addClampedHeader, httpDate, type HeaderList, type HeaderValue } from '../../shared/headers.js';
-import { defineEndpoint, type AnyEndpoint, type Registry } from '../../shared/registry.js';
+import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '../../shared/registry.js';
 import type { Store } from '../../shared/store/types.js';
 import type { ParsedRequest } from './parser.js';
 import type { ResponseSink } from './wire.js';
@@ -28,7 +28,7 @@ export interface ChaosContext {
 
 export type ChaosEndpoint = AnyEndpoint<ChaosContext>;
 
-export const defineChaosEndpoint = defineEndpoint<ChaosContext>();
+export const defineChaosEndpoint = defineEndpoint<ChaosContext, Category<'chaos'>>();
 
 /** The endpoint's fixed X-Chaos lines, precomputed once per definition by the server. */
 const baseHeaders = new WeakMap<ChaosEndpoint, HeaderList>();

@@ -1,7 +1,7 @@
 // Writes a response whose status line is an arbitrary code with the /status
 // semantics (DESIGN §8), for /status/{code} and /flaky's failures alike.
 import { addChaosHeaders, chaosBaseHeaders, formatHead, reasonPhrase, type HeaderValue } from '../../shared/headers.js';
-import { bodyFraming, isInterim } from '../../shared/status-faults.js';
+import { bodyFraming, isInterim } from '../../shared/content/status.js';
 import { chaosHead, sendComplete, type ChaosContext } from './endpoint.js';
 
 /** RFC 9110 §15.2: a server must not send a 1xx to an HTTP/1.0 client. */

@@ -17,7 +17,7 @@ import {
   type ContentTypeMode,
   type JsonMode,
   type MethodMode,
-} from '../../shared/format-payloads.js';
+} from '../../shared/content/format.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
 import { controlEndpoints } from '../../services/control/endpoints/index.js';
 import { completeByLength, get, parseHead, rawExchange, splitResponses, type ParsedResponse } from '../helpers/raw.js';

@@ -8,7 +8,7 @@ import {
   parseRange,
   resolveRange,
   weakMatch,
-} from '../../shared/delivery.js';
+} from '../../shared/content/delivery.js';
 
 t.test('parseRange: what is ignored and what is read', async (t) => {
   t.same(parseRange('bytes=0-99'), [{ kind: 'int', first: 0, last: 99 }]);

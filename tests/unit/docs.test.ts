@@ -14,12 +14,6 @@ const docPages = readdirSync(repoPath('docs')).filter((f) => f.endsWith('.md')).
 const pages = ['README.md', ...docPages];
 const text = new Map(pages.map((p) => [p, readFileSync(repoPath(p), 'utf8')]));
 
-/**
- * Link targets that another branch of issue 7 adds: allowed to be missing, and
- * the test fails once they exist so the exemption is removed with them.
- */
-const PENDING_TARGETS = ['docs/architecture.md'];
-
 t.test('every endpoint is documented on exactly the page of its family', async (t) => {
   const documentedIn = new Map<unknown, Set<string>>();
   for (const page of pages) {
@@ -102,14 +96,10 @@ function links(page: string, markdown: string): [string, string | undefined][] {
 t.test('every relative link resolves, #anchors included', async (t) => {
   for (const page of pages) {
     for (const [file, anchor] of links(page, text.get(page) as string)) {
-      if (PENDING_TARGETS.includes(file) && !existsSync(repoPath(file))) continue;
       t.ok(existsSync(repoPath(file)), `${page}: link to ${file}`);
       if (anchor === undefined || !file.endsWith('.md') || !existsSync(repoPath(file))) continue;
       t.ok(anchors(readFileSync(repoPath(file), 'utf8')).has(anchor), `${page}: link to ${file}#${anchor}`);
     }
-  }
-  for (const file of PENDING_TARGETS) {
-    t.notOk(existsSync(repoPath(file)), `${file} exists now: remove it from PENDING_TARGETS`);
   }
 });
 
@@ -123,7 +113,6 @@ t.test('the link checker itself', async (t) => {
 t.test('every docs page is linked from the README', async (t) => {
   const linked = new Set(links('README.md', text.get('README.md') as string).map(([file]) => file));
   for (const page of docPages) t.ok(linked.has(page), `README links ${page}`);
-  for (const page of PENDING_TARGETS) t.ok(linked.has(page), `README links ${page}`);
 });
 
 const DEFINITIONS = 'README.md#urls-in-examples';

@@ -9,7 +9,7 @@ import { ChaosServer } from '../../services/chaos/server.js';
 import type { Config } from '../../shared/config.js';
 import { createLogger, type Logger } from '../../shared/log.js';
 import { startService, type Service } from '../../shared/run.js';
-import { retryStoreKey } from '../../shared/status-faults.js';
+import { retryStoreKey } from '../../shared/content/status.js';
 import { createStore } from '../../shared/store/index.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import type { Store } from '../../shared/store/types.js';

@@ -5,10 +5,12 @@
 // mode, the lie and the control twin in X-Chaos-* headers.
 import { counterpartUrl } from '../../../shared/catalog.js';
 import type { HeaderList, HeaderValue } from '../../../shared/headers.js';
-import { defineHttpEndpoint, type HttpContext, type HttpEndpoint } from '../../../shared/http-service.js';
-import { oneOf } from '../../../shared/params.js';
-import type { Category } from '../../../shared/registry.js';
-import { perConfigDaily, prettyJson, type Day, type Site } from '../../control/endpoints/crawler-files/site.js';
+import { defineBotsEndpoint, type HttpContext, type HttpEndpoint } from '../../../shared/http-service.js';
+import { oneOf, safeDecode, type ParamSpecs } from '../../../shared/params.js';
+import type { Category, Registry } from '../../../shared/registry.js';
+import type { Config } from '../../../shared/config.js';
+import { sitemapPaths } from '../../../shared/content/crawler-files/documents.js';
+import { perConfigDaily, prettyJson, type Day, type Site } from '../../../shared/content/crawler-files/site.js';
 
 export interface FileReply {
   readonly status: number;
@@ -40,22 +42,14 @@ const NO_PARAMS: ReadonlySet<string> = new Set();
  * The query parameters a control twin reads, for the counterpart URL to keep.
  * `mode` is the bots host's own and never crosses over.
  */
-export function twinQueryParams(twin: HttpEndpoint): ReadonlySet<string> {
-  return new Set(Object.entries(twin.params).filter(([name, p]) => p.in === 'query' && name !== 'mode').map(([name]) => name));
-}
-
-function decodeName(raw: string): string | undefined {
-  try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '));
-  } catch {
-    return undefined;
-  }
+export function twinQueryParams(twinParams: ParamSpecs): ReadonlySet<string> {
+  return new Set(Object.entries(twinParams).filter(([name, p]) => p.in === 'query' && name !== 'mode').map(([name]) => name));
 }
 
 /**
  * `?` and the pairs of `query` (raw, without `?`) whose names are in `keep`,
- * as sent and in order, the first of each name (as the parser reads them);
- * empty when none is left.
+ * as sent and in order, the first of each name (names decoded as splitQuery
+ * decodes them, so the twin reads the same values); empty when none is left.
  */
 export function keptQuery(query: string, keep: ReadonlySet<string>): string {
   if (query === '' || keep.size === 0) return '';
@@ -63,7 +57,7 @@ export function keptQuery(query: string, keep: ReadonlySet<string>): string {
   const parts: string[] = [];
   for (const part of query.split('&')) {
     const eq = part.indexOf('=');
-    const name = decodeName(eq === -1 ? part : part.slice(0, eq));
+    const name = safeDecode(eq === -1 ? part : part.slice(0, eq));
     if (name === undefined || !keep.has(name) || seen.has(name)) continue;
     seen.add(name);
     parts.push(part);
@@ -85,8 +79,10 @@ export function sendFile(
   extra?: Readonly<Record<string, HeaderValue>>,
   twinParams: ReadonlySet<string> = NO_PARAMS,
 ): void {
-  const twin = counterpartUrl('bots', ctx.endpoint, ctx.config.urls) + keptQuery(ctx.query, twinParams);
-  ctx.send(r.status, r.type, r.body, { File: file, Mode: mode, Lie: lie, Counterpart: twin, ...extra }, r.more);
+  const twin = counterpartUrl('bots', ctx.endpoint, ctx.config.urls);
+  const lines: Record<string, HeaderValue> = { File: file, Mode: mode, Lie: lie };
+  if (twin !== null) lines.Counterpart = twin + keptQuery(ctx.query, twinParams);
+  ctx.send(r.status, r.type, r.body, { ...lines, ...extra }, r.more);
 }
 
 type Lies = Readonly<Record<string, string>>;
@@ -100,9 +96,13 @@ export interface ChaosFileDef<L extends Lies> {
   readonly summary: string;
   /** mode → the lie it tells, in catalog order; the first is the default. */
   readonly lies: L;
-  readonly counterpartPath?: string;
+  /** The control twin's path, when it differs from `path`. */
+  readonly counterpart?: string;
   readonly headers?: readonly string[];
-  readonly build: (site: Site, day: Day) => { readonly [K in keyof L]: FileReply };
+  /** Listed in this host's sitemap.xml. */
+  readonly sitemap?: boolean;
+  /** Every mode's reply; `pages` are the paths this host's sitemap lists (sitemapPaths of its registry). */
+  readonly build: (site: Site, day: Day, pages: readonly string[]) => { readonly [K in keyof L]: FileReply };
   /** More X-Chaos-* headers for a mode (e.g. X-Chaos-Humans-Mode). */
   readonly extra?: (mode: keyof L & string) => Readonly<Record<string, HeaderValue>>;
 }
@@ -122,26 +122,31 @@ export function modeNames<L extends Lies>(lies: L): [keyof L & string, ...(keyof
 
 export function chaosFile<const L extends Lies>(def: ChaosFileDef<L>): HttpEndpoint {
   const modes = modeNames(def.lies);
-  const replies = perConfigDaily(def.build);
-  return defineHttpEndpoint({
+  // Built per registry (the sitemap's pages come from it), then per config and day.
+  const perRegistry = new WeakMap<Registry<HttpContext>, (config: Config) => { readonly [K in keyof L]: FileReply }>();
+  const replies = (registry: Registry<HttpContext>): ((config: Config) => { readonly [K in keyof L]: FileReply }) => {
+    let built = perRegistry.get(registry);
+    if (built === undefined) {
+      const pages = sitemapPaths(registry);
+      built = perConfigDaily((site, day) => def.build(site, day, pages));
+      perRegistry.set(registry, built);
+    }
+    return built;
+  };
+  return defineBotsEndpoint({
     id: def.id,
     path: def.path,
     category: def.category,
     summary: def.summary,
     params: { mode: oneOf(modes, { default: modes[0], description: 'which documented lie to tell' }) },
     headers: [...FILE_HEADERS, ...(def.headers ?? [])],
-    ...(def.counterpartPath ? { counterpartPath: def.counterpartPath } : {}),
+    ...(def.counterpart ? { counterpart: def.counterpart } : {}),
+    ...(def.sitemap ? { sitemap: true } : {}),
     handle(ctx, { mode }) {
-      sendFile(ctx, def.file, mode, def.lies[mode] as string, replies(ctx.config)[mode], def.extra?.(mode));
+      sendFile(ctx, def.file, mode, def.lies[mode] as string, replies(ctx.registry)(ctx.config)[mode], def.extra?.(mode));
     },
   });
 }
-
-/** Paths the bots host serves (each answers 200 in some mode), for sitemaps that list live URLs. */
-export const BOTS_PAGES = [
-  '/', '/llms.txt', '/humans.txt', '/robots.txt', '/.well-known/ai.txt', '/.well-known/security.txt', '/ads.txt',
-  '/.well-known/gpc.json', '/.well-known/atproto-did', '/.well-known/did.json', '/.well-known/nodeinfo', '/nodeinfo/2.0',
-] as const;
 
 /** A path no host serves: the catalog fall-through answers 404. */
 export const DEAD_PREFIX = '/gone';

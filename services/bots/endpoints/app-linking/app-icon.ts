@@ -1,8 +1,7 @@
-import { ICON_SIZES, ICONS } from '../../../control/endpoints/crawler-files/documents.js';
-import { iconPng } from '../../../control/endpoints/crawler-files/png.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { ICON_PARAMS, ICON_SIZES, ICONS } from '../../../../shared/content/crawler-files/documents.js';
+import { iconPng } from '../../../../shared/content/crawler-files/png.js';
+import { defineBotsEndpoint } from '../../../../shared/http-service.js';
 import { oneOf } from '../../../../shared/params.js';
-import controlIcon from '../../../control/endpoints/crawler-files/app-icon.js';
 import { FILE_HEADERS, modeNames, reply, sendFile, twinQueryParams, type FileReply } from '../file.js';
 
 export const WRONG_SIZE = 16;
@@ -16,7 +15,7 @@ const LIES = {
 } as const;
 const MODES = modeNames(LIES);
 /** size: following the counterpart gives the icon of the size asked. */
-const TWIN_PARAMS = twinQueryParams(controlIcon);
+const TWIN_PARAMS = twinQueryParams(ICON_PARAMS);
 
 /** Every reply, per size, built once at start-up (no URL in any of them). */
 const REPLIES = Object.fromEntries(
@@ -32,7 +31,7 @@ const REPLIES = Object.fromEntries(
   }),
 ) as Record<(typeof ICON_SIZES)[number], Record<keyof typeof LIES, FileReply>>;
 
-export default defineHttpEndpoint({
+export default defineBotsEndpoint({
   id: 'app-icon',
   path: '/icon.png',
   category: 'app-linking',

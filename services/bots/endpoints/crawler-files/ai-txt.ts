@@ -5,6 +5,7 @@ export default chaosFile({
   path: '/.well-known/ai.txt',
   category: 'crawler-files',
   file: 'ai.txt',
+  sitemap: true,
   summary: 'ai.txt that contradicts itself, allows and disallows one path, points at dead links, or claims to be HTML',
   lies: {
     contradictory: 'says every AI crawler is welcome, then gives GPTBot and ClaudeBot each an Allow: / group and a Disallow: / group',

@@ -8,6 +8,7 @@ export default chaosFile({
   path: '/llms.txt',
   category: 'crawler-files',
   file: 'llms.txt',
+  sitemap: true,
   summary: 'llms.txt with dead links, two H1s or none, a description its own sections contradict, or an HTML label',
   lies: {
     'dead-links': 'every link answers 404',

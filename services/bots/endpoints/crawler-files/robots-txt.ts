@@ -1,4 +1,4 @@
-import { AI_CRAWLERS } from '../../../control/endpoints/crawler-files/site.js';
+import { AI_CRAWLERS } from '../../../../shared/content/crawler-files/site.js';
 import { chaosFile, HTML, reply, text, TEXT } from '../file.js';
 
 /** RFC 9309 §2.5: crawlers must parse at least 500 KiB and may ignore the rest. */
@@ -22,6 +22,7 @@ export default chaosFile({
   path: '/robots.txt',
   category: 'crawler-files',
   file: 'robots.txt',
+  sitemap: true,
   summary: 'robots.txt that crawlers read differently: one path allowed and disallowed, contradicting groups, a BOM, a rule past 500 KiB, a looping sitemap, the wrong media type',
   lies: {
     'allow-disallow-same-path': "Disallow: /private/ then Allow: /private/ in one group (RFC 9309: equal rules, the allow wins; first-match parsers such as Python's robotparser disallow)",

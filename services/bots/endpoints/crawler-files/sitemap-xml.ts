@@ -1,5 +1,5 @@
-import { escapeXml, type Day, type Site } from '../../../control/endpoints/crawler-files/site.js';
-import { BOTS_PAGES, chaosFile, DEAD_PREFIX, reply } from '../file.js';
+import { escapeXml, type Day, type Site } from '../../../../shared/content/crawler-files/site.js';
+import { chaosFile, DEAD_PREFIX, reply } from '../file.js';
 
 const XML = 'application/xml; charset=utf-8';
 const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -9,8 +9,6 @@ function urlset(locs: readonly string[], lastmod: string, ns = NS): string {
   const urls = locs.map((loc) => `  <url>\n    <loc>${escapeXml(loc)}</loc>\n    <lastmod>${lastmod}</lastmod>\n  </url>\n`).join('');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${ns}">\n${urls}</urlset>\n`;
 }
-
-const pages = (base: string): string[] => BOTS_PAGES.map((path) => base + path);
 
 function malformed(site: Site, day: Day): string {
   // The first <url> is never closed, and its <loc> holds a bare `&`.
@@ -35,15 +33,18 @@ export default chaosFile({
     'wrong-namespace': 'urlset in the namespace https://www.sitemaps.org/schemas/sitemap/0.9 (the protocol says http://)',
     'cross-host-urls': 'every <loc> is on the control host; a sitemap may list only URLs of its own host',
   },
-  build: (site, day) => ({
-    'malformed-xml': reply(XML, malformed(site, day)),
-    'future-lastmod': reply(XML, urlset(pages(site.bots), FUTURE_LASTMOD)),
-    'dead-urls': reply(XML, urlset(['/robots.txt', '/sitemap.xml', '/humans.txt'].map((p) => `${site.bots}${DEAD_PREFIX}${p}`), day.iso)),
-    'self-index': reply(
-      XML,
-      `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${NS}">\n  <sitemap>\n    <loc>${escapeXml(`${site.bots}/sitemap.xml?mode=self-index`)}</loc>\n    <lastmod>${day.iso}</lastmod>\n  </sitemap>\n</sitemapindex>\n`,
-    ),
-    'wrong-namespace': reply(XML, urlset(pages(site.bots), day.iso, 'https://www.sitemaps.org/schemas/sitemap/0.9')),
-    'cross-host-urls': reply(XML, urlset(pages(site.control), day.iso)),
-  }),
+  build: (site, day, paths) => {
+    const pages = (base: string): string[] => paths.map((path) => base + path);
+    return {
+      'malformed-xml': reply(XML, malformed(site, day)),
+      'future-lastmod': reply(XML, urlset(pages(site.bots), FUTURE_LASTMOD)),
+      'dead-urls': reply(XML, urlset(['/robots.txt', '/sitemap.xml', '/humans.txt'].map((p) => `${site.bots}${DEAD_PREFIX}${p}`), day.iso)),
+      'self-index': reply(
+        XML,
+        `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${NS}">\n  <sitemap>\n    <loc>${escapeXml(`${site.bots}/sitemap.xml?mode=self-index`)}</loc>\n    <lastmod>${day.iso}</lastmod>\n  </sitemap>\n</sitemapindex>\n`,
+      ),
+      'wrong-namespace': reply(XML, urlset(pages(site.bots), day.iso, 'https://www.sitemaps.org/schemas/sitemap/0.9')),
+      'cross-host-urls': reply(XML, urlset(pages(site.control), day.iso)),
+    };
+  },
 });

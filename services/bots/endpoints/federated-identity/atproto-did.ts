@@ -1,4 +1,4 @@
-import { fakePlcDid } from '../../../control/endpoints/crawler-files/site.js';
+import { fakePlcDid } from '../../../../shared/content/crawler-files/site.js';
 import { chaosFile, reply, text, TEXT } from '../file.js';
 
 /** The did:key of the did:key method's own example: a valid DID of a method atproto refuses. */
@@ -9,6 +9,7 @@ export default chaosFile({
   path: '/.well-known/atproto-did',
   category: 'federated-identity',
   file: 'atproto-did',
+  sitemap: true,
   summary: 'atproto handle files that fail resolution: a did:key, two DIDs, the DID of another host, whitespace around the DID, upper-case DID syntax',
   lies: {
     'wrong-method': 'a did:key (atproto handles resolve only to did:plc or did:web)',

@@ -8,6 +8,7 @@ export default chaosFile({
   path: '/.well-known/did.json',
   category: 'federated-identity',
   file: 'did.json',
+  sitemap: true,
   summary: 'did:web documents a resolver must reject: the id of another DID, no @context, a handle that points elsewhere, invalid JSON, an HTML label',
   lies: {
     'id-mismatch': "id is the control host's DID, not this host's (a did:web resolver must reject the document)",

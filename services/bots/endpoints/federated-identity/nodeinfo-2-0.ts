@@ -1,5 +1,5 @@
-import { nodeinfo20 } from '../../../control/endpoints/crawler-files/documents.js';
-import { NODEINFO_20_PROFILE, prettyJson, SOFTWARE } from '../../../control/endpoints/crawler-files/site.js';
+import { nodeinfo20 } from '../../../../shared/content/crawler-files/documents.js';
+import { NODEINFO_20_PROFILE, prettyJson, SOFTWARE } from '../../../../shared/content/crawler-files/site.js';
 import { chaosFile, HTML, json, reply } from '../file.js';
 
 /** Stands for NaN while the document is serialised (JSON.stringify has no NaN). */
@@ -10,6 +10,7 @@ export default chaosFile({
   path: '/nodeinfo/2.0',
   category: 'federated-identity',
   file: 'nodeinfo/2.0',
+  sitemap: true,
   summary: 'NodeInfo 2.0 documents that break the schema: bad field types and patterns, a version that contradicts the path, missing required fields, NaN, an HTML label',
   lies: {
     'schema-invalid': 'software.name has capitals and a space, usage.users.total is -1, openRegistrations is the string "yes"',

@@ -1,4 +1,4 @@
-import { NODEINFO_20_REL } from '../../../control/endpoints/crawler-files/site.js';
+import { NODEINFO_20_REL } from '../../../../shared/content/crawler-files/site.js';
 import { chaosFile, json } from '../file.js';
 
 export const HTTPS_REL = NODEINFO_20_REL.replace('http://', 'https://');
@@ -9,6 +9,7 @@ export default chaosFile({
   path: '/.well-known/nodeinfo',
   category: 'federated-identity',
   file: 'nodeinfo',
+  sitemap: true,
   summary: 'NodeInfo discovery that leads astray: an https rel, an href on another host, a dead href, a rel that contradicts its href, links not a list',
   lies: {
     'wrong-rel': `rel is ${HTTPS_REL} (the registered rel is http://)`,

@@ -1,8 +1,7 @@
-import { FILE_PATHS, webfingerAccount } from '../../../control/endpoints/crawler-files/documents.js';
-import { NODEINFO_20_REL, perConfigDaily, prettyJson, type Site } from '../../../control/endpoints/crawler-files/site.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { FILE_PATHS, WEBFINGER_PARAMS, webfingerAccount } from '../../../../shared/content/crawler-files/documents.js';
+import { NODEINFO_20_REL, perConfigDaily, prettyJson, type Site } from '../../../../shared/content/crawler-files/site.js';
+import { defineBotsEndpoint } from '../../../../shared/http-service.js';
 import { oneOf, str } from '../../../../shared/params.js';
-import controlWebfinger from '../../../control/endpoints/crawler-files/webfinger.js';
 import { FILE_HEADERS, HTML, JSON_TYPE, modeNames, reply, sendFile, twinQueryParams } from '../file.js';
 
 const JRD = 'application/jrd+json';
@@ -16,7 +15,7 @@ const LIES = {
 } as const;
 const MODES = modeNames(LIES);
 /** resource and rel: the counterpart asks the control twin the same question. */
-const TWIN_PARAMS = twinQueryParams(controlWebfinger);
+const TWIN_PARAMS = twinQueryParams(WEBFINGER_PARAMS);
 
 function jrd(subject: string, site: Site, linkBase: string): Record<string, unknown> {
   return {
@@ -45,7 +44,7 @@ const known = perConfigDaily((site) => {
   };
 });
 
-export default defineHttpEndpoint({
+export default defineBotsEndpoint({
   id: 'webfinger',
   path: '/.well-known/webfinger',
   category: 'federated-identity',

@@ -7,6 +7,7 @@ export default chaosFile({
   path: '/ads.txt',
   category: 'site-trust',
   file: 'ads.txt',
+  sitemap: true,
   summary: 'ads.txt that authorises nobody or contradicts itself: malformed records, one seller DIRECT and RESELLER, a BOM on the first domain, an HTML label',
   lies: {
     'malformed-lines': 'no valid record: DIRECTLY, space- and semicolon-separated fields, an empty seller account, an empty domain',

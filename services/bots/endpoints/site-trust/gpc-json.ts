@@ -5,6 +5,7 @@ export default chaosFile({
   path: '/.well-known/gpc.json',
   category: 'site-trust',
   file: 'gpc.json',
+  sitemap: true,
   summary: 'Global Privacy Control resources a checker must reject: gpc as a string, lastUpdate in 2099 or on 30 February, invalid JSON, an HTML label',
   lies: {
     'string-boolean': '"gpc": "true", a string (the GPC spec requires a boolean)',

@@ -8,6 +8,7 @@ export default chaosFile({
   path: '/humans.txt',
   category: 'site-trust',
   file: 'humans.txt',
+  sitemap: true,
   summary: 'humans.txt (SPEC §4.1): contradictory (a maintainer who does not contribute), recursive (every field is /humans.txt), time-paradox (impossible dates)',
   headers: ['X-Chaos-Humans-Mode'],
   lies: {

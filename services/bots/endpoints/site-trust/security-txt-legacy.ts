@@ -1,4 +1,4 @@
-import { rfc3339 } from '../../../control/endpoints/crawler-files/site.js';
+import { rfc3339 } from '../../../../shared/content/crawler-files/site.js';
 import { chaosFile, redirect, text } from '../file.js';
 
 export default chaosFile({
@@ -7,7 +7,7 @@ export default chaosFile({
   category: 'site-trust',
   file: 'security.txt (legacy path)',
   summary: 'security.txt at the legacy top-level path: contradicting /.well-known/security.txt, redirecting off the site, or redirecting to itself',
-  counterpartPath: '/.well-known/security.txt',
+  counterpart: '/.well-known/security.txt',
   lies: {
     'contradicts-well-known': 'another Contact and Expires than /.well-known/security.txt, which RFC 9116 says takes precedence',
     'redirect-other-host': "301 to the control host's /.well-known/security.txt: the redirect leaves the site",

@@ -1,5 +1,5 @@
-import { SECURITY_TXT_LIFETIME_DAYS } from '../../../control/endpoints/crawler-files/documents.js';
-import { rfc3339 } from '../../../control/endpoints/crawler-files/site.js';
+import { SECURITY_TXT_LIFETIME_DAYS } from '../../../../shared/content/crawler-files/documents.js';
+import { rfc3339 } from '../../../../shared/content/crawler-files/site.js';
 import { chaosFile, DEAD_PREFIX, HTML, reply, text } from '../file.js';
 
 export const EXPIRED = '2020-01-01T00:00:00Z';
@@ -10,6 +10,7 @@ export default chaosFile({
   path: '/.well-known/security.txt',
   category: 'site-trust',
   file: 'security.txt',
+  sitemap: true,
   summary: 'RFC 9116 security.txt that fails validation: expired, a dead Contact, a foreign Canonical, a signature it lacks, no Expires, two Expires, an HTML label',
   lies: {
     expired: `Expires ${EXPIRED}, in the past`,

@@ -1,4 +1,4 @@
-import { SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS, type SemanticSchema } from '../../../../shared/discovery.js';
+import { SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS, type SemanticSchema } from '../../../../shared/content/discovery.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { bool, oneOf } from '../../../../shared/params.js';
 import { askModel } from '../../ai.js';
@@ -14,6 +14,7 @@ export default defineChaosEndpoint({
   id: 'semantic-drift',
   path: '/semantic-drift',
   category: 'agent',
+  modeParam: 'schema',
   summary: 'A discovery document of the chosen schema, right in shape, with every URL dead and every capability false',
   params: {
     schema: oneOf(SEMANTIC_SCHEMAS, { default: 'openid-configuration', description: 'discovery schema the document follows' }),

@@ -8,7 +8,7 @@ import {
   digestChallenge,
   realmFor,
   type AuthScheme,
-} from '../../../../shared/status-faults.js';
+} from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 function challenge(scheme: AuthScheme, realm: string): HeaderList {
@@ -29,6 +29,7 @@ export default defineChaosEndpoint({
   id: 'auth-required',
   path: '/auth-required',
   category: 'auth',
+  modeParam: 'scheme',
   summary: '401 with a `scheme` challenge without Authorization; any Authorization value at all gets 200',
   params: AUTH_PARAMS,
   headers: ['WWW-Authenticate', 'X-Chaos-Auth-Scheme', 'X-Chaos-Auth-Accepted'],

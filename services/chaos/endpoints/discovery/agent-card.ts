@@ -1,4 +1,4 @@
-import { agentCard, CONFLICT_GROUP, CORS_ANY, documentBody, LINKED_PATHS, perConfig } from '../../../../shared/discovery.js';
+import { agentCard, CONFLICT_GROUP, CORS_ANY, documentBody, LINKED_PATHS, perConfig } from '../../../../shared/content/discovery.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 // A valid A2A agent card served on the chaos host that names an agent on the

@@ -10,7 +10,7 @@ import {
   SKILLS_SCHEMA,
   SKILLS_SCHEMA_STALE,
   skillsIndex,
-} from '../../../../shared/discovery.js';
+} from '../../../../shared/content/discovery.js';
 import { oneOf } from '../../../../shared/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

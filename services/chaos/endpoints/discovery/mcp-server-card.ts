@@ -9,7 +9,7 @@ import {
   perConfig,
   SERVER_CARD_SCHEMA,
   serverCard,
-} from '../../../../shared/discovery.js';
+} from '../../../../shared/content/discovery.js';
 import { oneOf } from '../../../../shared/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

@@ -1,4 +1,4 @@
-import { authorizationServerMetadata, CONFLICT_GROUP, CORS_ANY, documentBody, perConfig } from '../../../../shared/discovery.js';
+import { authorizationServerMetadata, CONFLICT_GROUP, CORS_ANY, documentBody, perConfig } from '../../../../shared/content/discovery.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 // A valid RFC 8414 document for the identity host, served on the chaos host:

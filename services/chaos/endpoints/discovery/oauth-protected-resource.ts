@@ -1,5 +1,5 @@
 import type { Config } from '../../../../shared/config.js';
-import { CONFLICT_GROUP, CORS_ANY, documentBody, perConfig, protectedResourceMetadata } from '../../../../shared/discovery.js';
+import { CONFLICT_GROUP, CORS_ANY, documentBody, perConfig, protectedResourceMetadata } from '../../../../shared/content/discovery.js';
 import { oneOf } from '../../../../shared/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

@@ -1,4 +1,4 @@
-import { CONFLICT_GROUP, CORS_ANY, documentBody, openidConfiguration, perConfig } from '../../../../shared/discovery.js';
+import { CONFLICT_GROUP, CORS_ANY, documentBody, openidConfiguration, perConfig } from '../../../../shared/content/discovery.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 // A valid OpenID Provider document for the hub, served on the chaos host: its

@@ -1,6 +1,6 @@
 import { jsonBody } from '../../../../shared/json.js';
 import { freshSeed } from '../../../../shared/seed.js';
-import { FLAKY_PARAMS, flakyBody, flakyDraw, isInterim } from '../../../../shared/status-faults.js';
+import { FLAKY_PARAMS, flakyBody, flakyDraw, isInterim } from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { canSendInterim, sendStatus } from '../../status-writer.js';
 

@@ -1,5 +1,5 @@
 import { jsonBody } from '../../../../shared/json.js';
-import { RETRY_PARAMS, RETRY_WINDOW_MS, retryBody, retryStoreKey } from '../../../../shared/status-faults.js';
+import { RETRY_PARAMS, RETRY_WINDOW_MS, retryBody, retryStoreKey } from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

@@ -1,4 +1,4 @@
-import { CACHE_CONTROL, CACHE_MODES, cacheConfusedBody } from '../../../../shared/format-payloads.js';
+import { CACHE_CONTROL, CACHE_MODES, cacheConfusedBody } from '../../../../shared/content/format.js';
 import { oneOf } from '../../../../shared/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
@@ -11,7 +11,7 @@ export default defineChaosEndpoint({
     mode: oneOf(CACHE_MODES, { default: 'all', description: 'which contradiction; all bundles the three in one header' }),
   },
   headers: ['Cache-Control', 'X-Chaos-Cache-Mode'],
-  counterpartPath: '/cache-coherent',
+  counterpart: '/cache-coherent',
   random: 'seeded',
   handle(ctx, { mode }) {
     // Always exactly one Cache-Control line: the contradiction is inside it, not across duplicates.

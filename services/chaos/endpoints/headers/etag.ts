@@ -3,11 +3,11 @@ import {
   ETAG_OPAQUE,
   ETAG_STRONG,
   etagDocument,
-} from '../../../../shared/delivery.js';
+} from '../../../../shared/content/delivery.js';
 import type { HeaderList } from '../../../../shared/headers.js';
 import { oneOf, str } from '../../../../shared/params.js';
 import { freshSeed, rngFromSeed } from '../../../../shared/seed.js';
-import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 const MODES = ['random-etag', 'stable-etag-mutated-body', 'weak-strong-conflict', 'unquoted', 'future-last-modified'] as const;
 
@@ -67,10 +67,6 @@ export default defineChaosEndpoint({
     } else {
       lines = FIXED[mode];
     }
-    const headers = chaosHead(ctx, 'application/json', body.length, extra);
-    headers.push(...lines);
-    ctx.wire.head(200, headers);
-    ctx.wire.write(body);
-    ctx.wire.end();
+    sendComplete(ctx, 200, 'application/json', body, extra, lines);
   },
 });

@@ -1,7 +1,7 @@
-import { FLOOD_ENTRIES, HEADER_FLOOD_MAX, headerFloodBody } from '../../../../shared/format-payloads.js';
+import { FLOOD_ENTRIES, HEADER_FLOOD_MAX, headerFloodBody } from '../../../../shared/content/format.js';
 import { addChaosHeaders, type HeaderList } from '../../../../shared/headers.js';
 import { int } from '../../../../shared/params.js';
-import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 /** X-Chaos-Header-001 … -100, built once; a response takes the first n. */
 const FLOOD: HeaderList = addChaosHeaders([], Object.fromEntries(FLOOD_ENTRIES));
@@ -18,10 +18,6 @@ export default defineChaosEndpoint({
   random: 'seeded',
   handle(ctx, { n }) {
     const body = headerFloodBody(n);
-    const headers = chaosHead(ctx, 'application/json', body.length, { 'Header-Count': n });
-    for (let i = 0; i < n; i++) headers.push(FLOOD[i] as readonly [string, string]);
-    ctx.wire.head(200, headers);
-    ctx.wire.write(body);
-    ctx.wire.end();
+    sendComplete(ctx, 200, 'application/json', body, { 'Header-Count': n }, FLOOD.slice(0, n));
   },
 });

@@ -1,4 +1,4 @@
-import { CONTENT_TYPE_MODES, mislabelledBody } from '../../../../shared/format-payloads.js';
+import { CONTENT_TYPE_MODES, mislabelledBody } from '../../../../shared/content/format.js';
 import { oneOf } from '../../../../shared/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
@@ -6,12 +6,13 @@ export default defineChaosEndpoint({
   id: 'wrong-content-type',
   path: '/wrong-content-type',
   category: 'headers',
+  modeParam: 'type',
   summary: 'A body whose Content-Type names another format, or no Content-Type line at all',
   params: {
     type: oneOf(CONTENT_TYPE_MODES, { default: 'json-as-html', description: 'real body format and the label it gets' }),
   },
   headers: ['X-Chaos-Payload', 'X-Chaos-Type-Mode', 'X-Chaos-Body-Format', 'X-Chaos-Actual-Format'],
-  counterpartPath: '/matched-content-type',
+  counterpart: '/matched-content-type',
   random: 'seeded',
   handle(ctx, { type }) {
     const { contentType, format, body } = mislabelledBody(type);

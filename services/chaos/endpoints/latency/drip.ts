@@ -1,4 +1,4 @@
-import { DRIP_PARAMS, dripBody } from '../../../../shared/payloads.js';
+import { DRIP_PARAMS, dripBody } from '../../../../shared/content/payload.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 import { drip } from '../../faults/drip.js';
 import { compose } from '../../faults/stage.js';
@@ -7,6 +7,7 @@ export default defineChaosEndpoint({
   id: 'drip',
   path: '/drip',
   category: 'latency',
+  holdsConnection: true,
   summary: 'Headers at once, then `bytes` asterisks in `chunk`-byte pieces `interval` ms apart',
   params: DRIP_PARAMS,
   headers: ['X-Chaos-Drip-Bytes', 'X-Chaos-Drip-Interval-Ms', 'X-Chaos-Drip-Chunk'],

@@ -1,4 +1,4 @@
-import { SLOW_PARAMS, slowBody } from '../../../../shared/payloads.js';
+import { SLOW_PARAMS, slowBody } from '../../../../shared/content/payload.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { compose } from '../../faults/stage.js';
@@ -8,6 +8,7 @@ export default defineChaosEndpoint({
   id: 'slow',
   path: '/slow',
   category: 'latency',
+  holdsConnection: true,
   summary: 'Waits `ms` milliseconds, then sends the whole response at once',
   params: SLOW_PARAMS,
   headers: ['X-Chaos-Delayed-Ms'],

@@ -1,4 +1,4 @@
-import { ALLOW_SIX, ALLOW_TRUE, METHOD_MODES, SIX_METHODS, methodGetBody, type MethodMode } from '../../../../shared/format-payloads.js';
+import { ALLOW_SIX, ALLOW_TRUE, METHOD_MODES, SIX_METHODS, methodGetBody, type MethodMode } from '../../../../shared/content/format.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { oneOf } from '../../../../shared/params.js';
 import { chaosHead, defineChaosEndpoint, type ChaosContext } from '../../endpoint.js';

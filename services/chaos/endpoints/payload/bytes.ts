@@ -1,5 +1,5 @@
 import { oneOf } from '../../../../shared/params.js';
-import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/payloads.js';
+import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/content/payload.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
 const PNG_FIRST_BYTE = 0x89;
@@ -8,6 +8,7 @@ export default defineChaosEndpoint({
   id: 'bytes',
   path: '/bytes',
   category: 'payload',
+  holdsConnection: true,
   summary: '`n` seeded random bytes framed by a lying Content-Length or a lying Content-Type',
   params: {
     mode: oneOf(['content-length-overshoot', 'content-length-undershoot', 'wrong-content-type'], {
@@ -18,7 +19,7 @@ export default defineChaosEndpoint({
   },
   headers: ['X-Chaos-Bytes-Mode', 'X-Chaos-Bytes-Seed', 'X-Chaos-Claimed-Length', 'X-Chaos-Actual-Bytes'],
   // Not in the /random pool: its default, overshoot, holds the connection for
-  // bytes that never come, like the endpoints the spec excludes (NEVER_RANDOM).
+  // bytes that never come, like the endpoints the spec excludes (holdsConnection).
   handle(ctx, { mode, n, seed }) {
     let body = bytesForSeed(seed, n);
     switch (mode) {

@@ -1,4 +1,4 @@
-import { JSON_MODES, jsonChaosBody } from '../../../../shared/format-payloads.js';
+import { JSON_MODES, jsonChaosBody } from '../../../../shared/content/format.js';
 import { oneOf } from '../../../../shared/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

@@ -1,4 +1,4 @@
-import { PARTIAL_STREAM_PARAMS, partialStreamDocument } from '../../../../shared/payloads.js';
+import { PARTIAL_STREAM_PARAMS, partialStreamDocument } from '../../../../shared/content/payload.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 import { closeEarly } from '../../faults/close-early.js';
 import { compose } from '../../faults/stage.js';
@@ -7,6 +7,7 @@ export default defineChaosEndpoint({
   id: 'partial-stream',
   path: '/partial-stream',
   category: 'payload',
+  holdsConnection: true,
   summary: 'The opening `bytes` of a JSON object, no Content-Length, then a clean close',
   params: PARTIAL_STREAM_PARAMS,
   headers: ['X-Chaos-Partial-Bytes'],

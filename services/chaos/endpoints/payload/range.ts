@@ -8,9 +8,9 @@ import {
   resolveRange,
   type Interval,
   type RangeAnswer,
-} from '../../../../shared/delivery.js';
+} from '../../../../shared/content/delivery.js';
 import { oneOf } from '../../../../shared/params.js';
-import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 const MODES = ['accepts-range-lies', 'ignores-range', 'bad-multipart', 'stale-if-range', 'suffix-confusion'] as const;
 type Mode = (typeof MODES)[number];
@@ -60,10 +60,6 @@ export default defineChaosEndpoint({
   random: 'seeded',
   handle(ctx, { mode }) {
     const answer = ANSWER[mode](ctx.req.headers.get('range'), ctx.req.headers.get('if-range'));
-    const headers = chaosHead(ctx, answer.contentType, answer.body.length, { 'Range-Mode': mode });
-    headers.push(...answer.headers);
-    ctx.wire.head(answer.status, headers);
-    ctx.wire.write(answer.body);
-    ctx.wire.end();
+    sendComplete(ctx, answer.status, answer.contentType, answer.body, { 'Range-Mode': mode }, answer.headers);
   },
 });

@@ -1,4 +1,4 @@
-import { REDIRECT_FINAL_BODY, REDIRECT_MAX, redirectHopBody, redirectLocation } from '../../../../shared/format-payloads.js';
+import { REDIRECT_FINAL_BODY, REDIRECT_MAX, redirectHopBody, redirectLocation } from '../../../../shared/content/format.js';
 import { int } from '../../../../shared/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

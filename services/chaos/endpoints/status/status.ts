@@ -1,6 +1,5 @@
 import { jsonBody } from '../../../../shared/json.js';
-import { int } from '../../../../shared/params.js';
-import { interimStatusBody, isInterim, protocolSwitchBody, statusBody, switchesProtocols } from '../../../../shared/status-faults.js';
+import { interimStatusBody, STATUS_CODE, isInterim, protocolSwitchBody, statusBody, switchesProtocols } from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { canSendInterim, sendStatus } from '../../status-writer.js';
 
@@ -10,7 +9,7 @@ export default defineChaosEndpoint({
   category: 'status',
   summary: 'Answers with status `code` and a JSON body naming it; 204/304 without a body; 1xx as an interim head then a final 200; 101 refused with 400',
   params: {
-    code: int({ in: 'path', min: 100, max: 599, required: true, description: 'status to return; clamped into 100–599' }),
+    code: STATUS_CODE,
   },
   headers: ['X-Chaos-Status'],
   random: 'seeded',

@@ -1,7 +1,7 @@
-import { controlDocuments, CORS_ANY } from '../../../../shared/discovery.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { controlDocuments, CORS_ANY } from '../../../../shared/content/discovery.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'agent-card',
   path: '/.well-known/agent-card.json',
   aliases: ['/.well-known/agent.json'],

@@ -1,5 +1,5 @@
-import { LINKED_PATHS } from '../../../../shared/discovery.js';
-import { defineHttpEndpoint, type HttpContext } from '../../../../shared/http-service.js';
+import { LINKED_PATHS } from '../../../../shared/content/discovery.js';
+import { defineControlEndpoint, type HttpContext } from '../../../../shared/http-service.js';
 import {
   readRpcRequest,
   rpcError,
@@ -8,18 +8,20 @@ import {
   RPC_INVALID_REQUEST,
   RPC_METHOD_NOT_FOUND,
   type RpcId,
-} from '../../../../shared/json-rpc.js';
+} from './json-rpc.js';
 
 /** A2A ContentTypeNotSupportedError: the message carried no part the agent accepts. */
 const A2A_CONTENT_TYPE_NOT_SUPPORTED = -32005;
 
 // The agent the agent card names: A2A 0.3 over JSON-RPC, message/send only.
 // It keeps no state; each answer is a message echoing the text parts.
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'echo-agent',
   path: LINKED_PATHS.echo,
   methods: ['POST'],
   category: 'agent',
+  // Linked from the discovery documents; no chaos endpoint lies about it.
+  counterpart: null,
   summary: 'The A2A agent the agent card names: JSON-RPC message/send answers a message with the same text parts',
   params: {},
   handle(ctx) {

@@ -1,17 +1,19 @@
-import { LINKED_PATHS, MCP_PROTOCOL_VERSIONS, mcpServerName } from '../../../../shared/discovery.js';
-import { defineHttpEndpoint, type HttpContext } from '../../../../shared/http-service.js';
-import { readRpcRequest, rpcError, rpcResult, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND } from '../../../../shared/json-rpc.js';
+import { LINKED_PATHS, MCP_PROTOCOL_VERSIONS, mcpServerName } from '../../../../shared/content/discovery.js';
+import { defineControlEndpoint, type HttpContext } from '../../../../shared/http-service.js';
+import { readRpcRequest, rpcError, rpcResult, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND } from './json-rpc.js';
 
 const LATEST = MCP_PROTOCOL_VERSIONS[MCP_PROTOCOL_VERSIONS.length - 1] as string;
 const SUPPORTED: ReadonlySet<string> = new Set(MCP_PROTOCOL_VERSIONS);
 
 // The remote the server card names: streamable HTTP, stateless (no session id),
 // JSON answers only. GET (no SSE stream is offered) and DELETE get 405.
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'mcp',
   path: LINKED_PATHS.mcp,
   methods: ['POST'],
   category: 'agent',
+  // Linked from the discovery documents; no chaos endpoint lies about it.
+  counterpart: null,
   summary: 'The MCP server the server card names: initialize (version negotiation) and ping; no tools, resources or prompts',
   params: {},
   handle(ctx) {

@@ -1,11 +1,12 @@
-import { controlDocuments, CORS_ANY, SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS } from '../../../../shared/discovery.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { controlDocuments, CORS_ANY, SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS } from '../../../../shared/content/discovery.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { bool, oneOf } from '../../../../shared/params.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'semantic-drift',
   path: '/semantic-drift',
   category: 'agent',
+  modeParam: 'schema',
   summary: 'Twin of /semantic-drift: the consistent document of the chosen schema; one issuer (this host) and every link answers here',
   params: {
     schema: oneOf(SEMANTIC_SCHEMAS, { default: 'openid-configuration', description: 'discovery schema the document follows' }),

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { HeaderList } from '../../../../shared/headers.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
 import {
   AUTH_PARAMS,
@@ -11,7 +11,7 @@ import {
   digestNonce,
   realmFor,
   type AuthScheme,
-} from '../../../../shared/status-faults.js';
+} from '../../../../shared/content/status.js';
 
 /** The documented test credentials (public on purpose: this is a test service). */
 export const CONTROL_USER = 'chaos';
@@ -101,10 +101,11 @@ function authenticated(scheme: AuthScheme, header: string, realm: string, method
   }
 }
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'auth-required',
   path: '/auth-required',
   category: 'auth',
+  modeParam: 'scheme',
   summary: `Twin of /auth-required: a correct challenge that accepts only the test user (Basic ${CONTROL_USER}:${CONTROL_PASSWORD}, Bearer ${CONTROL_BEARER_TOKEN}, Digest ${CONTROL_USER}:${CONTROL_PASSWORD}); 401 otherwise`,
   params: AUTH_PARAMS,
   headers: ['WWW-Authenticate'],

@@ -1,4 +1,4 @@
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
 
 // The authorization_endpoint of this host's metadata. No client is registered,
@@ -9,10 +9,12 @@ const REFUSAL = jsonBody({
   error_description: 'no OAuth clients are registered on this host, so every authorization request is refused',
 });
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'oauth-authorize',
   path: '/oauth/authorize',
   category: 'auth',
+  // Linked from the discovery documents; no chaos endpoint lies about it.
+  counterpart: null,
   summary: 'The authorization_endpoint this host\'s metadata names: 400 invalid_request, since no client is registered',
   params: {},
   handle(ctx) {

@@ -1,8 +1,8 @@
-import { controlDocuments, CORS_ANY } from '../../../../shared/discovery.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { controlDocuments, CORS_ANY } from '../../../../shared/content/discovery.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { oneOf } from '../../../../shared/params.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'oauth-protected-resource',
   path: '/.well-known/oauth-protected-resource',
   category: 'auth',

@@ -1,4 +1,4 @@
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
 
 // The token_endpoint of this host's metadata: POST only (GET gets 405 with
@@ -8,11 +8,13 @@ const REFUSAL = jsonBody({
   error_description: 'no OAuth clients are registered on this host, so no token is ever issued',
 });
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'oauth-token',
   path: '/oauth/token',
   methods: ['POST'],
   category: 'auth',
+  // Linked from the discovery documents; no chaos endpoint lies about it.
+  counterpart: null,
   summary: 'The token_endpoint this host\'s metadata names: POST answers 400 invalid_client (RFC 6749 §5.2), since no client is registered',
   params: {},
   handle(ctx) {

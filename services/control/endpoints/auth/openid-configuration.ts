@@ -1,7 +1,7 @@
-import { controlDocuments, CORS_ANY } from '../../../../shared/discovery.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { controlDocuments, CORS_ANY } from '../../../../shared/content/discovery.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'openid-configuration',
   path: '/.well-known/openid-configuration',
   category: 'auth',

@@ -1,4 +1,4 @@
-import { FILE_PATHS, TEXT } from './documents.js';
+import { FILE_PATHS, TEXT } from '../../../../shared/content/crawler-files/documents.js';
 import { controlFile } from './file.js';
 
 export default controlFile({
@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'ai.txt in robots.txt syntax: each major AI crawler allowed by name, the same policy as robots.txt, nothing contradicts',
   type: TEXT,
   body: 'ai',
+  sitemap: true,
 });

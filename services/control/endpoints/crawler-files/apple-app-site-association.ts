@@ -1,4 +1,4 @@
-import { FILE_PATHS, JSON_TYPE } from './documents.js';
+import { FILE_PATHS, JSON_TYPE } from '../../../../shared/content/crawler-files/documents.js';
 import { controlFile } from './file.js';
 
 export default controlFile({
@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'apple-app-site-association as application/json, no redirect, no extension: applinks.details[].appIDs/components, webcredentials',
   type: JSON_TYPE,
   body: 'aasa',
+  sitemap: true,
 });

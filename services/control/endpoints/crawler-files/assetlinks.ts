@@ -1,4 +1,4 @@
-import { FILE_PATHS, JSON_TYPE } from './documents.js';
+import { FILE_PATHS, JSON_TYPE } from '../../../../shared/content/crawler-files/documents.js';
 import { controlFile } from './file.js';
 
 export default controlFile({
@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'Digital Asset Links statement list: handle_all_urls for android_app com.example.chaos, one 32-byte SHA-256 fingerprint',
   type: JSON_TYPE,
   body: 'assetlinks',
+  sitemap: true,
 });

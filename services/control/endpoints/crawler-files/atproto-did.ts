@@ -1,4 +1,4 @@
-import { FILE_PATHS, TEXT } from './documents.js';
+import { FILE_PATHS, TEXT } from '../../../../shared/content/crawler-files/documents.js';
 import { controlFile } from './file.js';
 
 export default controlFile({
@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'atproto handle resolution: one line, the did:web of this host, nothing else',
   type: TEXT,
   body: 'atprotoDid',
+  sitemap: true,
 });

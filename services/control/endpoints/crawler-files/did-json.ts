@@ -1,4 +1,4 @@
-import { FILE_PATHS, JSON_TYPE } from './documents.js';
+import { FILE_PATHS, JSON_TYPE } from '../../../../shared/content/crawler-files/documents.js';
 import { controlFile } from './file.js';
 
 export default controlFile({
@@ -7,4 +7,5 @@ export default controlFile({
   summary: "The did:web document atproto-did's DID resolves to: matching id, alsoKnownAs at://<this host>",
   type: JSON_TYPE,
   body: 'didJson',
+  sitemap: true,
 });

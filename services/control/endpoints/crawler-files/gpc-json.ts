@@ -1,4 +1,4 @@
-import { FILE_PATHS, JSON_TYPE } from './documents.js';
+import { FILE_PATHS, JSON_TYPE } from '../../../../shared/content/crawler-files/documents.js';
 import { controlFile } from './file.js';
 
 export default controlFile({
@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'Global Privacy Control support resource: {"gpc": true, "lastUpdate": today}',
   type: JSON_TYPE,
   body: 'gpc',
+  sitemap: true,
 });

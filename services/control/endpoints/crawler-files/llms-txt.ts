@@ -1,4 +1,4 @@
-import { FILE_PATHS } from './documents.js';
+import { FILE_PATHS } from '../../../../shared/content/crawler-files/documents.js';
 import { controlFile } from './file.js';
 
 export default controlFile({
@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'llms.txt: one H1, a short blockquote description, a list of links that all resolve on this host',
   type: 'text/markdown; charset=utf-8',
   body: 'llms',
+  sitemap: true,
 });

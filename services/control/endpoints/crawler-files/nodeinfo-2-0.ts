@@ -1,5 +1,5 @@
-import { NODEINFO_20_PROFILE } from './site.js';
-import { FILE_PATHS } from './documents.js';
+import { NODEINFO_20_PROFILE } from '../../../../shared/content/crawler-files/site.js';
+import { FILE_PATHS } from '../../../../shared/content/crawler-files/documents.js';
 import { controlFile } from './file.js';
 
 export default controlFile({
@@ -8,4 +8,5 @@ export default controlFile({
   summary: 'Schema-valid NodeInfo 2.0: software name and version, usage statistics, openRegistrations',
   type: NODEINFO_20_PROFILE,
   body: 'nodeinfo20',
+  sitemap: true,
 });

@@ -1,4 +1,4 @@
-import { FILE_PATHS, JSON_TYPE } from './documents.js';
+import { FILE_PATHS, JSON_TYPE } from '../../../../shared/content/crawler-files/documents.js';
 import { controlFile } from './file.js';
 
 export default controlFile({
@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'NodeInfo discovery: links[0] has rel http://nodeinfo.diaspora.software/ns/schema/2.0 and href /nodeinfo/2.0 on this host',
   type: JSON_TYPE,
   body: 'nodeinfo',
+  sitemap: true,
 });

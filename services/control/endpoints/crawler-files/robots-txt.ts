@@ -1,4 +1,4 @@
-import { FILE_PATHS, TEXT } from './documents.js';
+import { FILE_PATHS, TEXT } from '../../../../shared/content/crawler-files/documents.js';
 import { controlFile } from './file.js';
 
 export default controlFile({
@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'robots.txt: allow-all, explicit allows for the major AI crawlers by name, Disallow: /infinite/, a Sitemap line',
   type: TEXT,
   body: 'robots',
+  sitemap: true,
 });

@@ -1,4 +1,4 @@
-import { FILE_PATHS } from './documents.js';
+import { FILE_PATHS } from '../../../../shared/content/crawler-files/documents.js';
 import { controlFile } from './file.js';
 
 export default controlFile({
@@ -7,5 +7,6 @@ export default controlFile({
   summary: "The page security.txt names as Contact (HTML); its bots twin is the chaotic security.txt",
   type: 'text/html; charset=utf-8',
   body: 'securityPage',
-  counterpartPath: FILE_PATHS.security,
+  sitemap: true,
+  counterpart: FILE_PATHS.security,
 });

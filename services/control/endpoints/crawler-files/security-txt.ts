@@ -1,4 +1,4 @@
-import { FILE_PATHS, TEXT } from './documents.js';
+import { FILE_PATHS, TEXT } from '../../../../shared/content/crawler-files/documents.js';
 import { controlFile } from './file.js';
 
 export default controlFile({
@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'RFC 9116 security.txt: Expires 180 days ahead, a Contact URL that answers 200, Canonical equal to this URL',
   type: TEXT,
   body: 'security',
+  sitemap: true,
 });

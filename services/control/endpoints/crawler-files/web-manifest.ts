@@ -1,4 +1,4 @@
-import { FILE_PATHS } from './documents.js';
+import { FILE_PATHS } from '../../../../shared/content/crawler-files/documents.js';
 import { controlFile } from './file.js';
 
 export default controlFile({
@@ -7,4 +7,5 @@ export default controlFile({
   summary: 'PWA manifest (application/manifest+json): name, start_url inside scope, standalone, 192 and 512 px icons that resolve',
   type: 'application/manifest+json',
   body: 'manifest',
+  sitemap: true,
 });

@@ -1,25 +1,21 @@
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
-import { str } from '../../../../shared/params.js';
-import { FILE_PATHS, webfingerAccount, webfingerJrd } from './documents.js';
-import { perConfigDaily } from './site.js';
+import { FILE_PATHS, WEBFINGER_PARAMS, webfingerAccount, webfingerJrd } from '../../../../shared/content/crawler-files/documents.js';
+import { perConfigDaily } from '../../../../shared/content/crawler-files/site.js';
 
 const known = perConfigDaily((site) => ({
   resources: new Set([webfingerAccount('control', site.controlHostname), `${site.control}/`, site.control]),
   jrd: webfingerJrd(site),
 }));
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'webfinger',
   path: FILE_PATHS.webfinger,
   category: 'crawler-files',
   summary: 'RFC 7033 WebFinger for acct:control@<this host>: a JRD (application/jrd+json) with the host URL as alias; 404 for any other resource',
-  params: {
-    resource: str({ required: true, minLength: 1, maxLength: 512, description: 'the URI asked about (RFC 7033: missing → 400)' }),
-    rel: str({ minLength: 1, maxLength: 512, description: 'keep only links with this rel' }),
-  },
+  params: WEBFINGER_PARAMS,
   headers: ['Access-Control-Allow-Origin'],
-  counterpartHost: 'bots',
+  counterpart: { host: 'bots' },
   handle(ctx, { resource, rel }) {
     const { resources, jrd } = known(ctx.config);
     // RFC 7033 §5.1: servers SHOULD allow any origin.

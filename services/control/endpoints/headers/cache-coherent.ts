@@ -1,8 +1,8 @@
-import { CACHE_COHERENT_BODY, CACHE_MODES, COHERENT_CACHE_CONTROL } from '../../../../shared/format-payloads.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { CACHE_COHERENT_BODY, CACHE_MODES, COHERENT_CACHE_CONTROL } from '../../../../shared/content/format.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { oneOf } from '../../../../shared/params.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'cache-coherent',
   path: '/cache-coherent',
   category: 'headers',
@@ -11,7 +11,7 @@ export default defineHttpEndpoint({
     mode: oneOf(CACHE_MODES, { default: 'all', description: 'accepted for parity; the header is always the same' }),
   },
   headers: ['Cache-Control'],
-  counterpartPath: '/cache-confused',
+  counterpart: '/cache-confused',
   handle(ctx) {
     ctx.send(200, 'application/json', CACHE_COHERENT_BODY, undefined, [['Cache-Control', COHERENT_CACHE_CONTROL]]);
   },

@@ -6,9 +6,9 @@ import {
   parseEntityTags,
   parseHttpDate,
   weakMatch,
-} from '../../../../shared/delivery.js';
+} from '../../../../shared/content/delivery.js';
 import type { HeaderList } from '../../../../shared/headers.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 
 const VALIDATORS: HeaderList = [
   ['ETag', ETAG_STRONG],
@@ -28,7 +28,7 @@ function notModified(ifNoneMatch: string | undefined, ifModifiedSince: string | 
   return false;
 }
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'etag',
   path: '/etag',
   category: 'headers',

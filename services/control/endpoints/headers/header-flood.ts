@@ -1,8 +1,8 @@
-import { HEADER_FLOOD_MAX, headerFloodDataBody } from '../../../../shared/format-payloads.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { HEADER_FLOOD_MAX, headerFloodDataBody } from '../../../../shared/content/format.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { int } from '../../../../shared/params.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'header-flood',
   path: '/header-flood',
   category: 'headers',

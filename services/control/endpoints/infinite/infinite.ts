@@ -5,7 +5,7 @@
 import { escapeHtml } from '../../../../shared/catalog.js';
 import type { PlainResponse } from '../../../../shared/errors.js';
 import type { HeaderList } from '../../../../shared/headers.js';
-import { defineHttpEndpoint, type HttpContext } from '../../../../shared/http-service.js';
+import { defineControlEndpoint, type HttpContext } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { int } from '../../../../shared/params.js';
 import {
@@ -75,7 +75,7 @@ function rawTail(path: string): string {
   return path.slice(path.indexOf('/', b + 1) + 1);
 }
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'infinite',
   path: PATH,
   category: 'infinite',
@@ -92,8 +92,8 @@ export default defineHttpEndpoint({
     fields: fieldsParam,
   },
   headers: ['Cache-Control', 'X-Robots-Tag', 'X-Not-Payload', 'X-Not-Infinite-Type', 'X-Not-Infinite-Format', 'X-Not-Infinite-Truncated'],
-  // No chaos twin: the catalog names the page itself.
-  counterpartHost: 'control',
+  // Generated content has no chaos twin: answers carry X-Chaos-Origin and no X-Chaos-Counterpart.
+  counterpart: null,
   // Its own per-IP policy (RATE_LIMIT_INFINITE), decided with the general one in one store call.
   limits: ['infinite'],
   // Requests refused before the generator (unknown format or type, a tail too long or unsafe) are not counted by it.
@@ -127,8 +127,7 @@ export default defineHttpEndpoint({
       ...(OK_LINES.get(`${format}/${type}`) as HeaderList),
     ];
     if (truncated) lines.push(['X-Not-Infinite-Truncated', 'true']);
-    // Generated content has no chaos twin: keep X-Chaos-Origin, drop X-Chaos-Counterpart.
-    for (const line of ctx.headers) if (line[0] !== 'X-Chaos-Counterpart') lines.push(line);
+    lines.push(...ctx.headers);
     write(ctx, 200, lines, body);
   },
 });

@@ -1,7 +1,7 @@
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
-import { DRIP_PARAMS, dripBody } from '../../../../shared/payloads.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { DRIP_PARAMS, dripBody } from '../../../../shared/content/payload.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'drip',
   path: '/drip',
   category: 'latency',

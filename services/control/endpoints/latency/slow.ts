@@ -1,8 +1,8 @@
-import { SLOW_PARAMS, slowBody } from '../../../../shared/payloads.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { SLOW_PARAMS, slowBody } from '../../../../shared/content/payload.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'slow',
   path: '/slow',
   category: 'latency',

@@ -1,5 +1,5 @@
-import { ALLOW_CONTROL, METHOD_MODES, SIX_METHODS } from '../../../../shared/format-payloads.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { ALLOW_CONTROL, METHOD_MODES, SIX_METHODS } from '../../../../shared/content/format.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { oneOf } from '../../../../shared/params.js';
 
@@ -11,7 +11,7 @@ const GET_BODY = jsonBody({
   options: `204 with Allow: ${ALLOW_CONTROL}`,
 });
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'method',
   path: '/method',
   // Declared so the handler, not the router, answers them (the router's 405 would list these as allowed).

@@ -1,7 +1,7 @@
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
-import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/payloads.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/content/payload.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'bytes',
   path: '/bytes',
   category: 'payload',

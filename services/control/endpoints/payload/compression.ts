@@ -1,8 +1,8 @@
-import { COMPRESSION_ENCODED, COMPRESSION_TYPE, negotiateEncoding } from '../../../../shared/delivery.js';
+import { COMPRESSION_ENCODED, COMPRESSION_TYPE, negotiateEncoding } from '../../../../shared/content/delivery.js';
 import type { HeaderList } from '../../../../shared/headers.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'compression',
   path: '/compression',
   category: 'payload',

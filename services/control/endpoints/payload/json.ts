@@ -1,8 +1,8 @@
-import { JSON_MODES, jsonControlBody } from '../../../../shared/format-payloads.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { JSON_MODES, jsonControlBody } from '../../../../shared/content/format.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { oneOf } from '../../../../shared/params.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'json',
   path: '/json',
   category: 'payload',

@@ -1,7 +1,7 @@
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
-import { PARTIAL_STREAM_PARAMS, partialStreamDocument } from '../../../../shared/payloads.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { PARTIAL_STREAM_PARAMS, partialStreamDocument } from '../../../../shared/content/payload.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'partial-stream',
   path: '/partial-stream',
   category: 'payload',

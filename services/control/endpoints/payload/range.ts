@@ -1,7 +1,7 @@
-import { answerRange } from '../../../../shared/delivery.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { answerRange } from '../../../../shared/content/delivery.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'range',
   path: '/range',
   category: 'payload',

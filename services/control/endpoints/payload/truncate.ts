@@ -1,7 +1,7 @@
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
-import { TRUNCATE_PARAMS, digitPattern } from '../../../../shared/payloads.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { TRUNCATE_PARAMS, digitPattern } from '../../../../shared/content/payload.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'truncate',
   path: '/truncate',
   category: 'payload',

@@ -1,8 +1,8 @@
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
-import { RATE_LIMIT_PARAMS, rateLimitBody, rateLimitHeaders } from '../../../../shared/status-faults.js';
+import { RATE_LIMIT_PARAMS, rateLimitBody, rateLimitHeaders } from '../../../../shared/content/status.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'rate-limit',
   path: '/rate-limit',
   category: 'rate-limiting',

@@ -1,8 +1,8 @@
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
-import { RETRY_PARAMS, retryBody } from '../../../../shared/status-faults.js';
+import { RETRY_PARAMS, retryBody } from '../../../../shared/content/status.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'retry-mismatch',
   path: '/retry-mismatch',
   category: 'rate-limiting',

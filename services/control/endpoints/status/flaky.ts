@@ -1,8 +1,8 @@
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
-import { FLAKY_PARAMS, flakyBody } from '../../../../shared/status-faults.js';
+import { FLAKY_PARAMS, flakyBody } from '../../../../shared/content/status.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'flaky',
   path: '/flaky',
   category: 'status',

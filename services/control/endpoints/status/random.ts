@@ -1,9 +1,9 @@
 import { addChaosHeaders } from '../../../../shared/headers.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { str } from '../../../../shared/params.js';
 import { pickFor, randomPool } from '../../../../shared/random-pick.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'random',
   path: '/random',
   category: 'status',
@@ -12,6 +12,7 @@ export default defineHttpEndpoint({
     // Deterministic even without a seed: the control host never draws fresh randomness.
     seed: str({ maxLength: 256, default: '42', description: 'decides the pick and is forwarded as its seed' }),
   },
+  headers: ['X-Chaos-Random-From', 'X-Chaos-Random-Seed', 'X-Chaos-Random-Target'],
   handle(ctx, { seed }) {
     const pick = pickFor(randomPool(ctx.registry), seed);
     // ctx.send writes ctx.headers, so the picked twin's answer carries these too.

@@ -1,8 +1,8 @@
-import { REDIRECT_FINAL_BODY, REDIRECT_MAX, redirectHopBody, redirectLocation } from '../../../../shared/format-payloads.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { REDIRECT_FINAL_BODY, REDIRECT_MAX, redirectHopBody, redirectLocation } from '../../../../shared/content/format.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import { int } from '../../../../shared/params.js';
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'redirect-chain',
   path: '/redirect-chain',
   category: 'status',

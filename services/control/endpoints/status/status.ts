@@ -1,8 +1,7 @@
 import type { HttpContext } from '../../../../shared/http-service.js';
-import { defineHttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
 import type { HeaderList } from '../../../../shared/headers.js';
 import { jsonBody } from '../../../../shared/json.js';
-import { int } from '../../../../shared/params.js';
 import {
   basicChallenge,
   bodyFraming,
@@ -10,9 +9,10 @@ import {
   interimStatusBody,
   isInterim,
   protocolSwitchBody,
+  STATUS_CODE,
   statusBody,
   switchesProtocols,
-} from '../../../../shared/status-faults.js';
+} from '../../../../shared/content/status.js';
 
 /** The interims node:http can send through its public API; others get none (documented). */
 function writeInterim(ctx: HttpContext, code: number): boolean {
@@ -58,13 +58,13 @@ function requiredHeaders(ctx: HttpContext, code: number): HeaderList {
   }
 }
 
-export default defineHttpEndpoint({
+export default defineControlEndpoint({
   id: 'status',
   path: '/status/{code}',
   category: 'status',
   summary: 'Twin of /status/{code}: the same status with the headers it requires (Location, WWW-Authenticate, Allow, …); 1xx as a real interim where node sends one',
   params: {
-    code: int({ in: 'path', min: 100, max: 599, required: true, description: 'status to return; clamped into 100–599' }),
+    code: STATUS_CODE,
   },
   random: 'seeded',
   handle(ctx, { code }) {

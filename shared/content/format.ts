@@ -1,7 +1,9 @@
+// Twin content, headers family and its neighbours: /json, /wrong-content-type,
+// /cache-confused, /header-flood, /redirect-chain, /method.
 // Bodies and header values of the format-and-header family, shared by each
 // chaos endpoint and its control twin so the twin serves the same resource and
 // only the lie differs. Everything is built once at module load.
-import { jsonBody } from './json.js';
+import { jsonBody } from '../json.js';
 
 // ---------------------------------------------------------------- /json
 

@@ -1,7 +1,9 @@
 // The well-formed files of the control host, as pure functions of the public
 // URLs and the day. Every link they hold points at this host and answers 200;
 // the bots host builds its chaotic twins from the same pieces.
-import { escapeHtml } from '../../../../shared/catalog.js';
+import { escapeHtml } from '../../catalog.js';
+import type { Config } from '../../config.js';
+import { oneOf, str } from '../../params.js';
 import {
   AI_CRAWLERS, ANDROID_PACKAGE, APPLE_APP_ID, CERT_FINGERPRINT, DISALLOWED_PREFIX, NODEINFO_20_REL, SOFTWARE,
   escapeXml, perConfigDaily, prettyJson, rfc3339, type Day, type Site,
@@ -12,6 +14,8 @@ import { iconPng } from './png.js';
 export const ICON_SIZES = ['192', '512'] as const;
 export type IconSize = (typeof ICON_SIZES)[number];
 export const ICONS: Readonly<Record<IconSize, Buffer>> = { 192: iconPng(192), 512: iconPng(512) };
+/** The control icon's parameters; the bots twin's counterpart link keeps them. */
+export const ICON_PARAMS = { size: oneOf(ICON_SIZES, { default: '512', description: 'edge in pixels' }) };
 
 /** security.txt expires this long after the day it is served (RFC 9116: less than a year). */
 export const SECURITY_TXT_LIFETIME_DAYS = 180;
@@ -39,12 +43,33 @@ export const FILE_PATHS = {
   icon: '/icon.png',
 } as const;
 
-/** Pages the sitemap lists: every file that is a document (not the sitemap itself, not APIs or images). */
-const SITEMAP_PATHS = [
-  FILE_PATHS.catalog, FILE_PATHS.llms, FILE_PATHS.humans, FILE_PATHS.robots, FILE_PATHS.ai, FILE_PATHS.security,
-  FILE_PATHS.securityPage, FILE_PATHS.ads, FILE_PATHS.gpc, FILE_PATHS.atprotoDid, FILE_PATHS.didJson, FILE_PATHS.nodeinfo,
-  FILE_PATHS.nodeinfo20, FILE_PATHS.aasa, FILE_PATHS.assetlinks, FILE_PATHS.manifest,
-];
+/** What sitemapPaths reads of a registry. */
+export interface SitemapSource {
+  readonly endpoints: readonly { readonly path: string; readonly sitemap?: boolean }[];
+}
+
+const sitemapCache = new WeakMap<SitemapSource, readonly string[]>();
+
+/**
+ * The pages a host's sitemap.xml lists, derived from its registry: the
+ * catalog, then every endpoint marked `sitemap: true` (documents, not the
+ * sitemap itself, APIs or images), in FILE_PATHS order, then any other marked
+ * path in registry order. Computed once per registry.
+ */
+export function sitemapPaths(registry: SitemapSource): readonly string[] {
+  let paths = sitemapCache.get(registry);
+  if (paths === undefined) {
+    const marked = registry.endpoints.filter((e) => e.sitemap === true).map((e) => e.path);
+    const known: readonly string[] = Object.values(FILE_PATHS);
+    paths = Object.freeze([
+      FILE_PATHS.catalog,
+      ...known.filter((path) => marked.includes(path)),
+      ...marked.filter((path) => !known.includes(path)),
+    ]);
+    sitemapCache.set(registry, paths);
+  }
+  return paths;
+}
 
 /** One robots.txt group per AI crawler, then everyone else: all allowed but /infinite/. */
 export function robotsGroups(agents: readonly string[]): string {
@@ -146,8 +171,8 @@ export function llmsTxt(site: Site): string {
   ].join('\n');
 }
 
-export function sitemapXml(site: Site, day: Day): string {
-  const urls = SITEMAP_PATHS.map((path) => `  <url>\n    <loc>${escapeXml(site.control + path)}</loc>\n    <lastmod>${day.iso}</lastmod>\n  </url>\n`).join('');
+export function sitemapXml(site: Site, day: Day, paths: readonly string[]): string {
+  const urls = paths.map((path) => `  <url>\n    <loc>${escapeXml(site.control + path)}</loc>\n    <lastmod>${day.iso}</lastmod>\n  </url>\n`).join('');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}</urlset>\n`;
 }
 
@@ -263,6 +288,12 @@ export function gpcJson(day: Day): Record<string, unknown> {
 }
 
 /** The one account webfinger knows on a host: acct:<name>@<hostname>. */
+/** The control WebFinger's parameters; the bots twin's counterpart link keeps them. */
+export const WEBFINGER_PARAMS = {
+  resource: str({ required: true, minLength: 1, maxLength: 512, description: 'the URI asked about (RFC 7033: missing → 400)' }),
+  rel: str({ minLength: 1, maxLength: 512, description: 'keep only links with this rel' }),
+};
+
 export function webfingerAccount(name: string, hostname: string): string {
   return `acct:${name}@${hostname}`;
 }
@@ -287,7 +318,6 @@ export const controlFiles = perConfigDaily((site, day) => encodeAll({
   ads: adsTxt(site),
   humans: humansTxt(site, day),
   llms: llmsTxt(site),
-  sitemap: sitemapXml(site, day),
   atprotoDid: atprotoDid(site),
   didJson: prettyJson(didDocument(site)),
   nodeinfo: prettyJson(nodeinfoLinks(site)),
@@ -298,6 +328,18 @@ export const controlFiles = perConfigDaily((site, day) => encodeAll({
   gpc: prettyJson(gpcJson(day)),
 }));
 export type ControlFiles = ReturnType<typeof controlFiles>;
+
+const sitemapBodies = new WeakMap<SitemapSource, (config: Config) => Buffer>();
+
+/** The control sitemap.xml of a registry's pages, encoded once per config and day. */
+export function controlSitemap(registry: SitemapSource): (config: Config) => Buffer {
+  let bodies = sitemapBodies.get(registry);
+  if (bodies === undefined) {
+    bodies = perConfigDaily((site, day) => Buffer.from(sitemapXml(site, day, sitemapPaths(registry)), 'utf8'));
+    sitemapBodies.set(registry, bodies);
+  }
+  return bodies;
+}
 
 function encodeAll<K extends string>(texts: Readonly<Record<K, string>>): Readonly<Record<K, Buffer>> {
   const out = {} as Record<K, Buffer>;

@@ -1,3 +1,5 @@
+// Twin content, discovery, auth and agent families: the .well-known
+// documents, JWKS, agent card, skills and MCP server card.
 // Well-formed discovery documents, built from the public URLs. The control
 // host serves them as they are (one issuer: the control URL; every link
 // answers there). The chaos host serves the same builders with one claim
@@ -6,9 +8,9 @@
 // A2A 0.3 (agent card), the Agent Skills discovery draft 0.2.0 and the MCP
 // Server Card draft (SEP-2127); the last two are pre-1.0 (SPEC §9.4).
 import { createHash } from 'node:crypto';
-import type { Config } from './config.js';
-import type { HeaderList } from './headers.js';
-import { jsonBody } from './json.js';
+import type { Config } from '../config.js';
+import type { HeaderList } from '../headers.js';
+import { jsonBody } from '../json.js';
 
 /** Paths on the control host that the documents link to (each is served there). */
 export const LINKED_PATHS = {

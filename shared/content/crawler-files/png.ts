@@ -1,3 +1,4 @@
+// Content shared by the control crawler files and their bots twins.
 // A minimal PNG encoder (8-bit RGB, no interlace) for the manifest icons, so
 // they are real images generated at start-up rather than files on disk.
 import { deflateSync } from 'node:zlib';

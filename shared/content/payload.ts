@@ -1,7 +1,9 @@
+// Twin content, latency and payload families: /slow, /drip, /truncate,
+// /partial-stream, /bytes (their chaos endpoints and control twins).
 // Bodies a chaos endpoint and its control twin share, so the twin serves the
 // same resource and only the lie differs.
-import { int, str } from './params.js';
-import { seededBytes } from './seed.js';
+import { int, str } from '../params.js';
+import { seededBytes } from '../seed.js';
 
 export const SLOW_MAX_MS = 15_000;
 

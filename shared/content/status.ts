@@ -1,15 +1,23 @@
+// Twin content, status family: /status/{code}, /flaky, /rate-limit,
+// /retry-mismatch, /auth-required.
 // What the status, fault and limit endpoints share between the chaos host and
 // their control twins: parameters, bodies and the seeded draws, so a twin
 // serves the same resource and only the lie differs.
-import type { Config } from './config.js';
-import type { HeaderList } from './headers.js';
-import { reasonPhrase } from './headers.js';
-import { bool, int, num, oneOf, str, type Param } from './params.js';
-import { rngFromSeed, seededBytes } from './seed.js';
+import type { Config } from '../config.js';
+import type { HeaderList } from '../headers.js';
+import { reasonPhrase } from '../headers.js';
+import { bool, int, num, oneOf, str, type Param } from '../params.js';
+import { rngFromSeed, seededBytes } from '../seed.js';
 
 // ---- /status/{code} -------------------------------------------------------
 
 export const STATUS_PATH = '/status/{code}';
+
+/** Codes /random asks /status/{code} for: common final codes, nothing that switches protocols or is interim. */
+const STATUS_PICKS = [200, 201, 202, 204, 301, 302, 304, 400, 401, 403, 404, 409, 410, 418, 422, 429, 500, 502, 503, 504];
+
+/** The `{code}` of /status/{code} on both hosts. */
+export const STATUS_CODE = int({ in: 'path', min: 100, max: 599, required: true, picks: STATUS_PICKS, description: 'status to return; clamped into 100–599' });
 
 /** RFC 9110 §15.2.2: 101 is the one status that switches protocols (DESIGN decision: only 101). */
 export function switchesProtocols(status: number): boolean {

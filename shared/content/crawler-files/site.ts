@@ -1,10 +1,10 @@
 // What the crawler, app-linking and federated files of both hosts are made
 // of: the public URLs and identities they name, the day they are dated, and a
 // per-config cache so every body is built once (a day, for dated ones).
-// The bots host imports this module too: each chaotic file is the control
-// file with one documented thing broken.
-import type { Config } from '../../../../shared/config.js';
-import { rngFromSeed, seededBytes } from '../../../../shared/seed.js';
+// The control and bots hosts both import it (shared content): each chaotic
+// bots file is the control file with one documented thing broken.
+import type { Config } from '../../config.js';
+import { rngFromSeed, seededBytes } from '../../seed.js';
 
 export interface Site {
   /** Public base URLs, no trailing slash. */

@@ -1,12 +1,13 @@
+// Twin content, delivery family (payload and headers): /compression, /etag, /range.
 // Resources and HTTP mechanics the delivery family (/compression, /etag,
 // /range) shares between the chaos host and its control twin: both hosts serve
 // the same bytes, so only the documented lie differs. Everything here is
 // computed once at module load; the per-call paths are slices and lookups.
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, deflateSync, gzipSync } from 'node:zlib';
-import type { HeaderList } from './headers.js';
-import { jsonBody } from './json.js';
-import { seededBytes } from './seed.js';
+import type { HeaderList } from '../headers.js';
+import { jsonBody } from '../json.js';
+import { seededBytes } from '../seed.js';
 
 // ---------------------------------------------------------------------------
 // /compression: one plain-text resource and its real encodings.
