@@ -154,17 +154,19 @@ export class Pipeline<Ctx> {
     }
     const { endpoint, values } = decision;
     if (exchange) this.#note(exchange, endpoint, values);
-    const fail = (error: unknown): void => {
-      this.options.logger.error({ err: error, endpoint: endpoint.id }, 'handler failed');
-      if (responder.exchange) responder.exchange.outcome = 'failed';
-      responder.failed();
-    };
     try {
       const pending = endpoint.handle(responder.context(endpoint, decision.clamped), values);
-      if (pending) pending.catch(fail);
+      if (pending) pending.catch((error: unknown) => this.#failed(endpoint, responder, error));
     } catch (error) {
-      fail(error);
+      this.#failed(endpoint, responder, error);
     }
+  }
+
+  /** A bug in a handler: logged, observed as failed, answered by the transport (500, or a cut response). */
+  #failed(endpoint: AnyEndpoint<Ctx>, responder: Responder<Ctx>, error: unknown): void {
+    this.options.logger.error({ err: error, endpoint: endpoint.id }, 'handler failed');
+    if (responder.exchange) responder.exchange.outcome = 'failed';
+    responder.failed();
   }
 
   #note(exchange: Exchange, endpoint: AnyEndpoint<Ctx> | undefined, values: Readonly<Record<string, unknown>> | undefined): void {
