@@ -10,6 +10,7 @@ import {
   type ParsedRequest,
   type ParserLimits,
 } from '../../services/chaos/parser.js';
+import { FEEDS } from '../helpers/feeds.js';
 
 type Event =
   | { readonly kind: 'request'; readonly request: ParsedRequest }
@@ -25,16 +26,6 @@ interface Outcome {
 /** A subtest's `t` (tap's own type is heavy to name). */
 type Asserts = Parameters<Parameters<typeof t.test>[0]>[0];
 
-const FEEDS = {
-  whole: (b: Buffer): Buffer[] => [b],
-  'byte by byte': (b: Buffer): Buffer[] => Array.from(b, (_, i) => b.subarray(i, i + 1)),
-  // Uneven pieces (1, 2, 3, ... bytes): splits land inside CRLFs, chunk lines and bodies.
-  pieces: (b: Buffer): Buffer[] => {
-    const out: Buffer[] = [];
-    for (let at = 0, n = 1; at < b.length; at += n, n = (n % 7) + 1) out.push(b.subarray(at, at + n));
-    return out;
-  },
-};
 
 function parse(pieces: readonly Buffer[], hook: CaptureHook | undefined, limits: ParserLimits): Outcome {
   const events: Event[] = [];

@@ -3,6 +3,7 @@
 // the same events, so no limit or check depends on how TCP cut the input.
 import t from 'tap';
 import { DEFAULT_LIMITS, RequestParser, type ParsedRequest, type ParserLimits } from '../../services/chaos/parser.js';
+import { FEEDS } from '../helpers/feeds.js';
 
 type Event =
   | { readonly kind: 'request'; readonly request: ParsedRequest }
@@ -25,16 +26,6 @@ function collect(limits: ParserLimits = DEFAULT_LIMITS): { parser: RequestParser
 /** A subtest's `t` (tap's own type is heavy to name). */
 type Asserts = Parameters<Parameters<typeof t.test>[0]>[0];
 
-const FEEDS = {
-  whole: (b: Buffer): Buffer[] => [b],
-  'byte by byte': (b: Buffer): Buffer[] => Array.from(b, (_, i) => b.subarray(i, i + 1)),
-  // Uneven pieces (1, 2, 3, ... bytes): splits land inside CRLFs and chunk lines.
-  pieces: (b: Buffer): Buffer[] => {
-    const out: Buffer[] = [];
-    for (let at = 0, n = 1; at < b.length; at += n, n = (n % 7) + 1) out.push(b.subarray(at, at + n));
-    return out;
-  },
-};
 
 function run(input: string | Buffer, limits?: ParserLimits): Record<keyof typeof FEEDS, Event[]> {
   const bytes = typeof input === 'string' ? Buffer.from(input, 'latin1') : input;

@@ -9,7 +9,7 @@ export default chaosFile({
   category: 'site-trust',
   file: 'humans.txt',
   sitemap: true,
-  summary: 'humans.txt (SPEC §4.1): contradictory (a maintainer who does not contribute), recursive (every field is /humans.txt), time-paradox (impossible dates)',
+  summary: 'humans.txt: contradictory (a maintainer who does not contribute), recursive (every field is /humans.txt), time-paradox (impossible dates)',
   headers: ['X-Chaos-Humans-Mode'],
   lies: {
     contradictory: `${CONTRADICTED_PERSON} is listed as maintainer and as not contributing`,
