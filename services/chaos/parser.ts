@@ -113,6 +113,8 @@ const ABSOLUTE_RE = /^https?:\/\/([^/?#]+)(.*)$/i;
 const CHUNK_SIZE_RE = /^([0-9a-fA-F]{1,8})(;[\x09\x20-\x7e]*)?$/;
 const MAX_CHUNK_LINE = 1024;
 const MAX_TRAILER_BYTES = 8192;
+/** Fields that frame or route a message: refused in a trailer section. */
+const FORBIDDEN_TRAILERS: ReadonlySet<string> = new Set(['content-length', 'transfer-encoding', 'trailer', 'host']);
 /** Empty lines tolerated before a request line (RFC 9112 §2.2 allows at least one). */
 const MAX_LEADING_EMPTY_LINES = 8;
 /** #readFraming's answer for a chunked body (any other answer is a length). */
@@ -337,6 +339,11 @@ export class RequestParser {
           if (colon <= 0 || !TOKEN_RE.test(line.slice(0, colon)) || BAD_VALUE_RE.test(line.slice(colon + 1))) {
             throw new RequestRejected(400, 'invalid trailer field');
           }
+          // RFC 9110 §6.5.1: framing and routing fields never come in trailers;
+          // a parser that merged them later could be led to reframe the message.
+          if (FORBIDDEN_TRAILERS.has(line.slice(0, colon).toLowerCase())) {
+            throw new RequestRejected(400, `${line.slice(0, colon)} is not allowed in trailers`);
+          }
           break;
         }
       }
@@ -360,6 +367,8 @@ export class RequestParser {
     const lf = pending.indexOf(LF);
     if (lf === -1) {
       if (pending.length > limit) throw new RequestRejected(this.#state === 'trailers' ? 431 : 400, tooLong);
+      const cr = pending.indexOf(CR);
+      if (cr !== -1 && cr + 1 < pending.length) throw new RequestRejected(400, 'bare CR in chunked framing');
       return undefined;
     }
     if (lf > limit) throw new RequestRejected(this.#state === 'trailers' ? 431 : 400, tooLong);
@@ -383,9 +392,16 @@ export class RequestParser {
 
     // Every LF must close a CRLF: refuse bare LF as soon as it arrives, so a
     // client that only sends LF is answered rather than left to time out.
+    // A CR must be followed by LF: a bare CR as a line terminator is refused at
+    // once too (llhttp does the same), rather than waiting out the request timer.
     let end = -1;
     for (let i = this.#scanned; i < buf.length; i++) {
-      if (buf[i] !== LF) continue;
+      const byte = buf[i];
+      if (byte === CR) {
+        if (i + 1 < buf.length && buf[i + 1] !== LF) throw new RequestRejected(400, 'bare CR in request head');
+        continue;
+      }
+      if (byte !== LF) continue;
       if (i === 0 || buf[i - 1] !== CR) throw new RequestRejected(400, 'bare LF in request head');
       if (this.#lineEnd === -1) {
         this.#lineEnd = i;
@@ -398,7 +414,8 @@ export class RequestParser {
       }
     }
     if (end === -1) {
-      this.#scanned = buf.length;
+      // A CR last in the buffer is looked at again when its next byte arrives.
+      this.#scanned = buf[buf.length - 1] === CR ? buf.length - 1 : buf.length;
       if (this.#lineEnd === -1) {
         // The CR of the line end may already be here: allow one byte for it.
         if (buf.length > this.limits.maxRequestLine + 1) throw new RequestRejected(414, 'request line too long');
