@@ -1,6 +1,7 @@
 // The one place that reads the environment (STYLE §7). `loadConfig` is pure:
 // it takes an env object and returns a frozen Config, or throws ConfigError
 // naming the variable and what it accepts.
+import { isIP } from 'node:net';
 
 export type HostName = 'chaos' | 'control' | 'bots';
 
@@ -101,6 +102,10 @@ function readOptional(env: Env, name: string): string | undefined {
 
 export function loadConfig(env: Env): Config {
   const bindAddress = env.BIND_ADDRESS || '127.0.0.1';
+  // An address, not a name: a typo must name the variable, not surface as a resolver error at listen time.
+  if (isIP(bindAddress) === 0 && bindAddress !== 'localhost') {
+    throw new ConfigError('BIND_ADDRESS', 'an IP address to listen on (127.0.0.1, ::1, 0.0.0.0, ::) or localhost', bindAddress);
+  }
   const ports = {
     chaos: readInt(env, 'CHAOS_PORT', 8081, 0, 65535),
     control: readInt(env, 'CONTROL_PORT', 8082, 0, 65535),

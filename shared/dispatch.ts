@@ -192,12 +192,15 @@ export function normalizeAuthority(host: string): string {
 
 /**
  * The origin-form of a request target: an absolute-form target (RFC 9112
- * §3.2.2, sent through forward proxies) loses its scheme and authority.
+ * §3.2.2, sent through forward proxies) loses its scheme and authority, and a
+ * fragment (which a client must not send) is dropped, as the chaos parser does.
  */
 export function originForm(target: string): string {
-  if (target.startsWith('/')) return target;
-  const m = /^https?:\/\/[^/?#]*(.*)$/i.exec(target);
-  if (!m) return target;
+  const hash = target.indexOf('#');
+  const sent = hash === -1 ? target : target.slice(0, hash);
+  if (sent.startsWith('/')) return sent;
+  const m = /^https?:\/\/[^/?]*(.*)$/i.exec(sent);
+  if (!m) return sent;
   const rest = m[1] as string;
   return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
 }

@@ -54,6 +54,9 @@ export interface HttpServiceOptions {
   readonly store: Store;
 }
 
+/** Requests answered on one connection; the last says Connection: close (the chaos host's cap too). */
+export const MAX_REQUESTS_PER_CONNECTION = 1000;
+
 export class HttpService {
   readonly server: http.Server;
   readonly #pipeline: Pipeline<HttpContext>;
@@ -63,6 +66,8 @@ export class HttpService {
   readonly #trusted: ReadonlySet<string>;
   /** Per connection: its client's rate checks (rebuilt when a trusted proxy names another client). */
   readonly #checks = new WeakMap<Socket, ClientChecks>();
+  /** Per connection: requests answered so far (see MAX_REQUESTS_PER_CONNECTION). */
+  readonly #served = new WeakMap<Socket, number>();
   readonly store: Store;
 
   constructor(readonly options: HttpServiceOptions) {
@@ -84,7 +89,9 @@ export class HttpService {
       },
       (req, res) => this.#handle(req, res),
     );
-    this.server.maxRequestsPerSocket = 1000;
+    // node:http's own cap answers the request past it with a 503 (a 5xx we
+    // never send): the cap is ours instead, ending the connection as chaos does.
+    this.server.maxRequestsPerSocket = 0;
     this.server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
       if (!socket.writable) return;
       const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
@@ -133,6 +140,11 @@ export class HttpService {
   }
 
   #handle(req: IncomingMessage, res: ServerResponse): void {
+    const served = (this.#served.get(req.socket) ?? 0) + 1;
+    this.#served.set(req.socket, served);
+    // Pipelined past the cap: left unanswered; the connection closes after the last answer.
+    if (served > MAX_REQUESTS_PER_CONNECTION) return;
+    if (served === MAX_REQUESTS_PER_CONNECTION) res.shouldKeepAlive = false;
     const target = originForm(req.url ?? '/');
     const q = target.indexOf('?');
     const path = q === -1 ? target : target.slice(0, q);

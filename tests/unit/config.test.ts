@@ -55,3 +55,10 @@ for (const [name, value, message] of bad) {
     }
   });
 }
+
+t.test('BIND_ADDRESS is an address, refused otherwise with the variable named', async (t) => {
+  for (const ok of ['127.0.0.1', '0.0.0.0', '::', '::1', 'localhost']) t.equal(loadConfig({ BIND_ADDRESS: ok }).bindAddress, ok);
+  for (const bad of ['nonsense', '127.0.0.1:80', '256.1.1.1', 'example.com']) {
+    t.throws(() => loadConfig({ BIND_ADDRESS: bad }), { name: 'ConfigError', variable: 'BIND_ADDRESS' }, bad);
+  }
+});
