@@ -173,6 +173,16 @@ export class Wire implements ResponseSink {
     const head = this.#pendingHead;
     if (head === undefined) return this.socket.write(bytes);
     this.#pendingHead = undefined;
+    if (bytes.length > JOIN_MAX_BYTES) {
+      // A large body is often a view of a shared buffer (the /truncate pattern,
+      // cached seed streams): hand it over as is, beside the head, in one
+      // writev. A copy per response would pin memory for every slow reader.
+      this.socket.cork();
+      this.socket.write(head, 'latin1');
+      const more = this.socket.write(bytes);
+      this.socket.uncork();
+      return more;
+    }
     const joined = Buffer.allocUnsafe(head.length + bytes.length);
     joined.write(head, 0, 'latin1');
     bytes.copy(joined, head.length);
@@ -253,6 +263,9 @@ export function statusOfHead(text: string): number | undefined {
 }
 
 const STATUS_LINE = /^HTTP\/\d(?:\.\d)? (\d{3})(?=[ \r\n]|$)/gm;
+
+/** Bodies up to this size leave joined with the head in one buffer; larger ones are not copied. */
+export const JOIN_MAX_BYTES = 16 * 1024;
 
 function noop(): void {}
 
