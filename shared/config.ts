@@ -34,6 +34,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** How long in-flight responses may run after SIGTERM before connections are cut. */
   readonly shutdownGraceMs: number;
+  /** The longest any single response may run (MAX_RESPONSE_MS): trickling endpoints fit their schedule into it. */
+  readonly maxResponseMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -166,6 +168,7 @@ export function loadConfig(env: Env): Config {
     }),
     logLevel: logLevelRaw as LogLevel,
     shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
+    maxResponseMs: readInt(env, 'MAX_RESPONSE_MS', 120_000, 1_000, 3_600_000),
   });
 }
 

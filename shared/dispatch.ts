@@ -110,6 +110,8 @@ export class Pipeline<Ctx> {
     }
     const screened = endpoint.screen?.(parsed.values, req.path);
     if (screened) return { kind: 'plain', outcome: 'refused', response: screened, endpoint };
+    const raised = endpoint.adjust?.(parsed.values, this.options.config);
+    if (raised) return { kind: 'serve', endpoint, ...withRaised(parsed.values, parsed.clamped, raised) };
     return { kind: 'serve', endpoint, values: parsed.values, clamped: parsed.clamped };
   }
 
@@ -175,6 +177,17 @@ export class Pipeline<Ctx> {
     exchange.category = endpoint.category;
     exchange.mode = values ? modeOf(endpoint, values) : undefined;
   }
+}
+
+/** Values with an endpoint's raised parameters applied, each reported once as clamped (`name=value`). */
+function withRaised(
+  values: Readonly<Record<string, unknown>>,
+  clamped: readonly string[],
+  raised: Readonly<Record<string, number>>,
+): { values: Readonly<Record<string, unknown>>; clamped: readonly string[] } {
+  const names = Object.keys(raised);
+  const kept = clamped.filter((entry) => !names.includes(entry.slice(0, entry.indexOf('='))));
+  return { values: { ...values, ...raised }, clamped: [...kept, ...names.map((name) => `${name}=${raised[name]}`)] };
 }
 
 /**

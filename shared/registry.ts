@@ -1,7 +1,7 @@
 // One registry of endpoint definitions per host (DESIGN §3). Routing, the
 // catalog, README tables, counterpart links and the /random pool all derive
 // from it. A broken definition stops start-up with every problem listed.
-import type { HostName } from './config.js';
+import type { Config, HostName } from './config.js';
 import type { PlainResponse } from './errors.js';
 import { checkParamSpecs, type ParamSpecs, type ParamValues } from './params.js';
 import type { RatePolicy } from './rate-limit.js';
@@ -79,6 +79,12 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs, C extends s
    */
   readonly screen?: (params: ParamValues<P>, path: string) => PlainResponse | undefined;
   /**
+   * Raises parameters that together would break a bound of the service (a
+   * /drip schedule longer than MAX_RESPONSE_MS): returns the new values, which
+   * the pipeline applies and reports in X-Chaos-Clamped like any clamp.
+   */
+  readonly adjust?: (params: ParamValues<P>, config: Config) => Readonly<Record<string, number>> | undefined;
+  /**
    * What the chaos parser keeps of a request to this endpoint beyond the
    * default (joined header values; the body counted and discarded): the raw
    * header lines (order and case kept, and the head's bytes) and the first
@@ -145,6 +151,7 @@ export function modeOf(
 export type AnyEndpoint<Ctx> = EndpointDef<Ctx, ParamSpecs> & {
   readonly handle: (ctx: Ctx, params: Readonly<Record<string, unknown>>) => void | Promise<void>;
   readonly screen?: (params: Readonly<Record<string, unknown>>, path: string) => PlainResponse | undefined;
+  readonly adjust?: (params: Readonly<Record<string, unknown>>, config: Config) => Readonly<Record<string, number>> | undefined;
 };
 
 /** Keeps the parameter types for the handler, then erases them for the registry; `C` types the category (Category<host>). */

@@ -57,6 +57,20 @@ export const DRIP_PARAMS = {
   interval: int({ min: 10, max: 5000, default: 200, description: 'milliseconds between chunks (the twin never waits)' }),
   chunk: int({ min: 1, max: 4096, default: 100, description: 'bytes per chunk' }),
 };
+/**
+ * The /drip schedule fitted into the longest response the service allows: the
+ * first chunk leaves at once, so `ceil(bytes/chunk) - 1` intervals must fit in
+ * `maxMs`; when they do not, the chunk is raised (both hosts report it).
+ */
+export function fitDrip(
+  { bytes, interval, chunk }: { readonly bytes: number; readonly interval: number; readonly chunk: number },
+  maxMs: number,
+): { chunk: number } | undefined {
+  const maxChunks = Math.floor(maxMs / interval) + 1;
+  if (Math.ceil(bytes / chunk) <= maxChunks) return undefined;
+  return { chunk: Math.ceil(bytes / maxChunks) };
+}
+
 export const TRUNCATE_PARAMS = { at: int({ min: 1, max: 1_000_000, default: 512, description: 'bytes actually sent' }) };
 export const PARTIAL_STREAM_PARAMS = {
   bytes: int({ min: 1, max: 16_384, default: 128, description: 'bytes of the JSON fragment the chaos host sends before closing' }),

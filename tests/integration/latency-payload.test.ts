@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
 import { seededBytes } from '../../shared/seed.js';
 import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
-import { startChaos, startHttp } from '../helpers/servers.js';
+import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 
 const run = promisify(execFile);
 /** Found by search: seededBytes('sig-100', 1) is 0x89, the PNG signature's first byte. */
@@ -224,4 +224,35 @@ t.test('control host: the same resources, well-formed', async (t) => {
     t.same(Buffer.from(await def.arrayBuffer()), seededBytes('42', 256));
     t.equal((await fetch(`${base}/bytes?n=x`)).status, 400);
   });
+});
+
+t.test('/drip fits its schedule into MAX_RESPONSE_MS by raising the chunk, on both hosts', async (t) => {
+  const config = testConfig({ MAX_RESPONSE_MS: '1000' });
+  const chaos = (await startChaos(t, { config })).port;
+  const control = (await startHttp(t, 'control', config)).port;
+  // 100 bytes in 10-byte chunks 200 ms apart would take 1800 ms: 6 chunks fit in 1000 ms, so 17 bytes each.
+  const started = performance.now();
+  const r = await rawExchange(chaos, get('/drip?bytes=100&interval=200&chunk=10'), { until: completeByLength, timeoutMs: 5000 });
+  const took = performance.now() - started;
+  const head = parseHead(r.data);
+  t.equal(head.header('x-chaos-clamped'), 'chunk=17');
+  t.equal(head.header('x-chaos-drip-chunk'), '17');
+  t.equal(head.rest.length, 100, 'every byte still arrives');
+  t.ok(took >= 900 && took < 1600, `ends within the bound: ${Math.round(took)} ms`);
+  const twin = parseHead((await rawExchange(control, get('/drip?bytes=100&interval=200&chunk=10'), { until: completeByLength })).data);
+  t.equal(twin.header('x-chaos-clamped'), 'chunk=17', 'the twin reports the same');
+  // A clamp of the same parameter is reported once, with the applied value.
+  const both = parseHead((await rawExchange(chaos, get('/drip?bytes=20&interval=1000&chunk=0'), { until: completeByLength, timeoutMs: 5000 })).data);
+  t.equal(both.header('x-chaos-clamped'), 'chunk=10');
+  // Within the bound nothing changes.
+  const fits = parseHead((await rawExchange(chaos, get('/drip?bytes=10&interval=100&chunk=5'), { until: completeByLength })).data);
+  t.equal(fits.header('x-chaos-clamped'), undefined);
+});
+
+t.test('the default bound: 5.8 days of /drip becomes two minutes', async (t) => {
+  const { port } = await startChaos(t);
+  const r = await rawExchange(port, get('/drip?bytes=100000&interval=5000&chunk=1'), { until: (d) => d.includes('\r\n\r\n') });
+  const head = parseHead(r.data);
+  t.equal(head.header('x-chaos-clamped'), 'chunk=4000');
+  t.equal(head.header('x-chaos-drip-chunk'), '4000');
 });

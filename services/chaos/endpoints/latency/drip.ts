@@ -1,4 +1,4 @@
-import { DRIP_PARAMS, dripBody } from '../../../../shared/content/payload.js';
+import { DRIP_PARAMS, dripBody, fitDrip } from '../../../../shared/content/payload.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 import { drip } from '../../faults/drip.js';
 import { compose } from '../../faults/stage.js';
@@ -8,8 +8,10 @@ export default defineChaosEndpoint({
   path: '/drip',
   category: 'latency',
   holdsConnection: true,
-  summary: 'Headers at once, then `bytes` asterisks in `chunk`-byte pieces `interval` ms apart',
+  summary: 'Headers at once, then `bytes` asterisks in `chunk`-byte pieces `interval` ms apart (the chunk is raised so it ends within MAX_RESPONSE_MS)',
   params: DRIP_PARAMS,
+  // A schedule longer than MAX_RESPONSE_MS gets a larger chunk, reported in X-Chaos-Clamped.
+  adjust: (params, config) => fitDrip(params, config.maxResponseMs),
   headers: ['X-Chaos-Drip-Bytes', 'X-Chaos-Drip-Interval-Ms', 'X-Chaos-Drip-Chunk'],
   handle(ctx, { bytes, interval, chunk }) {
     const wire = compose(ctx.wire, [drip(chunk, interval)]);
