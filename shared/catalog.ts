@@ -181,6 +181,65 @@ export function catalogBodies<Ctx>(registry: Registry<Ctx>, config: Config): Cat
   };
 }
 
+/** The part of a mistyped path compared with ours: long enough for any of our paths, bounded so the distance stays cheap. */
+const COMPARED_CHARS = 128;
+
+/** Edit distance (insertions, deletions, substitutions), one row at a time. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return previous[b.length] as number;
+}
+
+/**
+ * Up to `n` of the host's paths (templates and aliases included) nearest to a
+ * path that matched none, nearest first; none when nothing is close (more than
+ * half the path would have to change).
+ */
+export function suggestPaths<Ctx>(registry: Registry<Ctx>, path: string, n = 3): string[] {
+  const asked = path.slice(0, COMPARED_CHARS).toLowerCase();
+  const scored: { path: string; distance: number }[] = [];
+  for (const e of registry.endpoints) {
+    for (const candidate of [e.path, ...(e.aliases ?? [])]) {
+      const distance = editDistance(asked, candidate.toLowerCase());
+      if (distance <= Math.max(2, Math.floor(candidate.length / 2))) scored.push({ path: candidate, distance });
+    }
+  }
+  scored.sort((a, b) => a.distance - b.distance || a.path.localeCompare(b.path));
+  return scored.slice(0, n).map((x) => x.path);
+}
+
+/** How a missed path is echoed: as sent, cut at 80 characters. */
+function shownPath(path: string): string {
+  return path.length > 80 ? `${path.slice(0, 80)}…` : path;
+}
+
+/**
+ * The catalog answered for a path that matched no endpoint: the same document,
+ * saying so first ("No endpoint at /x — did you mean /y?"); the JSON form
+ * carries `error: "not_found"`, the path and the suggestions.
+ */
+export function missBody(bodies: CatalogBodies, json: boolean, path: string, suggestions: readonly string[]): Buffer {
+  const shown = shownPath(path);
+  if (json) {
+    const fields = `{\n  "error": "not_found",\n  "path": ${JSON.stringify(shown)},\n  "suggestions": ${JSON.stringify(suggestions)},`;
+    return Buffer.concat([Buffer.from(fields), bodies.json.subarray(1)]);
+  }
+  const links = suggestions.map((p) => (p.includes('{') ? `<code>${escapeHtml(p)}</code>` : `<a href="${escapeHtml(p)}"><code>${escapeHtml(p)}</code></a>`));
+  const mean = links.length === 0 ? '' : ` Did you mean ${links.join(', ')}?`;
+  const notice = `<p class="miss">No endpoint at <code>${escapeHtml(shown)}</code> on this host.${mean} Every endpoint is listed below.</p>\n`;
+  const at = bodies.html.indexOf(BODY_OPEN) + BODY_OPEN.length;
+  return Buffer.concat([bodies.html.subarray(0, at), Buffer.from(notice), bodies.html.subarray(at)]);
+}
+
+const BODY_OPEN = '<body>\n';
+
 /** JSON when the client asks for it over HTML (a browser sends text/html first). */
 export function wantsJson(accept: string | undefined): boolean {
   if (!accept) return false;

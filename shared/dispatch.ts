@@ -3,7 +3,7 @@
 // declares, decided in one store call), routing, the catalog fall-through, the
 // router's 405 and 400, the endpoint's own screen, the handler, and a handler's
 // failure. Each transport renders the outcome through its Responder.
-import { catalogBodies, wantsJson, type CatalogBodies } from './catalog.js';
+import { catalogBodies, missBody, suggestPaths, wantsJson, type CatalogBodies } from './catalog.js';
 import type { Config, HostName } from './config.js';
 import { errorResponse, type PlainResponse, type Refusal } from './errors.js';
 import type { HeaderList } from './headers.js';
@@ -117,7 +117,10 @@ export class Pipeline<Ctx> {
 
   #catalogResponse(req: IncomingRequest): PlainResponse {
     const json = wantsJson(req.accept);
-    const body = json ? this.#catalog.json : this.#catalog.html;
+    const found = req.path === '/';
+    const body = found
+      ? json ? this.#catalog.json : this.#catalog.html
+      : missBody(this.#catalog, json, req.path, suggestPaths(this.options.registry, req.path));
     const headers: HeaderList = [
       ['Content-Type', json ? 'application/json' : 'text/html; charset=utf-8'],
       ['Content-Length', String(body.length)],
@@ -125,7 +128,7 @@ export class Pipeline<Ctx> {
     ];
     // An unknown path inside an endpoint's namespace keeps that namespace's lines (X-Robots-Tag under /infinite/).
     for (const line of this.options.registry.linesUnder(req.path)) headers.push(line);
-    return { status: req.path === '/' ? 200 : 404, headers, body };
+    return { status: found ? 200 : 404, headers, body };
   }
 
   /** Serves the decision, or answers for the limit: a real 429, no X-Chaos-* line (DESIGN §5); a namespace keeps its lines. */

@@ -57,7 +57,11 @@ for (const host of ['chaos', 'control', 'bots'] as const) {
     for (const path of ['/no/such/path', '/favicon.ico', '/%ff%fe', '/' + 'x'.repeat(3000)]) {
       const missing = await ask(path, { Accept: 'application/json' });
       t.equal(missing.status, 404, `${path.slice(0, 30)} → 404`);
-      t.same(JSON.parse(missing.rest.toString()), catalog, 'with the same catalog body');
+      const { error, path: shown, suggestions, ...rest } = JSON.parse(missing.rest.toString()) as Record<string, unknown>;
+      t.same(rest, catalog, 'with the same catalog');
+      t.equal(error, 'not_found', 'saying first that nothing is there');
+      t.equal(shown, path.length > 80 ? `${path.slice(0, 80)}…` : path, 'the path as sent');
+      t.ok(Array.isArray(suggestions));
       t.same(missing.headerLines.filter(([n]) => /^x-chaos-/i.test(n)), [], 'the catalog is not chaos');
     }
     const post = await ask('/nothing-here', { 'Content-Length': '0' }, 'POST');
@@ -68,6 +72,23 @@ for (const host of ['chaos', 'control', 'bots'] as const) {
     t.equal(headHead.rest.length, 0, 'HEAD: no body');
   });
 }
+
+t.test('a miss says so first, with the nearest paths', async (t) => {
+  const { port } = await startChaos(t);
+  const json = parseHead((await rawExchange(port, get('/trunacte?at=5', { Accept: 'application/json' }), { until: completeByLength })).data);
+  t.equal(json.status, 404);
+  const doc = JSON.parse(json.rest.toString()) as { error: string; path: string; suggestions: string[] };
+  t.equal(doc.error, 'not_found');
+  t.equal(doc.path, '/trunacte');
+  t.equal(doc.suggestions[0], '/truncate', 'the nearest first');
+  const html = parseHead((await rawExchange(port, get('/sloww'), { until: completeByLength })).data);
+  t.equal(html.status, 404);
+  t.match(html.rest.toString(), /<body>\n<p class="miss">No endpoint at <code>\/sloww<\/code> on this host\. Did you mean <a href="\/slow"><code>\/slow<\/code><\/a>/);
+  const far = JSON.parse(parseHead((await rawExchange(port, get('/completely-unrelated-words-here', { Accept: 'application/json' }), { until: completeByLength })).data).rest.toString()) as { suggestions: string[] };
+  t.same(far.suggestions, [], 'nothing close: no guesses');
+  const home = parseHead((await rawExchange(port, get('/'), { until: completeByLength })).data);
+  t.notOk(home.rest.toString().includes('class="miss"'), 'the catalog itself has no notice');
+});
 
 t.test('the banner says when the limit is off', async (t) => {
   const off = buildCatalog(registries.chaos as Registry<unknown>, testConfig({ RATE_LIMIT_GENERAL: '0' }));
