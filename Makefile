@@ -18,15 +18,19 @@ $(STAMP): package.json package-lock.json
 
 deps: $(STAMP)
 
+# Builds into a fresh directory and swaps it in, so a running stack's files are never removed mid-run.
 build: deps
-	@rm -rf dist
-	npx tsc -p tsconfig.json
+	@rm -rf dist.next
+	npx tsc -p tsconfig.json --outDir dist.next
+	@rm -rf dist.old && { [ ! -d dist ] || mv dist dist.old; } && mv dist.next dist && rm -rf dist.old
 
 # System tools the tests drive: curl checks the headline lies as a user sees them.
 tools:
 	@bash scripts/ensure-tools.sh curl:curl
 
-up: build
+up:
+	@bash scripts/check-ports.sh
+	@$(MAKE) --no-print-directory build
 	node dist/services/main.js
 
 test: build tools
@@ -36,7 +40,7 @@ bench: build
 	@bash bench/run.sh
 
 clean:
-	rm -rf dist .tap node_modules
+	rm -rf dist dist.next dist.old .tap node_modules
 
 # Regenerates README.md's endpoint tables from the registries.
 readme: build

@@ -48,7 +48,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     signals++;
     stopping = true;
     if (signals === 1) {
-      process.stdout.write(`\n${signal}: stopping (in-flight responses get up to ${config.shutdownGraceMs} ms)\n`);
+      process.stdout.write(`\n${signal}: stopping (in-flight responses get up to ${config.shutdownGraceMs} ms; Ctrl-C again stops at once)\n`);
       stopAll('SIGTERM');
       // Never outlive the grace by much.
       setTimeout(() => stopAll('SIGKILL'), config.shutdownGraceMs + 5000).unref();

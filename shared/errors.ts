@@ -56,7 +56,9 @@ export function rateLimitRefusal(decision: RateDecision, check: RateCheck): Refu
     type: 'about:blank',
     title: 'Too Many Requests',
     status: 429,
-    detail: `The ${check.policy} limit of ${check.limit} requests per ${window} seconds per IP was exceeded; retry after ${retryAfter} s. This is a real limit, not chaos.`,
+    detail:
+      `The ${check.policy} limit of ${check.limit} requests per ${window} seconds per IP was exceeded; retry after ${retryAfter} s. ` +
+      `This is a real limit, not chaos. Running your own stack for a test suite? Start it with RATE_LIMIT_${check.policy.toUpperCase()}=0 to turn it off.`,
     policy: check.policy,
   });
   return {

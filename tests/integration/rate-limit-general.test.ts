@@ -23,6 +23,7 @@ function expectRefusal(t: Test, head: ParsedResponse, policy: string, limit: num
   const body = JSON.parse(head.rest.toString('utf8').slice(0, Number(head.header('content-length')))) as Record<string, unknown>;
   t.match(body, { status: 429, title: 'Too Many Requests', policy });
   t.match(String(body.detail), /not chaos/);
+  t.match(String(body.detail), new RegExp(`RATE_LIMIT_${policy.toUpperCase()}=0 to turn it off`), 'names the switch for self-hosters');
 }
 
 for (const host of ['chaos', 'control', 'bots'] as const) {

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Before `make up` builds anything: every port the stack listens on must be
+# free. When one is taken, say which, which variable moves it, and that another
+# stack may be running, instead of failing after the build with a stack trace.
+set -uo pipefail
+bind="${BIND_ADDRESS:-127.0.0.1}"
+[ "$bind" = "0.0.0.0" ] || [ "$bind" = "::" ] && bind=127.0.0.1
+busy=0
+for spec in "CHAOS_PORT:${CHAOS_PORT:-8081}" "CONTROL_PORT:${CONTROL_PORT:-8082}" "BOTS_PORT:${BOTS_PORT:-8083}"; do
+  variable=${spec%%:*}
+  port=${spec#*:}
+  [ "$port" = "0" ] && continue
+  # bash's /dev/tcp connects: it succeeds only when something listens there.
+  if (exec 3<>"/dev/tcp/$bind/$port") 2>/dev/null; then
+    echo "make up: port $port ($variable) on $bind is already in use — another stack (a second 'make up'?) may be running." >&2
+    echo "         Stop it, or move this one: $variable=<free port> make up" >&2
+    busy=1
+  fi
+done
+exit "$busy"
