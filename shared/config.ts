@@ -2,6 +2,7 @@
 // it takes an env object and returns a frozen Config, or throws ConfigError
 // naming the variable and what it accepts.
 import { isIP } from 'node:net';
+import { parseTrustList, TrustListError, type TrustList } from './trust.js';
 
 export type HostName = 'chaos' | 'control' | 'bots';
 
@@ -21,7 +22,8 @@ export interface Config {
   readonly metricsPort: number;
   readonly redisUrl: string | undefined;
   readonly rateLimit: { readonly general: number; readonly infinite: number };
-  readonly trustProxy: readonly string[];
+  /** TRUST_PROXY: the peers whose PROXY v2 header (chaos) or X-Forwarded-For (control, bots) is believed; empty by default. */
+  readonly trustProxy: TrustList;
   readonly urls: PublicUrls;
   readonly ai: {
     readonly baseUrl: string | undefined;
@@ -138,15 +140,19 @@ export function loadConfig(env: Env): Config {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevelRaw)) {
     throw new ConfigError('LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`, logLevelRaw);
   }
-  const trustProxyRaw = env.TRUST_PROXY ?? '127.0.0.1,::1';
-  const trustProxy = trustProxyRaw
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  for (const address of trustProxy) {
-    if (!/^[0-9a-fA-F.:]+$/.test(address)) {
-      throw new ConfigError('TRUST_PROXY', 'a comma-separated list of IP addresses', trustProxyRaw);
-    }
+  // Nobody by default: a client's own X-Forwarded-For or PROXY header never
+  // changes its identity. The full stack sets `loopback` for its HAProxy.
+  const trustProxyRaw = env.TRUST_PROXY ?? '';
+  let trustProxy: TrustList;
+  try {
+    trustProxy = parseTrustList(trustProxyRaw);
+  } catch (error) {
+    if (!(error instanceof TrustListError)) throw error;
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `comma-separated IP addresses or CIDRs (such as 127.0.0.1,::1,10.0.0.0/8,fd00::/8) or loopback; ${error.message}`,
+      trustProxyRaw,
+    );
   }
   return Object.freeze({
     bindAddress,
@@ -157,7 +163,7 @@ export function loadConfig(env: Env): Config {
       general: readInt(env, 'RATE_LIMIT_GENERAL', 60, 0, 1_000_000_000),
       infinite: readInt(env, 'RATE_LIMIT_INFINITE', 10, 0, 1_000_000_000),
     }),
-    trustProxy: Object.freeze(trustProxy),
+    trustProxy,
     urls: Object.freeze(urls),
     ai: Object.freeze({
       baseUrl: readApiBase(env, 'AI_BASE_URL'),

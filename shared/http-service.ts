@@ -13,6 +13,7 @@ import { ClientChecks } from './rate-limit.js';
 import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from './registry.js';
 import { listenOn } from './run.js';
 import type { Store } from './store/types.js';
+import { clientFromForwarded, peerAddress } from './trust.js';
 
 export interface HttpContext {
   readonly req: IncomingMessage;
@@ -31,7 +32,7 @@ export interface HttpContext {
   readonly headers: HeaderList;
   /** Shared state (retry records, counters, budgets). */
   readonly store: Store;
-  /** The client's address: X-Forwarded-For's last hop when the peer is a trusted proxy. */
+  /** The client's address (canonical): X-Forwarded-For's right-most untrusted address when the peer is in TRUST_PROXY, else the peer's. */
   readonly clientAddress: string;
   /** The host's registry, for endpoints that dispatch to others (/random) without a circular import. */
   readonly registry: Registry<HttpContext>;
@@ -63,7 +64,6 @@ export class HttpService {
   /** Per endpoint: the twin's URL without query (null: none), built once. */
   readonly #counterparts = new Map<HttpEndpoint, string | null>();
   readonly #chaosLines = new Map<HttpEndpoint, HeaderList>();
-  readonly #trusted: ReadonlySet<string>;
   /** Per connection: its client's rate checks (rebuilt when a trusted proxy names another client). */
   readonly #checks = new WeakMap<Socket, ClientChecks>();
   /** Per connection: requests answered so far (see MAX_REQUESTS_PER_CONNECTION). */
@@ -74,7 +74,6 @@ export class HttpService {
     const { registry, config, logger } = options;
     this.store = options.store;
     this.#pipeline = new Pipeline({ host: options.host, registry, config, store: this.store, logger });
-    this.#trusted = new Set(config.trustProxy);
     for (const endpoint of registry.endpoints) {
       this.#counterparts.set(endpoint, counterpartUrl(options.host, endpoint, config.urls));
       this.#chaosLines.set(endpoint, chaosBaseHeaders(endpoint));
@@ -120,13 +119,21 @@ export class HttpService {
     clearTimeout(deadline);
   }
 
+  /**
+   * Who the limits count this request against. Only a peer in TRUST_PROXY is
+   * believed about somebody else: then the client is the right-most address
+   * of X-Forwarded-For that is not itself a trusted proxy (our HAProxy deletes
+   * what the client sent and appends the address it saw). Anything else,
+   * including a client's own X-Forwarded-For, leaves the socket's address.
+   * Either way the key is a canonical address, never header text.
+   */
   #clientAddress(req: IncomingMessage): string {
-    const peer = req.socket.remoteAddress ?? '';
+    const peer = peerAddress(req.socket.remoteAddress);
+    const trust = this.options.config.trustProxy;
+    if (trust.empty) return peer;
     const forwarded = req.headers['x-forwarded-for'];
-    if (!forwarded || !this.#trusted.has(peer.replace(/^::ffff:/, ''))) return peer;
-    // The last hop is the one our trusted proxy added (it deletes client-sent values).
-    const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded).split(',');
-    return (hops[hops.length - 1] as string).trim() || peer;
+    if (forwarded === undefined || !trust.isTrusted(peer)) return peer;
+    return clientFromForwarded(Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trust) ?? peer;
   }
 
   #checksFor(req: IncomingMessage): ClientChecks {

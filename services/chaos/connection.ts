@@ -3,11 +3,19 @@
 // idle, hold, stall, linger) and back-pressure, and decides what becomes of the
 // connection after each response (keep-alive, close, hold, reset). What a
 // request means is not its business: it hands each one to its host.
+//
+// A connection from a peer in TRUST_PROXY (our HAProxy) first goes through
+// one more stage: it must open with a PROXY v2 header (proxy-v2.ts), which
+// names the client; only the bytes after it reach the HTTP parser. Any other
+// connection goes straight to the parser, which refuses a PROXY header as the
+// malformed request it is there (400, close): a client never names itself.
 import type { Socket } from 'node:net';
 import type { Config } from '../../shared/config.js';
 import type { Exchange } from '../../shared/observe.js';
 import { ClientChecks } from '../../shared/rate-limit.js';
+import { peerAddress } from '../../shared/trust.js';
 import { RequestParser, RequestRejected, type CaptureHook, type ParsedRequest, type ParserLimits } from './parser.js';
+import { parseProxyV2 } from './proxy-v2.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
 
 /** What a connection needs from the server that accepted it. */
@@ -37,6 +45,8 @@ const LINGER_MS = 5_000;
 
 type Queued = ParsedRequest | RequestRejected;
 
+const EMPTY = Buffer.alloc(0);
+
 export class Connection implements WireOwner {
   readonly #parser: RequestParser;
   readonly #queue: Queued[] = [];
@@ -61,6 +71,10 @@ export class Connection implements WireOwner {
   #holdTimer: NodeJS.Timeout | undefined;
   #stallTimer: NodeJS.Timeout | undefined;
   #lingerTimer: NodeJS.Timeout | undefined;
+  /** Who the limits count: the socket's peer, or the PROXY header's source. */
+  #clientAddress: string;
+  /** A trusted peer's PROXY v2 header, as much of it as arrived; undefined once read (or for any other peer). */
+  #proxyHeader: Buffer | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -87,6 +101,9 @@ export class Connection implements WireOwner {
       host.limits,
       host.capture ? { capture: host.capture } : undefined,
     );
+    this.#clientAddress = peerAddress(socket.remoteAddress);
+    // The one trust check of the connection; nobody is trusted by default.
+    if (host.config.trustProxy.isTrusted(this.#clientAddress)) this.#proxyHeader = EMPTY;
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('end', () => this.#onClientEnd());
     socket.on('error', () => {
@@ -101,8 +118,53 @@ export class Connection implements WireOwner {
     this.#idleTimer = undefined;
     // After a rejection, a hold or our FIN, input is read and dropped (lingering close).
     if (this.#parser.dead) return;
+    if (this.#proxyHeader !== undefined) {
+      const rest = this.#readProxyHeader(this.#proxyHeader, chunk);
+      if (rest === undefined) return;
+      chunk = rest;
+    }
     this.#parser.push(chunk);
     this.#afterInput();
+  }
+
+  /**
+   * A trusted peer's connection must open with a PROXY v2 header. Returns
+   * what follows it for the HTTP parser, or undefined while it is incomplete
+   * or once it was refused. A trusted peer that sends no header is refused
+   * too (400, close) rather than taken for the client: HAProxy always sends
+   * one with send-proxy-v2, so its absence means a misconfigured proxy or a
+   * local program on a trusted address, and counting it as the proxy's own
+   * address would put every client behind that proxy on one limit. A header
+   * that stops short gets the request-head time (408 after), and a client
+   * that closes meanwhile is simply closed.
+   */
+  #readProxyHeader(pending: Buffer, chunk: Buffer): Buffer | undefined {
+    const input = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    const header = parseProxyV2(input);
+    if (header.kind === 'need-more') {
+      this.#proxyHeader = input;
+      this.#requestTimer ??= setTimeout(() => {
+        this.#requestTimer = undefined;
+        this.#refuseProxyHeader(new RequestRejected(408, 'PROXY protocol header not received in time'));
+      }, this.host.requestTimeoutMs);
+      return undefined;
+    }
+    if (header.kind === 'reject') {
+      this.#refuseProxyHeader(new RequestRejected(400, header.reason));
+      return undefined;
+    }
+    if (header.kind === 'proxied') this.#clientAddress = header.source;
+    this.#proxyHeader = undefined;
+    this.#clearRequestTimer();
+    return input.subarray(header.headerLength);
+  }
+
+  /** A PROXY header that is not one: answered through the parser's rejection path, then closed. */
+  #refuseProxyHeader(rejection: RequestRejected): void {
+    this.#proxyHeader = undefined;
+    this.#clearRequestTimer();
+    this.#parser.stop();
+    this.#enqueue(rejection);
   }
 
   /**
@@ -304,9 +366,9 @@ export class Connection implements WireOwner {
     }
   }
 
-  /** The client's address: the socket's peer (the PROXY header's source, behind HAProxy). */
+  /** The client's address: the socket's peer, or the PROXY header's source when the peer is a trusted proxy. */
   get clientAddress(): string {
-    return this.socket.remoteAddress ?? '';
+    return this.#clientAddress;
   }
 
   /** This client's rate checks, one set per connection (one client address). */

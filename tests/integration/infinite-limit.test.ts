@@ -11,7 +11,8 @@ async function status(port: number, path: string, headers: Record<string, string
 }
 
 t.test('10 requests per 60 s per IP, then a real 429', async (t) => {
-  const { port } = await startHttp(t, 'control', testConfig());
+  // Loopback is the proxy here, so X-Forwarded-For can name another client below.
+  const { port } = await startHttp(t, 'control', testConfig({ TRUST_PROXY: '127.0.0.1' }));
   // Requests refused before the generator (404, 414, 400) do not count.
   t.equal((await status(port, '/infinite/json/widgets/a')).head.status, 404);
   t.equal((await status(port, `/infinite/json/users/${'a'.repeat(1025)}`)).head.status, 414);
@@ -39,6 +40,16 @@ t.test('10 requests per 60 s per IP, then a real 429', async (t) => {
   t.equal((await status(port, '/bytes')).head.status, 200, 'the rest of the host is not limited by it');
   const other = await status(port, '/infinite/html/users/limit-11', { 'X-Forwarded-For': '192.0.2.7' });
   t.equal(other.head.status, 200, 'another client (through the trusted proxy) has its own budget');
+});
+
+t.test("a client's own X-Forwarded-For does not buy it another budget", async (t) => {
+  // TRUST_PROXY unset: nobody is believed about somebody else.
+  const { port } = await startHttp(t, 'control', testConfig({ RATE_LIMIT_INFINITE: '3' }));
+  const codes: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    codes.push((await status(port, `/infinite/json/posts/rotate-${i}`, { 'X-Forwarded-For': `192.0.2.${i + 1}` })).head.status);
+  }
+  t.same(codes, [200, 200, 200, 429, 429, 429]);
 });
 
 t.test('RATE_LIMIT_INFINITE=0 turns the limit off', async (t) => {

@@ -14,6 +14,7 @@ t.test('defaults are the embedded stack', async (t) => {
   t.equal(c.redisUrl, undefined);
   t.same(c.rateLimit, { general: 60, infinite: 10 });
   t.equal(c.logLevel, 'info');
+  t.ok(c.trustProxy.empty && !c.trustProxy.isTrusted('127.0.0.1') && !c.trustProxy.isTrusted('::1'), 'nobody is trusted, loopback included');
   t.ok(Object.isFrozen(c) && Object.isFrozen(c.urls), 'frozen');
 });
 
@@ -32,6 +33,14 @@ t.test('default public authorities never collide', async (t) => {
   t.equal(new Set(authorities).size, authorities.length, authorities.join(' '));
 });
 
+t.test('TRUST_PROXY: addresses, CIDRs and loopback', async (t) => {
+  const list = loadConfig({ TRUST_PROXY: '127.0.0.1, ::1 ,10.0.0.0/8,fd00::/8' }).trustProxy;
+  t.same(list.entries, ['127.0.0.1/32', '::1/128', '10.0.0.0/8', 'fd00::/8']);
+  t.ok(list.isTrusted('10.9.8.7') && list.isTrusted('::ffff:127.0.0.1') && list.isTrusted('fd00::5'));
+  t.same(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy.entries, ['127.0.0.0/8', '::1/128']);
+  t.ok(loadConfig({ TRUST_PROXY: '' }).trustProxy.empty, 'set empty: nobody');
+});
+
 const bad: [string, string, RegExp][] = [
   ['CHAOS_PORT', 'abc', /CHAOS_PORT="abc" is not valid: expected an integer from 0 to 65535/],
   ['CONTROL_PORT', '70000', /CONTROL_PORT/],
@@ -42,6 +51,11 @@ const bad: [string, string, RegExp][] = [
   ['PUBLIC_HUB_URL', 'http://x/with/path', /PUBLIC_HUB_URL/],
   ['REDIS_URL', 'localhost:6379', /REDIS_URL/],
   ['TRUST_PROXY', 'evil host', /TRUST_PROXY/],
+  ['TRUST_PROXY', '::::', /TRUST_PROXY="::::" is not valid: expected .*"::::" is not an IP address, a CIDR or "loopback"/],
+  ['TRUST_PROXY', '127.0.0.1,1.2.3.4/33', /TRUST_PROXY=.*"1\.2\.3\.4\/33" is not/],
+  ['TRUST_PROXY', '::1/129', /TRUST_PROXY/],
+  ['TRUST_PROXY', '10.0.0.0/', /TRUST_PROXY/],
+  ['TRUST_PROXY', 'localhost', /TRUST_PROXY/],
   ['SHUTDOWN_GRACE_MS', '1.5', /SHUTDOWN_GRACE_MS/],
 ];
 for (const [name, value, message] of bad) {
