@@ -2,8 +2,8 @@
 // service: 1,000 pages, every link inside the namespace (as a browser resolves
 // it) and answering 200, every page well-formed, and a sample refetched byte
 // for byte. Then tails that would make a browser resolve links elsewhere
-// (dot segments, `#`, backslash…) are refused, and odd but safe ones link only
-// inside the namespace.
+// (dot segments, backslash…) are refused, a fragment is dropped as a browser
+// drops it, and odd but safe ones link only inside the namespace.
 import http from 'node:http';
 import t from 'tap';
 import { BODY_CAP, MAX_TAIL_CHARS, MAX_TAIL_SEGMENTS, segmentCount } from '../../services/control/infinite/index.js';
@@ -147,7 +147,7 @@ t.test('the linkProblem check itself: it catches links a browser resolves elsewh
 // Raw request targets (what `curl --path-as-is` sends), each a 400 in both formats.
 const HOSTILE: readonly string[] = [
   '../../../../x', '..', '.', 'a/..', 'a/.', 'a/./b', 'a/../b', 'a/../../../..', '%2e%2e/x', '%2E%2E/x', '.%2e/x', '%2e./x',
-  'a/%2e', 'a/%2E/b', 'a#b', '#', 'a/b#c/d', 'a\\b', '..\\..\\x', 'a"b', 'a<b', 'a>b', 'a`b', 'a{b}', 'a|b', 'a^b', 'a[0]',
+  'a/%2e', 'a/%2E/b', 'a\\b', '..\\..\\x', 'a"b', 'a<b', 'a>b', 'a`b', 'a{b}', 'a|b', 'a^b', 'a[0]',
 ];
 
 t.test('tails a browser would resolve or rewrite: a 400, never a page', async (t) => {
@@ -169,8 +169,18 @@ t.test('tails a browser would resolve or rewrite: a 400, never a page', async (t
   }
   const dot = JSON.parse((await rawGet(port, '/infinite/html/users/../../x')).body) as { reason: string };
   t.match(dot.reason, /dot segment "\.\."/);
-  const hash = JSON.parse((await rawGet(port, '/infinite/html/users/a#b')).body) as { reason: string };
-  t.match(hash.reason, /"#"/);
+});
+
+t.test('a fragment is dropped, as a browser drops it: the page of the tail before it', async (t) => {
+  const { port } = await startHttp(t, 'control', testConfig({ RATE_LIMIT_INFINITE: '0' }));
+  for (const [sent, served] of [['a#b', 'a'], ['a/b#c/d', 'a/b']] as const) {
+    for (const format of ['html', 'json']) {
+      const withFragment = await rawGet(port, `/infinite/${format}/users/${sent}`);
+      const plain = await rawGet(port, `/infinite/${format}/users/${served}`);
+      t.equal(withFragment.head.status, 200, `${format} ${sent}`);
+      t.equal(withFragment.body, plain.body, `${format} ${sent}: the same bytes as ${served}`);
+    }
+  }
 });
 
 // Safe tails that look odd: each page answers 200 and every link (and the
