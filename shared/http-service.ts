@@ -4,6 +4,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { counterpartUrl } from './catalog.js';
 import type { Config, HostName } from './config.js';
+import { ConnectionCaps } from './connection-caps.js';
 import { originForm, Pipeline, type Responder } from './dispatch.js';
 import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from './errors.js';
 import { addChaosHeaders, addClampedHeader, chaosBaseHeaders, controlHeaders, type HeaderList, type HeaderValue } from './headers.js';
@@ -69,6 +70,8 @@ export class HttpService {
   /** Per connection: requests answered so far (see MAX_REQUESTS_PER_CONNECTION). */
   readonly #served = new WeakMap<Socket, number>();
   readonly store: Store;
+  /** Per-client connection caps, applied at accept. */
+  readonly caps: ConnectionCaps;
 
   constructor(readonly options: HttpServiceOptions) {
     const { registry, config, logger } = options;
@@ -91,6 +94,17 @@ export class HttpService {
     // node:http's own cap answers the request past it with a 503 (a 5xx we
     // never send): the cap is ours instead, ending the connection as chaos does.
     this.server.maxRequestsPerSocket = 0;
+    // One client's share, decided at accept: the per-address cap, and a new
+    // connection that sends nothing is closed sooner than an idle keep-alive one.
+    this.caps = new ConnectionCaps(config);
+    this.server.maxConnections = config.maxConnections;
+    this.server.on('connection', (socket: Socket) => {
+      if (!this.caps.admit(socket)) return;
+      const silent = setTimeout(() => {
+        if (socket.bytesRead === 0) socket.destroy();
+      }, config.firstRequestTimeoutMs);
+      socket.once('close', () => clearTimeout(silent));
+    });
     this.server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
       if (!socket.writable) return;
       const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;

@@ -26,6 +26,8 @@ export interface ConnectionHost {
   readonly requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this. */
   readonly idleTimeoutMs: number;
+  /** A connection that has not sent a request yet is closed after this. */
+  readonly firstRequestTimeoutMs: number;
   /** How long a connection whose response promised more bytes is held open. */
   readonly holdMs: number;
   readonly maxRequestsPerConnection: number;
@@ -277,7 +279,10 @@ export class Connection implements WireOwner {
       return;
     }
     if (!this.#parser.midRequest && !this.#idleTimer) {
-      this.#idleTimer = setTimeout(() => this.#close(), this.host.idleTimeoutMs);
+      // A connection that has not made a request yet gets a shorter wait: idle
+      // sockets cost a descriptor each and count against nobody's rate limit.
+      const idleMs = this.#served === 0 ? this.host.firstRequestTimeoutMs : this.host.idleTimeoutMs;
+      this.#idleTimer = setTimeout(() => this.#close(), idleMs);
     }
   }
 

@@ -3,6 +3,7 @@
 // file adapts the shared pipeline to the raw wire; connection.ts is the transport.
 import net from 'node:net';
 import { authorityOf, type Config } from '../../shared/config.js';
+import { ConnectionCaps } from '../../shared/connection-caps.js';
 import { pathOf, Pipeline, type Responder } from '../../shared/dispatch.js';
 import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../../shared/errors.js';
 import { chaosBaseHeaders, httpDate, type HeaderList } from '../../shared/headers.js';
@@ -27,6 +28,8 @@ export interface ChaosServerOptions {
   readonly requestTimeoutMs?: number;
   /** An idle keep-alive connection is closed after this. */
   readonly idleTimeoutMs?: number;
+  /** A connection that has not sent a request yet is closed after this (FIRST_REQUEST_TIMEOUT_MS by default). */
+  readonly firstRequestTimeoutMs?: number;
   /** How long a connection whose response promised more bytes is held open. */
   readonly holdMs?: number;
   readonly maxRequestsPerConnection?: number;
@@ -39,11 +42,14 @@ export class ChaosServer implements ConnectionHost {
   readonly config: Config;
   readonly requestTimeoutMs: number;
   readonly idleTimeoutMs: number;
+  readonly firstRequestTimeoutMs: number;
   readonly holdMs: number;
   readonly maxRequestsPerConnection: number;
   readonly limits: ParserLimits;
   readonly store: Store;
   readonly capture: CaptureHook | undefined;
+  /** Per-client connection caps, applied at accept. */
+  readonly caps: ConnectionCaps;
   #draining = false;
 
   constructor(readonly options: ChaosServerOptions) {
@@ -53,6 +59,8 @@ export class ChaosServer implements ConnectionHost {
     this.store = options.store;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
+    // Never longer than the idle keep-alive wait: a silent new connection is the cheaper one to drop.
+    this.firstRequestTimeoutMs = Math.min(options.firstRequestTimeoutMs ?? config.firstRequestTimeoutMs, this.idleTimeoutMs);
     this.holdMs = options.holdMs ?? 30_000;
     this.maxRequestsPerConnection = options.maxRequestsPerConnection ?? 1000;
     for (const endpoint of registry.endpoints) setBaseHeaders(endpoint, chaosBaseHeaders(endpoint));
@@ -63,11 +71,15 @@ export class ChaosServer implements ConnectionHost {
     // Only when some endpoint asks: otherwise the parser keeps nothing more and pays nothing.
     this.capture = registry.captures ? (_method, target) => registry.match(pathOf(target))?.endpoint.capture : undefined;
     this.#pipeline = new Pipeline({ host: 'chaos', registry, config, store: this.store, logger, foreignHosts });
+    const caps = (this.caps = new ConnectionCaps(config));
     this.server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
+      if (!caps.admit(socket)) return;
       const connection = new Connection(socket, this);
       this.#connections.add(connection);
       socket.once('close', () => this.#connections.delete(connection));
     });
+    // Past this many open connections the server closes new ones at once (node's own ceiling).
+    this.server.maxConnections = config.maxConnections;
   }
 
   get draining(): boolean {

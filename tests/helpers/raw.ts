@@ -20,6 +20,8 @@ export interface RawResult {
 
 export interface RawOptions {
   readonly host?: string;
+  /** Source address to connect from (another loopback address is another client). */
+  readonly localAddress?: string;
   /** Give up after this long with end 'timeout' (default 5000). */
   readonly timeoutMs?: number;
   /** Stop (and destroy the socket) as soon as this returns true. */
@@ -30,13 +32,13 @@ export interface RawOptions {
 
 /** Connects, writes `request`, collects everything until FIN, reset, `until` or timeout. */
 export function rawExchange(port: number, request: string | Buffer | readonly (string | Buffer)[], options: RawOptions = {}): Promise<RawResult> {
-  const { host = '127.0.0.1', timeoutMs = 5000, until, endAfterWrite = false } = options;
+  const { host = '127.0.0.1', localAddress, timeoutMs = 5000, until, endAfterWrite = false } = options;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const arrivals: Arrival[] = [];
     let start = 0;
     let done = false;
-    const socket = net.connect({ port, host }, () => {
+    const socket = net.connect({ port, host, ...(localAddress ? { localAddress } : {}) }, () => {
       start = performance.now();
       const parts = Array.isArray(request) ? request : [request];
       for (const part of parts) socket.write(typeof part === 'string' ? Buffer.from(part, 'latin1') : part);

@@ -1,0 +1,58 @@
+// One greedy client cannot lock others out: its connections are capped at
+// accept (MAX_CONNECTIONS_PER_IP), its silent sockets are closed after
+// FIRST_REQUEST_TIMEOUT_MS, and a well-behaved client from another address
+// keeps getting prompt answers throughout. Small caps, so a few dozen
+// sockets suffice; 127.0.0.2 is another loopback address on Linux.
+import net from 'node:net';
+import t, { type Test } from 'tap';
+import { completeByLength, get, rawExchange } from '../helpers/raw.js';
+import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+
+const CAP = 10;
+const config = testConfig({ MAX_CONNECTIONS_PER_IP: String(CAP), FIRST_REQUEST_TIMEOUT_MS: '600' });
+const PATH = { chaos: '/status/200', control: '/status/200', bots: '/humans.txt' } as const;
+
+async function start(t: Test, host: keyof typeof PATH): Promise<number> {
+  return host === 'chaos' ? (await startChaos(t, { config })).port : (await startHttp(t, host, config)).port;
+}
+
+/** Opens a socket that never sends; resolves with how it ended and after how long (ms). */
+function silentSocket(port: number): { ended: Promise<{ after: number }>; socket: net.Socket } {
+  const started = performance.now();
+  const socket = net.connect({ port, host: '127.0.0.1' });
+  socket.on('error', () => {});
+  const ended = new Promise<{ after: number }>((resolve) => socket.once('close', () => resolve({ after: performance.now() - started })));
+  return { ended, socket };
+}
+
+for (const host of ['chaos', 'control', 'bots'] as const) {
+  t.test(`${host}: an idle-socket flood from one address is capped and cleared; others are served throughout`, async (t) => {
+    const port = await start(t, host);
+    const flood = Array.from({ length: CAP * 3 }, () => silentSocket(port));
+    t.teardown(() => flood.forEach((f) => f.socket.destroy()));
+    // A well-behaved client on another address, during the flood.
+    const started = performance.now();
+    const other = await rawExchange(port, get(PATH[host], { Connection: 'close' }), { localAddress: '127.0.0.2', until: completeByLength, timeoutMs: 3000 });
+    t.match(other.data.toString('latin1'), /^HTTP\/1\.1 200 /, 'another client is answered');
+    t.ok(performance.now() - started < 1000, 'promptly');
+    const ends = await Promise.all(flood.map((f) => f.ended));
+    const refused = ends.filter((e) => e.after < 400).length;
+    const timedOut = ends.filter((e) => e.after >= 400).length;
+    t.equal(timedOut, CAP, `${CAP} silent sockets admitted, then closed after the first-request timeout`);
+    t.equal(refused, CAP * 2, 'the rest closed at accept');
+    t.ok(ends.every((e) => e.after < 3000), 'none left open');
+  });
+}
+
+t.test('a client that made a request keeps the longer keep-alive wait', async (t) => {
+  const { port } = await startChaos(t, { config, idleTimeoutMs: 1500 });
+  const socket = net.connect({ port, host: '127.0.0.1' });
+  const started = performance.now();
+  let data = '';
+  socket.on('data', (d: Buffer) => (data += d.toString('latin1')));
+  socket.write(get('/status/200'));
+  await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const after = performance.now() - started;
+  t.match(data, /^HTTP\/1\.1 200 /);
+  t.ok(after >= 1400, `open until the keep-alive timeout (${Math.round(after)} ms), not the first-request one`);
+});
