@@ -27,6 +27,8 @@ export interface CatalogEndpoint {
   /** The twin's URL; null when the endpoint has none. */
   readonly counterpart: string | null;
   readonly random?: string;
+  /** For an endpoint that holds the connection: the longest one response can last, in ms. */
+  readonly longest_ms?: number;
 }
 
 export interface Catalog {
@@ -96,6 +98,7 @@ export function buildCatalog<Ctx>(registry: Registry<Ctx>, config: Config): Cata
         headers: e.headers ?? [],
         counterpart: counterpartUrl(registry.host, e, config.urls),
         ...(e.random ? { random: e.random } : {}),
+        ...(e.longestMs ? { longest_ms: e.longestMs(config) } : {}),
       })),
     })),
   };
@@ -119,6 +122,13 @@ function paramText(p: CatalogParam): string {
 
 function twinNote(counterpart: string | null): string {
   return counterpart === null ? '' : ` <small>(twin: <a href="${escapeHtml(counterpart)}">${escapeHtml(counterpart)}</a>)</small>`;
+}
+
+/** What an endpoint that holds or cuts the connection does, at most. */
+function longestNote(longestMs: number | undefined): string {
+  if (longestMs === undefined) return '';
+  if (longestMs === 0) return ' <small class="holds">[closes the connection]</small>';
+  return ` <small class="holds">[holds the connection up to ${longestMs >= 1000 ? `${longestMs / 1000} s` : `${longestMs} ms`}]</small>`;
 }
 
 /** How an endpoint takes part in /random, in words. */
@@ -148,7 +158,7 @@ export function renderCatalogHtml(catalog: Catalog): string {
           // A template (`/status/{code}`) is not a URL: show it, link only real paths.
           const label = `<code>${escapeHtml(e.methods.join(', '))} ${escapeHtml(e.path)}</code>`;
           const entry = e.path.includes('{') ? label : `<a href="${escapeHtml(e.path)}">${label}</a>`;
-          return `<li>${entry} — ${inlineCode(e.summary)}${twinNote(e.counterpart)}${randomNote(e.random)}${params}</li>`;
+          return `<li>${entry} — ${inlineCode(e.summary)}${twinNote(e.counterpart)}${randomNote(e.random)}${longestNote(e.longest_ms)}${params}</li>`;
         })
         .join('\n');
       return `<h2>${escapeHtml(g.name)} <small>(${g.count})</small></h2>\n<ul>\n${items}\n</ul>`;

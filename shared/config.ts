@@ -44,6 +44,8 @@ export interface Config {
   readonly maxConnectionsPerIp: number;
   /** A new connection that sends nothing is closed after this (FIRST_REQUEST_TIMEOUT_MS), sooner than an idle keep-alive one. */
   readonly firstRequestTimeoutMs: number;
+  /** How long the chaos host holds a connection whose response promised bytes that never come (HOLD_MS). */
+  readonly holdMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -184,6 +186,7 @@ export function loadConfig(env: Env): Config {
     maxConnections: readInt(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     maxConnectionsPerIp: readInt(env, 'MAX_CONNECTIONS_PER_IP', 64, 0, 1_000_000),
     firstRequestTimeoutMs: readInt(env, 'FIRST_REQUEST_TIMEOUT_MS', 5_000, 100, 60_000),
+    holdMs: readInt(env, 'HOLD_MS', 30_000, 100, 120_000),
   });
 }
 

@@ -63,6 +63,12 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs, C extends s
   /** Stalls or holds the connection by design (/slow, /drip, …): never picked by /random. */
   readonly holdsConnection?: boolean;
   /**
+   * The longest one response of this endpoint can last, from the request to
+   * its last byte or its close, under the service's configuration; stated in
+   * the catalog. Required where `holdsConnection` is set.
+   */
+  readonly longestMs?: (config: Config) => number;
+  /**
    * The enum parameter that names the endpoint's mode (a metric label);
    * default: the parameter `mode`, when there is one.
    */
@@ -260,6 +266,7 @@ export class Registry<Ctx> {
       if (twin !== null && twin.host === this.host) problems.push(`${where}: counterpart must be on another host (or null)`);
       if (twin !== null && !twin.path.startsWith('/')) problems.push(`${where}: counterpart path ${twin.path} must start with /`);
       if (e.summary.trim() === '') problems.push(`${where}: summary is empty`);
+      if (e.holdsConnection && !e.longestMs) problems.push(`${where}: holds the connection, so it must state longestMs`);
       const max = e.capture?.body?.max;
       if (max !== undefined && !(Number.isInteger(max) && max >= 0 && max <= MAX_CAPTURED_BODY)) {
         problems.push(`${where}: capture.body.max must be a whole number from 0 to ${MAX_CAPTURED_BODY}`);

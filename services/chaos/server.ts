@@ -61,7 +61,7 @@ export class ChaosServer implements ConnectionHost {
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
     // Never longer than the idle keep-alive wait: a silent new connection is the cheaper one to drop.
     this.firstRequestTimeoutMs = Math.min(options.firstRequestTimeoutMs ?? config.firstRequestTimeoutMs, this.idleTimeoutMs);
-    this.holdMs = options.holdMs ?? 30_000;
+    this.holdMs = options.holdMs ?? config.holdMs;
     this.maxRequestsPerConnection = options.maxRequestsPerConnection ?? 1000;
     for (const endpoint of registry.endpoints) setBaseHeaders(endpoint, chaosBaseHeaders(endpoint));
     const own = authorityOf(config.urls.base);

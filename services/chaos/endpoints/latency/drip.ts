@@ -8,6 +8,7 @@ export default defineChaosEndpoint({
   path: '/drip',
   category: 'latency',
   holdsConnection: true,
+  longestMs: (config) => config.maxResponseMs,
   summary: 'Headers at once, then `bytes` asterisks in `chunk`-byte pieces `interval` ms apart (the chunk is raised so it ends within MAX_RESPONSE_MS)',
   params: DRIP_PARAMS,
   // A schedule longer than MAX_RESPONSE_MS gets a larger chunk, reported in X-Chaos-Clamped.

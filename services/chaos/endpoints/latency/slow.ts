@@ -1,4 +1,4 @@
-import { SLOW_PARAMS, slowBody } from '../../../../shared/content/payload.js';
+import { SLOW_MAX_MS, SLOW_PARAMS, slowBody } from '../../../../shared/content/payload.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { compose } from '../../faults/stage.js';
@@ -9,6 +9,7 @@ export default defineChaosEndpoint({
   path: '/slow',
   category: 'latency',
   holdsConnection: true,
+  longestMs: () => SLOW_MAX_MS,
   summary: 'Waits `ms` milliseconds, then sends the whole response at once',
   params: SLOW_PARAMS,
   headers: ['X-Chaos-Delayed-Ms'],

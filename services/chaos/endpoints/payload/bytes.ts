@@ -9,6 +9,8 @@ export default defineChaosEndpoint({
   path: '/bytes',
   category: 'payload',
   holdsConnection: true,
+  // The overshoot holds the connection for the bytes that never come, until HOLD_MS.
+  longestMs: (config) => config.holdMs,
   summary: '`n` seeded random bytes framed by a lying Content-Length or a lying Content-Type',
   params: {
     mode: oneOf(['content-length-overshoot', 'content-length-undershoot', 'wrong-content-type'], {

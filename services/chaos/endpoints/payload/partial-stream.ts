@@ -8,6 +8,8 @@ export default defineChaosEndpoint({
   path: '/partial-stream',
   category: 'payload',
   holdsConnection: true,
+  // The fragment and the close leave at once.
+  longestMs: () => 0,
   summary: 'The opening `bytes` of a JSON object, no Content-Length, then a clean close',
   params: PARTIAL_STREAM_PARAMS,
   headers: ['X-Chaos-Partial-Bytes'],

@@ -1,0 +1,59 @@
+// Every endpoint that holds or trickles states its longest response in the
+// catalog, and really ends by then: each is requested with every extreme of
+// its numeric parameters and every value of its enums, all at once, and each
+// connection must end (complete and closed, or cut) within its stated bound.
+import t from 'tap';
+import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
+import { buildCatalog } from '../../shared/catalog.js';
+import type { Param, ParamSpecs } from '../../shared/params.js';
+import type { Registry } from '../../shared/registry.js';
+import { get, rawExchange } from '../helpers/raw.js';
+import { startChaos, testConfig } from '../helpers/servers.js';
+
+// Short service bounds, so the slowest schedules fit in a few seconds (/slow's 15 s is its own).
+const config = testConfig({ MAX_RESPONSE_MS: '1500', HOLD_MS: '1000' });
+const registry = createChaosRegistry();
+const holding = registry.endpoints.filter((e) => e.holdsConnection);
+
+/** Every combination of each int's min and max and each enum's values (other parameters left to their defaults). */
+function extremes(endpoint: { readonly params: ParamSpecs }): string[] {
+  let queries: string[][] = [[]];
+  for (const [name, spec] of Object.entries(endpoint.params) as [string, Param<unknown>][]) {
+    if (spec.in !== 'query') continue;
+    const values =
+      spec.kind === 'int' && spec.min !== undefined && spec.max !== undefined
+        ? [spec.min, spec.max].map(String)
+        : spec.kind === 'enum' && Array.isArray(spec.accepted)
+          ? (spec.accepted as string[])
+          : [];
+    if (values.length === 0) continue;
+    queries = queries.flatMap((q) => values.map((v) => [...q, `${name}=${v}`]));
+  }
+  return queries.map((q) => q.join('&'));
+}
+
+t.test('the catalog states the longest response of every holding endpoint', async (t) => {
+  const catalog = buildCatalog(registry as Registry<unknown>, config);
+  const entries = catalog.categories.flatMap((c) => c.endpoints);
+  t.ok(holding.length >= 4);
+  for (const e of holding) {
+    t.equal(entries.find((x) => x.id === e.id)?.longest_ms, e.longestMs?.(config), `${e.path}: longest_ms`);
+  }
+});
+
+t.test('each holding endpoint ends within its stated bound at every extreme', async (t) => {
+  const { port } = await startChaos(t, { config });
+  const runs = holding.flatMap((e) => extremes(e).map((query) => ({ e, query, bound: e.longestMs?.(config) ?? 0 })));
+  t.ok(runs.length >= 10, `${runs.length} requests`);
+  const results = await Promise.all(
+    runs.map(async ({ e, query, bound }) => {
+      const started = performance.now();
+      const r = await rawExchange(port, get(`${e.path}?${query}`, { Connection: 'close' }), { timeoutMs: bound + 4000 });
+      return { label: `${e.path}?${query}`, bound, end: r.end, took: performance.now() - started };
+    }),
+  );
+  for (const r of results) {
+    t.not(r.end, 'timeout', `${r.label}: the connection ends`);
+    t.ok(r.took <= r.bound + 1500, `${r.label}: ended after ${Math.round(r.took)} ms (bound ${r.bound} ms)`);
+  }
+});
