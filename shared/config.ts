@@ -46,6 +46,8 @@ export interface Config {
   readonly firstRequestTimeoutMs: number;
   /** How long the chaos host holds a connection whose response promised bytes that never come (HOLD_MS). */
   readonly holdMs: number;
+  /** Responses of holding endpoints one client may have open at once, across replicas (MAX_HELD_PER_IP; 0: no cap). */
+  readonly maxHeldPerIp: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -187,6 +189,7 @@ export function loadConfig(env: Env): Config {
     maxConnectionsPerIp: readInt(env, 'MAX_CONNECTIONS_PER_IP', 64, 0, 1_000_000),
     firstRequestTimeoutMs: readInt(env, 'FIRST_REQUEST_TIMEOUT_MS', 5_000, 100, 60_000),
     holdMs: readInt(env, 'HOLD_MS', 30_000, 100, 120_000),
+    maxHeldPerIp: readInt(env, 'MAX_HELD_PER_IP', 32, 0, 100_000),
   });
 }
 

@@ -5,7 +5,7 @@
 // failure. Each transport renders the outcome through its Responder.
 import { catalogBodies, missBody, suggestPaths, wantsJson, type CatalogBodies } from './catalog.js';
 import type { Config, HostName } from './config.js';
-import { errorResponse, type PlainResponse, type Refusal } from './errors.js';
+import { errorResponse, heldRefusal, type PlainResponse, type Refusal } from './errors.js';
 import type { HeaderList } from './headers.js';
 import type { Logger } from './log.js';
 import { Exchange, observing, type Outcome } from './observe.js';
@@ -36,6 +36,8 @@ export interface Responder<Ctx> {
   context(endpoint: AnyEndpoint<Ctx>, clamped: readonly string[]): Ctx;
   /** The handler threw or rejected: answer 500 if nothing went out yet, else cut the response. */
   failed(): void;
+  /** Runs `fn` once this exchange's response no longer occupies the connection (ended, cut, or its hold over). */
+  whenDone(fn: () => void): void;
 }
 
 export interface PipelineOptions<Ctx> {
@@ -47,6 +49,9 @@ export interface PipelineOptions<Ctx> {
   /** Authorities of our other hosts that may arrive on this host's connections (HAProxy routes a connection once): 421. */
   readonly foreignHosts?: ReadonlySet<string>;
 }
+
+/** A held-response slot outlives the endpoint's longest answer by this much before it lapses on its own. */
+const HELD_SLOT_MARGIN_MS = 10_000;
 
 type Decision<Ctx> =
   | { readonly kind: 'plain'; readonly outcome: Outcome; readonly response: PlainResponse; readonly endpoint?: AnyEndpoint<Ctx> }
@@ -79,16 +84,10 @@ export class Pipeline<Ctx> {
     }
     const decision = this.#decide(req);
     const limits = checks.for(decision.kind === 'serve' ? decision.endpoint.limits : undefined);
-    if (limits.length === 0) {
-      this.#render(decision, responder);
-      return undefined;
-    }
+    if (limits.length === 0) return this.#hold(decision, req, checks, responder);
     const now = refusalNow(this.options.store, limits);
-    if (now !== 'ask') {
-      this.#admit(decision, req, responder, now);
-      return undefined;
-    }
-    return refusalFor(this.options.store, limits).then((refusal) => this.#admit(decision, req, responder, refusal));
+    if (now !== 'ask') return this.#admit(decision, req, checks, responder, now);
+    return refusalFor(this.options.store, limits).then((refusal) => this.#admit(decision, req, checks, responder, refusal));
   }
 
   /** Routing, 405, 400 and the endpoint's screen: everything decided before the limits count the request. */
@@ -131,12 +130,49 @@ export class Pipeline<Ctx> {
     return { status: found ? 200 : 404, headers, body };
   }
 
-  /** Serves the decision, or answers for the limit: a real 429, no X-Chaos-* line (DESIGN §5); a namespace keeps its lines. */
-  #admit(decision: Decision<Ctx>, req: IncomingRequest, responder: Responder<Ctx>, refusal: Refusal | undefined): void {
-    if (!refusal) {
+  /** Serves the decision (through the held-response cap), or answers for the limit. */
+  #admit(
+    decision: Decision<Ctx>,
+    req: IncomingRequest,
+    checks: ClientChecks,
+    responder: Responder<Ctx>,
+    refusal: Refusal | undefined,
+  ): Promise<void> | undefined {
+    if (!refusal) return this.#hold(decision, req, checks, responder);
+    this.#refuse(decision, req, responder, refusal);
+    return undefined;
+  }
+
+  /**
+   * An endpoint that holds the connection first takes one of its client's
+   * MAX_HELD_PER_IP slots (shared by replicas through the store), given back
+   * when the response no longer occupies the connection. Fails open: a store
+   * that cannot answer lets the request through.
+   */
+  #hold(decision: Decision<Ctx>, req: IncomingRequest, checks: ClientChecks, responder: Responder<Ctx>): Promise<void> | undefined {
+    const cap = this.options.config.maxHeldPerIp;
+    if (decision.kind !== 'serve' || !decision.endpoint.holdsConnection || cap === 0) {
       this.#render(decision, responder);
-      return;
+      return undefined;
     }
+    const { store, config, host } = this.options;
+    const key = `held:${host}:${checks.clientAddress}`;
+    const ttlMs = (decision.endpoint.longestMs?.(config) ?? 0) + HELD_SLOT_MARGIN_MS;
+    return store.acquireSlot(key, cap, ttlMs).then(
+      (taken) => {
+        if (!taken) {
+          this.#refuse(decision, req, responder, heldRefusal(cap));
+          return;
+        }
+        responder.whenDone(() => void store.releaseSlot(key).catch(() => undefined));
+        this.#render(decision, responder);
+      },
+      () => this.#render(decision, responder),
+    );
+  }
+
+  /** A real 429, no X-Chaos-* line (DESIGN §5); a namespace keeps its lines. */
+  #refuse(decision: Decision<Ctx>, req: IncomingRequest, responder: Responder<Ctx>, refusal: Refusal): void {
     const headers: HeaderList = [...refusal.headers, ...this.options.registry.linesUnder(req.path)];
     const exchange = responder.exchange;
     if (exchange) {

@@ -74,3 +74,26 @@ export function rateLimitRefusal(decision: RateDecision, check: RateCheck): Refu
     body,
   };
 }
+
+/** The answer to a client that already holds MAX_HELD_PER_IP responses open: a real 429 naming the cap. */
+export function heldRefusal(cap: number): Refusal {
+  const body = jsonBody({
+    type: 'about:blank',
+    title: 'Too Many Requests',
+    status: 429,
+    detail:
+      `This client already has ${cap} responses that hold the connection open at once (MAX_HELD_PER_IP); ` +
+      'retry when one has ended. This is a real limit, not chaos.',
+    policy: 'held',
+  });
+  return {
+    status: 429,
+    policy: 'held',
+    headers: [
+      ['Content-Type', 'application/problem+json'],
+      ['Content-Length', String(body.length)],
+      ['Retry-After', '1'],
+    ],
+    body,
+  };
+}

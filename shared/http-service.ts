@@ -252,6 +252,11 @@ class ResponseResponder implements Responder<HttpContext> {
     };
   }
 
+  whenDone(fn: () => void): void {
+    // 'close' comes once the response has finished, or when the connection dies first.
+    this.res.once('close', fn);
+  }
+
   failed(): void {
     if (this.res.headersSent) this.res.destroy();
     else this.plain(errorResponse(500, INTERNAL_ERROR_REASON), false);

@@ -40,6 +40,15 @@ export interface ConnectionHost {
   rejected(connection: Connection, rejection: RequestRejected): void;
 }
 
+/** The response in progress. */
+interface Active {
+  readonly wire: Wire;
+  readonly keepAlive: boolean;
+  readonly exchange: Exchange | undefined;
+  /** Run once the response no longer occupies the connection (see whenDone). */
+  done?: (() => void)[];
+}
+
 /** Parsed requests waiting behind the active response; beyond this we stop parsing and reading. */
 const MAX_QUEUED_REQUESTS = 16;
 /** After our FIN, a client that never closes its side is cut off after this. */
@@ -52,7 +61,9 @@ const EMPTY = Buffer.alloc(0);
 export class Connection implements WireOwner {
   readonly #parser: RequestParser;
   readonly #queue: Queued[] = [];
-  #active: { wire: Wire; keepAlive: boolean; exchange: Exchange | undefined } | undefined;
+  #active: Active | undefined;
+  /** Callbacks of a response that ended but whose connection lives on for it (a hold, a close): run when the socket closes. */
+  #doneAtClose: (() => void)[] | undefined;
   #served = 0;
   #pumping = false;
   #clientEnded = false;
@@ -327,21 +338,27 @@ export class Connection implements WireOwner {
     const active = this.#active;
     this.#active = undefined;
     if (active) this.#abort(active);
+    runAll(this.#doneAtClose);
+    this.#doneAtClose = undefined;
   }
 
   /** The client went away mid-response: every wait of the response dies, and it is observed as incomplete. */
-  #abort(active: { wire: Wire; exchange: Exchange | undefined }): void {
+  #abort(active: Active): void {
     active.wire.socketClosed();
     active.exchange?.finish(active.wire.status ?? 0, active.wire.bytesWritten, false);
+    runAll(active.done);
   }
 
   finished(wire: Wire, action: EndAction): void {
     if (this.#active?.wire !== wire) return;
-    const { keepAlive, exchange } = this.#active;
+    const { keepAlive, exchange, done } = this.#active;
     this.#active = undefined;
     exchange?.finish(wire.status ?? 0, wire.bytesWritten, true);
     // A HEAD response promised no body, so there is nothing to wait for.
     const effective: EndAction = action === 'hold' && wire.headOnly ? 'keep-alive' : action;
+    // A response that keeps the connection (a hold) occupies it until the socket closes.
+    if (effective === 'keep-alive' || !done) runAll(done);
+    else (this.#doneAtClose ??= []).push(...done);
     switch (effective) {
       case 'keep-alive':
         if (!keepAlive) this.#close();
@@ -391,7 +408,21 @@ export class Connection implements WireOwner {
   /** Drops a response nothing was written for (its timers die), so another can answer in its place. */
   abandon(wire: Wire): void {
     wire.socketClosed();
-    if (this.#active?.wire === wire) this.#active = undefined;
+    if (this.#active?.wire !== wire) return;
+    const { done } = this.#active;
+    this.#active = undefined;
+    runAll(done);
+  }
+
+  /**
+   * Runs `fn` once the response on `wire` no longer occupies the connection:
+   * when it ends and the connection is free for the next, or, for a response
+   * that holds or closes it, when the socket closes. A wire that is not the
+   * active response any more runs it at once.
+   */
+  whenDone(wire: Wire, fn: () => void): void {
+    if (this.#active?.wire === wire) (this.#active.done ??= []).push(fn);
+    else fn();
   }
 
   #dispatch(req: ParsedRequest): void {
@@ -409,4 +440,8 @@ export class Connection implements WireOwner {
       this.#pump();
     });
   }
+}
+
+function runAll(callbacks: readonly (() => void)[] | undefined): void {
+  if (callbacks) for (const fn of callbacks) fn();
 }

@@ -156,6 +156,8 @@ function writePlain(
 class WireResponder implements Responder<ChaosContext> {
   exchange: Exchange | undefined;
   #wire: Wire | undefined;
+  /** whenDone callbacks registered before the response's wire exists. */
+  #done: (() => void)[] | undefined;
 
   constructor(
     private readonly server: ChaosServer,
@@ -171,6 +173,8 @@ class WireResponder implements Responder<ChaosContext> {
   context(endpoint: AnyEndpoint<ChaosContext>, clamped: readonly string[]): ChaosContext {
     const { server, req } = this;
     const wire = (this.#wire = this.connection.openWire(req.method === 'HEAD', this.keepAlive, this.exchange));
+    if (this.#done) for (const fn of this.#done) this.connection.whenDone(wire, fn);
+    this.#done = undefined;
     const keepAlive = this.keepAlive;
     return {
       req,
@@ -186,6 +190,11 @@ class WireResponder implements Responder<ChaosContext> {
       clientAddress: this.connection.clientAddress,
       registry: server.options.registry,
     };
+  }
+
+  whenDone(fn: () => void): void {
+    if (this.#wire) this.connection.whenDone(this.#wire, fn);
+    else (this.#done ??= []).push(fn);
   }
 
   /** A bug in a handler: 500 if nothing was sent yet, else reset; never a hang. */

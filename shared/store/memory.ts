@@ -135,6 +135,8 @@ export class MemoryStore implements Store {
   readonly #rates: ExpiringTable;
   /** A few keys a day: small, never crowded out by the others. */
   readonly #budgets = new ExpiringTable(1000);
+  /** Concurrent slots per client (held responses). */
+  readonly #slotTable: ExpiringTable;
   readonly #now: () => number;
   #closed = false;
 
@@ -142,12 +144,13 @@ export class MemoryStore implements Store {
     const max = options.maxEntries ?? 200_000;
     this.#windows = new ExpiringTable(max);
     this.#rates = new ExpiringTable(max);
+    this.#slotTable = new ExpiringTable(max);
     this.#now = options.now ?? Date.now;
   }
 
   /** Keys held, all kinds together (for tests and metrics). */
   get size(): number {
-    return this.#windows.size + this.#rates.size + this.#budgets.size;
+    return this.#windows.size + this.#rates.size + this.#budgets.size + this.#slotTable.size;
   }
 
   async countInWindow(key: string, ttlMs: number): Promise<number> {
@@ -213,8 +216,25 @@ export class MemoryStore implements Store {
     return true;
   }
 
+  async acquireSlot(key: string, limit: number, ttlMs: number): Promise<boolean> {
+    if (this.#closed) throw new StoreClosedError('acquireSlot');
+    const now = this.#now();
+    const held = this.#slotTable.get(key, now)?.value ?? 0;
+    if (held >= limit) return false;
+    this.#slotTable.set(key, held + 1, now + ttlMs, now);
+    return true;
+  }
+
+  async releaseSlot(key: string): Promise<void> {
+    if (this.#closed) throw new StoreClosedError('releaseSlot');
+    const now = this.#now();
+    const entry = this.#slotTable.get(key, now);
+    if (entry && entry.value > 0) this.#slotTable.set(key, entry.value - 1, entry.expiresAt, now);
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
+    this.#slotTable.clear();
     this.#windows.clear();
     this.#rates.clear();
     this.#budgets.clear();

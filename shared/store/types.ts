@@ -47,6 +47,15 @@ export interface Store {
   /** Takes one unit of `key`'s budget if fewer than `budget` were taken within `ttlMs`. */
   consumeBudget(key: string, budget: number, ttlMs: number): Promise<boolean>;
   /**
+   * Takes one of `limit` concurrent slots of `key` (a client's held
+   * responses). A slot is given back by releaseSlot; all of a key's slots lapse
+   * `ttlMs` after its last take, so a lost release cannot leak them for ever.
+   * False, and nothing taken, when all are in use.
+   */
+  acquireSlot(key: string, limit: number, ttlMs: number): Promise<boolean>;
+  /** Gives back one slot of `key`; nothing when none is held. */
+  releaseSlot(key: string): Promise<void>;
+  /**
    * Releases the store (timers, connections, memory). Idempotent. Afterwards
    * every operation fails with StoreClosedError: a late caller learns the store
    * is gone instead of reading state that no longer exists.

@@ -142,6 +142,30 @@ export function runStoreCases(t: Test, name: string, makeStore: () => Promise<St
     t.equal(await store.consumeBudget(key('ai'), 2, ttlMs), false);
   });
 
+  t.test(`${name}: slots: at most limit taken at once, given back on release, lapsing after ttl`, async (t) => {
+    const { store, key } = await setUp(t);
+    const long = 60_000;
+    t.equal(await store.acquireSlot(key('s'), 2, long), true);
+    t.equal(await store.acquireSlot(key('s'), 2, long), true);
+    t.equal(await store.acquireSlot(key('s'), 2, long), false, 'both slots taken');
+    t.equal(await store.acquireSlot(key('other'), 2, long), true, 'another key has its own');
+    await store.releaseSlot(key('s'));
+    t.equal(await store.acquireSlot(key('s'), 2, long), true, 'a release gives one back');
+    t.equal(await store.acquireSlot(key('s'), 2, long), false);
+    for (let i = 0; i < 5; i++) await store.releaseSlot(key('s'));
+    await store.releaseSlot(key('never-taken'));
+    t.equal(await store.acquireSlot(key('s'), 1, long), true, 'releases never go below zero');
+    t.equal(await store.acquireSlot(key('s'), 1, long), false);
+    t.equal(await store.acquireSlot(key('zero'), 0, long), false, 'limit 0 allows nothing');
+    // A lost release: the slots lapse ttl after the last take.
+    const ttlMs = 300;
+    t.equal(await store.acquireSlot(key('lapse'), 1, ttlMs), true);
+    const taken = performance.now();
+    t.equal(await store.acquireSlot(key('lapse'), 1, ttlMs), false);
+    await until(taken, ttlMs + 50);
+    t.equal(await store.acquireSlot(key('lapse'), 1, ttlMs), true, 'free again after the ttl');
+  });
+
   t.test(`${name}: keys are independent`, async (t) => {
     const { store, key } = await setUp(t);
     const rate = (k: string): RateCheck => ({ policy: 'general', key: key(k), limit: 2, periodMs: 60_000 });

@@ -56,3 +56,31 @@ t.test('a client that made a request keeps the longer keep-alive wait', async (t
   t.match(data, /^HTTP\/1\.1 200 /);
   t.ok(after >= 1400, `open until the keep-alive timeout (${Math.round(after)} ms), not the first-request one`);
 });
+
+t.test('held responses per client: past MAX_HELD_PER_IP a real 429 naming the cap; slots come back', async (t) => {
+  const held = testConfig({ MAX_HELD_PER_IP: '2', HOLD_MS: '700' });
+  const { port } = await startChaos(t, { config: held });
+  const ask = (path: string) => rawExchange(port, get(path, { Connection: 'close' }), { timeoutMs: 4000 });
+  const slow = [ask('/slow?ms=800'), ask('/slow?ms=800')];
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const third = await ask('/slow?ms=10');
+  const text = third.data.toString('latin1');
+  t.match(text, /^HTTP\/1\.1 429 /, 'the third at once is refused');
+  t.match(text, /Content-Type: application\/problem\+json/);
+  t.match(text, /Retry-After: 1/);
+  t.match(text, /MAX_HELD_PER_IP/);
+  t.match(text, /"policy":"held"/);
+  t.notMatch(text, /X-Chaos-/i, 'a real limit, no X-Chaos-*');
+  const bystander = await rawExchange(port, get('/status/200', { Connection: 'close' }), { until: completeByLength });
+  t.match(bystander.data.toString('latin1'), /^HTTP\/1\.1 200 /, 'endpoints that do not hold are not capped');
+  for (const r of await Promise.all(slow)) t.match(r.data.toString('latin1'), /^HTTP\/1\.1 200 /);
+  t.match((await ask('/slow?ms=10')).data.toString('latin1'), /^HTTP\/1\.1 200 /, 'the slots came back');
+
+  // An overshoot holds its connection (HOLD_MS) after its handler is done: the slot stays taken until the close.
+  const hold = ask('/bytes?n=10');
+  const other = ask('/bytes?n=10');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.match((await ask('/slow?ms=10')).data.toString('latin1'), /^HTTP\/1\.1 429 /, 'two held connections fill the cap');
+  await Promise.all([hold, other]);
+  t.match((await ask('/slow?ms=10')).data.toString('latin1'), /^HTTP\/1\.1 200 /, 'free again once the holds end');
+});

@@ -52,6 +52,8 @@ function roundTripStore(): Store {
     countInWindow: (key, ttl) => inner.countInWindow(key, ttl),
     checkRate: (checks) => new Promise((resolve) => setTimeout(() => resolve(inner.checkRateNow(checks)), 5)),
     consumeBudget: (key, budget, ttl) => inner.consumeBudget(key, budget, ttl),
+    acquireSlot: (key, limit, ttl) => inner.acquireSlot(key, limit, ttl),
+    releaseSlot: (key) => inner.releaseSlot(key),
     close: () => inner.close(),
   };
 }
