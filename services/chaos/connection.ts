@@ -270,7 +270,7 @@ export class Connection implements WireOwner {
 
   /** The interim 100 goes out only between responses, never inside one. */
   #sendContinue(): void {
-    if (!this.#continuePending || this.#active || this.#queue.length > 0 || this.#closing || this.#closed) return;
+    if (!this.#continuePending || this.#active || this.#gated || this.#queue.length > 0 || this.#closing || this.#closed) return;
     this.#continuePending = false;
     this.socket.write('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
     // The body only starts now: give it the full request time.
