@@ -1,0 +1,232 @@
+// The wire-fault endpoints of the fault-injection family (/reset, /empty,
+// /garbage, /chunked, /keepalive-lie, /fail-first) on real sockets: the raw
+// client sees exactly what each sends and how the connection ends, within its
+// documented bound; curl shows the exit code a user meets; each control twin
+// answers the well-formed version.
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import t from 'tap';
+import { CHUNKED_MODES, chunkedParts, garbageBytes, resetBody } from '../../shared/content/fault-injection.js';
+import { JUNK_EXTENSIONS } from '../../services/chaos/faults/chunked-corrupt.js';
+import { RESET_AFTER_MS } from '../../services/chaos/faults/reset-at.js';
+import { RawConn } from '../helpers/conn.js';
+import { exchange, json } from '../helpers/final-response.js';
+import { get, parseHead, rawExchange } from '../helpers/raw.js';
+import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+
+const config = testConfig({ RATE_LIMIT_GENERAL: '0' });
+const chaos = (await startChaos(t, { config })).port;
+const control = (await startHttp(t, 'control', config)).port;
+
+/** Every fault here ends the connection within this bound on loopback (docs/fault-injection.md: 1 s). */
+const BOUND_MS = 1000;
+
+/** curl's exit code and what it printed on stderr. */
+function curl(args: readonly string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    execFile('curl', ['-sS', '--max-time', '10', ...args], { encoding: 'latin1', timeout: 15_000 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') reject(error);
+      else resolve({ code: error ? Number(error.code) : 0, stderr, stdout });
+    });
+  });
+}
+
+t.test('/reset: a TCP reset at each phase, within the bound', async (t) => {
+  const before = await rawExchange(chaos, get('/reset'));
+  t.equal(before.end, 'reset', 'default before-head: a reset');
+  t.equal(before.data.length, 0, '…and not a byte before it');
+  t.ok(before.elapsedMs < BOUND_MS, `in ${before.elapsedMs.toFixed(0)} ms`);
+
+  const afterHead = await rawExchange(chaos, get('/reset?phase=after-head'));
+  t.equal(afterHead.end, 'reset', 'after-head: a reset');
+  const head = parseHead(afterHead.data);
+  t.equal(head.status, 200);
+  t.equal(head.header('content-length'), String(512 + 1024), 'the head declares a body');
+  t.equal(head.header('x-chaos-reset-phase'), 'after-head');
+  t.equal(head.header('x-chaos-category'), 'fault-injection');
+  t.equal(head.rest.length, 0, 'no body byte after the head');
+  t.ok(afterHead.elapsedMs < BOUND_MS);
+
+  for (const after of [0, 1, 512, 20_000]) {
+    const mid = await rawExchange(chaos, get(`/reset?phase=mid-body&after=${after}`));
+    t.equal(mid.end, 'reset', `mid-body after=${after}: a reset`);
+    const h = parseHead(mid.data);
+    t.equal(h.header('content-length'), String(after + 1024));
+    t.equal(h.header('x-chaos-reset-after'), String(after));
+    t.same(h.rest, resetBody(after).subarray(0, after), `exactly ${after} body bytes, then the reset`);
+    t.ok(mid.elapsedMs < BOUND_MS + RESET_AFTER_MS, `in ${mid.elapsedMs.toFixed(0)} ms`);
+  }
+
+  const clamped = parseHead((await rawExchange(chaos, get('/reset?phase=after-head&after=99999'))).data);
+  t.equal(clamped.header('x-chaos-clamped'), 'after=65536');
+
+  for (const phase of ['before-head', 'after-head', 'mid-body']) {
+    const r = await curl([`http://127.0.0.1:${chaos}/reset?phase=${phase}`]);
+    t.equal(r.code, 56, `curl ${phase}: exit 56`);
+    t.match(r.stderr, /Connection reset by peer|Recv failure/, `curl ${phase}: ${r.stderr.trim()}`);
+  }
+});
+
+t.test('/empty: the request is read, then a FIN with zero bytes', async (t) => {
+  const r = await rawExchange(chaos, get('/empty'));
+  t.equal(r.end, 'fin');
+  t.equal(r.data.length, 0);
+  t.ok(r.elapsedMs < BOUND_MS);
+  // A request with a body: the body is read first, and still nothing comes back.
+  const post = await rawExchange(chaos, ['GET /empty HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n', 'hello']);
+  t.equal(post.end, 'fin');
+  t.equal(post.data.length, 0);
+  const c = await curl([`http://127.0.0.1:${chaos}/empty`]);
+  t.equal(c.code, 52, 'curl: exit 52');
+  t.match(c.stderr, /Empty reply from server/);
+});
+
+t.test('/garbage: n seeded bytes that are not HTTP, then a FIN', async (t) => {
+  const r = await rawExchange(chaos, get('/garbage'));
+  t.equal(r.end, 'fin');
+  t.same(r.data, garbageBytes('42', 1024), 'default: 1024 bytes of seed 42');
+  t.notOk(r.data.toString('latin1').startsWith('HTTP/'), 'not an HTTP response');
+  const a = await rawExchange(chaos, get('/garbage?n=300&seed=abc'));
+  const b = await rawExchange(chaos, get('/garbage?n=300&seed=abc'));
+  t.equal(a.data.length, 300);
+  t.same(a.data, b.data, 'the same seed, the same bytes');
+  t.notSame(a.data, (await rawExchange(chaos, get('/garbage?n=300&seed=abd'))).data, 'another seed, other bytes');
+  t.equal((await rawExchange(chaos, get('/garbage?n=0'))).data.length, 1, 'n=0 is clamped to 1');
+  const big = await rawExchange(chaos, get('/garbage?n=999999'));
+  t.equal(big.data.length, 65_536, 'n is clamped to 65536');
+  t.ok(big.elapsedMs < BOUND_MS);
+  const head = await rawExchange(chaos, get('/garbage?n=10', {}, 'HEAD'));
+  t.equal(head.data.length, 10, 'HEAD gets the garbage too: nothing is framed');
+  const c = await curl([`http://127.0.0.1:${chaos}/garbage`]);
+  t.not(c.code, 0, `curl fails (exit ${c.code}: ${c.stderr.trim()})`);
+
+  const twin = await exchange(control, get('/garbage?n=300&seed=abc'));
+  t.equal(twin.response.status, 200);
+  t.equal(twin.response.header('content-type'), 'application/octet-stream');
+  t.same(twin.body, a.data, 'control: the same bytes, framed by Content-Length');
+});
+
+t.test('/chunked: each lie on the wire', async (t) => {
+  const parts = (mode: string): Buffer[] => [...chunkedParts(mode)];
+  const chunks = (mode: string, ext = ''): string => parts(mode).map((p) => `${p.length.toString(16)}${ext}\r\n${p.toString('latin1')}\r\n`).join('');
+  const expected: Record<string, (mode: string) => string> = {
+    'bad-size': (m) => chunks(m).replace(/^[0-9a-f]+/, 'zz') + '0\r\n\r\n',
+    'size-too-large': (m) => parts(m).map((p) => `${(p.length + 1).toString(16)}\r\n${p.toString('latin1')}\r\n`).join('') + '0\r\n\r\n',
+    'missing-terminator': (m) => chunks(m),
+    'junk-extensions': (m) => chunks(m, JUNK_EXTENSIONS) + '0\r\n\r\n',
+    'junk-trailers': (m) => `${chunks(m)}0\r\nthis is not a field\r\nX Chaos Trailer: space in the name\r\n: empty name\r\n\r\n`,
+    'cl-and-te': (m) => chunks(m) + '0\r\n\r\n',
+  };
+  t.same(Object.keys(expected), [...CHUNKED_MODES]);
+  for (const mode of CHUNKED_MODES) {
+    const r = await rawExchange(chaos, get(`/chunked?mode=${mode}`));
+    t.equal(r.end, 'fin', `${mode}: closed after the body`);
+    t.ok(r.elapsedMs < BOUND_MS);
+    const head = parseHead(r.data);
+    t.equal(head.header('transfer-encoding'), 'chunked', `${mode}: Transfer-Encoding: chunked`);
+    t.equal(head.header('x-chaos-chunked-mode'), mode);
+    const length = parts(mode).reduce((n, p) => n + p.length, 0);
+    t.equal(head.header('content-length'), mode === 'cl-and-te' ? String(length) : undefined, `${mode}: Content-Length only with cl-and-te`);
+    t.equal(head.rest.toString('latin1'), (expected[mode] as (m: string) => string)(mode), `${mode}: the body bytes`);
+  }
+  const c = await curl([`http://127.0.0.1:${chaos}/chunked?mode=bad-size`]);
+  t.equal(c.code, 56, 'curl bad-size: exit 56');
+  t.match(c.stderr, /chunk|Recv failure/i);
+
+  // The twin: node's own chunked framing of the same three parts.
+  const twin = await rawExchange(control, get('/chunked?mode=junk-trailers'), { until: (d) => d.includes('\r\n0\r\n\r\n') });
+  const th = parseHead(twin.data);
+  t.equal(th.status, 200);
+  t.equal(th.header('transfer-encoding'), 'chunked');
+  t.equal(th.header('content-length'), undefined);
+  t.equal(th.rest.toString('latin1'), chunks('junk-trailers') + '0\r\n\r\n', 'control: a correct chunked body');
+  const decoded = await new Promise<string>((resolve, reject) => {
+    http.get(`http://127.0.0.1:${control}/chunked`, (res) => {
+      let text = '';
+      res.setEncoding('latin1');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve(text));
+    }).on('error', reject);
+  });
+  t.same(JSON.parse(decoded), { endpoint: '/chunked', mode: 'bad-size', chunks: 3 }, 'control: node decodes it');
+});
+
+t.test('/keepalive-lie: a keep-alive promise, then a FIN; the next request is never answered', async (t) => {
+  const conn = await RawConn.open(chaos);
+  t.teardown(() => conn.destroy());
+  conn.write(get('/keepalive-lie'));
+  t.equal(await conn.waitEnd(BOUND_MS), 'fin', 'closed right after the response');
+  const head = parseHead(conn.received);
+  t.equal(head.status, 200);
+  t.equal(head.header('connection'), 'keep-alive');
+  t.equal(head.header('keep-alive'), 'timeout=60');
+  t.same(JSON.parse(head.rest.toString()), { endpoint: '/keepalive-lie', keep_alive: true });
+  t.equal(head.rest.length, Number(head.header('content-length')), 'the response itself is complete');
+
+  // Pipelined: the second request is lost with the connection.
+  const r = await rawExchange(chaos, [get('/keepalive-lie'), get('/json')]);
+  t.equal(r.end, 'fin');
+  t.equal(r.data.toString('latin1').match(/HTTP\/1\.1 /g)?.length, 1, 'one response, the pipelined one never comes');
+  // Even after Connection: close the lie stands.
+  const closing = parseHead((await rawExchange(chaos, get('/keepalive-lie', { Connection: 'close' }))).data);
+  t.same(closing.headers('connection'), ['keep-alive']);
+
+  // The twin keeps its promise: two requests on one connection.
+  const twin = await RawConn.open(control);
+  t.teardown(() => twin.destroy());
+  twin.write(get('/keepalive-lie'));
+  t.ok(await twin.waitFor((d) => d.includes('"chaos_would"')));
+  twin.write(get('/keepalive-lie'));
+  t.ok(await twin.waitFor((d) => d.toString('latin1').split('HTTP/1.1 200').length === 3), 'control: the second request is answered too');
+  t.equal(twin.ended, undefined, 'control: still open');
+  t.match(twin.text, /\r\nKeep-Alive: timeout=\d+\r\n/);
+});
+
+t.test('/fail-first: n failures with Retry-After, then 200 until the record expires', async (t) => {
+  const seen: [number, string | undefined, string | undefined, string | undefined][] = [];
+  for (let i = 0; i < 5; i++) {
+    const ex = await exchange(chaos, get('/fail-first?id=ff-a'));
+    const r = ex.response;
+    seen.push([r.status, r.header('retry-after'), r.header('x-chaos-fail-first-attempt'), r.header('x-chaos-fail-first-remaining')]);
+  }
+  t.same(seen, [
+    [503, '1', '1', '2'],
+    [503, '1', '2', '1'],
+    [503, '1', '3', '0'],
+    [200, undefined, '4', '0'],
+    [200, undefined, '5', '0'],
+  ]);
+  const custom = await exchange(chaos, get('/fail-first?id=ff-b&n=1&status=429'));
+  t.equal(custom.response.status, 429);
+  t.match(json(custom), { endpoint: '/fail-first', id: 'ff-b', attempt: 1, failed: true, status: 429, fail_first: 1 });
+  t.equal((await exchange(chaos, get('/fail-first?id=ff-b&n=1&status=429'))).response.status, 200, 'then 200');
+  t.equal((await exchange(chaos, get('/fail-first?id=ff-c'))).response.status, 503, 'another id starts its own count');
+  // ttl=1: after a second the count starts again.
+  t.equal((await exchange(chaos, get('/fail-first?id=ff-d&n=1&ttl=1'))).response.status, 503);
+  t.equal((await exchange(chaos, get('/fail-first?id=ff-d&n=1&ttl=1'))).response.status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  t.equal((await exchange(chaos, get('/fail-first?id=ff-d&n=1&ttl=1'))).response.status, 503, 'the record expired: failing again');
+  const clamped = await exchange(chaos, get('/fail-first?id=ff-e&status=700'));
+  t.equal(clamped.response.status, 599);
+  t.equal(clamped.response.header('x-chaos-clamped'), 'status=599');
+  t.equal((await exchange(chaos, get('/fail-first'))).response.status, 400, 'id is required');
+
+  for (let i = 0; i < 3; i++) {
+    const twin = await exchange(control, get('/fail-first?id=ff-a&n=5'));
+    t.equal(twin.response.status, 200, 'control: never fails');
+    t.equal(twin.response.header('retry-after'), undefined);
+    t.same(json(twin), { endpoint: '/fail-first', id: 'ff-a', attempt: null, failed: false, status: 200, fail_first: 5, ttl: 300 });
+  }
+});
+
+t.test('control twins of /reset and /empty: complete answers naming the fault', async (t) => {
+  for (const phase of ['before-head', 'after-head', 'mid-body']) {
+    const ex = await exchange(control, get(`/reset?phase=${phase}&after=7`));
+    t.equal(ex.response.status, 200);
+    t.equal(ex.response.header('x-chaos-counterpart'), 'http://chaos.test:8080/reset?phase=' + phase + '&after=7');
+    t.match(json(ex), { endpoint: '/reset', phase, after: 7, chaos_would: /reset/ });
+  }
+  const empty = await exchange(control, get('/empty'));
+  t.equal(empty.response.status, 200);
+  t.match(json(empty), { endpoint: '/empty', chaos_would: /close/ });
+});
