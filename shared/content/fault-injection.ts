@@ -3,7 +3,7 @@
 // honest bodies both hosts derive from: the chaos host breaks the delivery of
 // these bodies, its control twin delivers them whole (or says in JSON what the
 // chaos host would have done).
-import { int, oneOf, str } from '../params.js';
+import { grammar, int, list, oneOf, str, type ItemOutcome } from '../params.js';
 import { seededBytes } from '../seed.js';
 
 // ---- /reset ----------------------------------------------------------------
@@ -90,4 +90,124 @@ export function failFirstStoreKey(id: string): string {
 
 export function failFirstBody(id: string, attempt: number | null, failed: boolean, status: number, n: number, ttl: number): Record<string, unknown> {
   return { endpoint: '/fail-first', id, attempt, failed, status, fail_first: n, ttl };
+}
+
+// ---- /mix ------------------------------------------------------------------
+
+/** The largest `text:` body and the largest `bytes:N`. */
+export const MIX_TEXT_MAX = 4096;
+export const MIX_BYTES_MAX = 65_536;
+export const MIX_HEADERS_MAX = 20;
+
+export type MixBody = { readonly kind: 'json' } | { readonly kind: 'bytes'; readonly n: number } | { readonly kind: 'text'; readonly text: string };
+
+export type MixFault =
+  | { readonly kind: 'reset-before-head' | 'reset-mid-body' | 'empty' | 'garbage' | 'chunked-bad-size' }
+  | { readonly kind: 'truncate'; readonly at: number }
+  | { readonly kind: 'slow-head'; readonly ms: number };
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Field values: visible ASCII, Latin-1 and inner spaces or tabs (RFC 9110 §5.5); no CR, LF or NUL. */
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** Lines a user header must not set: the framing, the connection, and the service's own X-Chaos-*. */
+const RESERVED = /^(content-length|transfer-encoding|connection|keep-alive|upgrade|te|trailer|date|x-chaos-.*)$/i;
+
+function integerIn(raw: string, min: number, max: number): number | undefined {
+  if (!/^\d{1,6}$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return n >= min && n <= max ? n : undefined;
+}
+
+export function parseMixHeader(raw: string): ItemOutcome<readonly [string, string]> {
+  const colon = raw.indexOf(':');
+  if (colon === -1) return { ok: false, reason: 'must be Name:Value' };
+  const name = raw.slice(0, colon);
+  const value = raw.slice(colon + 1).trim();
+  if (!TOKEN.test(name)) return { ok: false, reason: 'the name must be an HTTP token' };
+  if (RESERVED.test(name)) return { ok: false, reason: `${name} is set by the service` };
+  if (!FIELD_VALUE.test(value)) return { ok: false, reason: 'the value holds a control character' };
+  return { ok: true, value: [name, value] };
+}
+
+export function parseMixBody(raw: string): ItemOutcome<MixBody> {
+  if (raw === 'json') return { ok: true, value: { kind: 'json' } };
+  if (raw.startsWith('bytes:')) {
+    const n = integerIn(raw.slice(6), 0, MIX_BYTES_MAX);
+    return n === undefined ? { ok: false, reason: `bytes:N takes N from 0 to ${MIX_BYTES_MAX}` } : { ok: true, value: { kind: 'bytes', n } };
+  }
+  if (raw.startsWith('text:')) {
+    const text = raw.slice(5);
+    return Buffer.byteLength(text) > MIX_TEXT_MAX ? { ok: false, reason: `text: takes at most ${MIX_TEXT_MAX} bytes` } : { ok: true, value: { kind: 'text', text } };
+  }
+  return { ok: false, reason: 'must be json, bytes:N or text:…' };
+}
+
+const BARE_FAULTS = new Set(['reset-before-head', 'reset-mid-body', 'empty', 'garbage', 'chunked-bad-size']);
+
+export function parseMixFault(raw: string): ItemOutcome<MixFault> {
+  if (BARE_FAULTS.has(raw)) return { ok: true, value: { kind: raw as 'empty' } };
+  if (raw.startsWith('truncate:')) {
+    const at = integerIn(raw.slice(9), 0, MIX_BYTES_MAX);
+    return at === undefined ? { ok: false, reason: `truncate:N takes N from 0 to ${MIX_BYTES_MAX}` } : { ok: true, value: { kind: 'truncate', at } };
+  }
+  if (raw.startsWith('slow-head:')) {
+    const ms = integerIn(raw.slice(10), 1, 1000);
+    return ms === undefined ? { ok: false, reason: 'slow-head:MS takes MS from 1 to 1000' } : { ok: true, value: { kind: 'slow-head', ms } };
+  }
+  return { ok: false, reason: 'is not a fault /mix knows' };
+}
+
+export const MIX_PARAMS = {
+  status: int({ min: 200, max: 599, default: 200, description: 'the status of the answer' }),
+  delay: int({ min: 0, max: 15_000, default: 0, description: 'ms before the first byte' }),
+  header: list({ maxItems: MIX_HEADERS_MAX, item: 'Name:Value', parseItem: parseMixHeader, description: 'a header line to add (repeatable)' }),
+  body: grammar<MixBody>({ accepted: ['json', 'bytes:N (0–65536)', 'text:… (at most 4096 bytes)'], parse: parseMixBody, description: 'the body (json when absent)' }),
+  fault: grammar<MixFault>({
+    accepted: ['reset-before-head', 'reset-mid-body', 'truncate:N (0–65536)', 'empty', 'garbage', 'chunked-bad-size', 'slow-head:MS (1–1000)'],
+    parse: parseMixFault,
+    description: 'one wire fault (chaos host only)',
+  }),
+};
+
+/** A body part's name as X-Chaos-Mix lists it. */
+export function mixBodyName(body: MixBody): string {
+  if (body.kind === 'bytes') return `bytes:${body.n}`;
+  return body.kind === 'text' ? 'text' : 'json';
+}
+
+export function mixFaultName(fault: MixFault): string {
+  if (fault.kind === 'truncate') return `truncate:${fault.at}`;
+  return fault.kind === 'slow-head' ? `slow-head:${fault.ms}` : fault.kind;
+}
+
+/** The body and its type; bytes:N are seeded ('mix'), the same on both hosts. */
+export function mixContent(body: MixBody, status: number): { readonly type: string; readonly bytes: Buffer } {
+  switch (body.kind) {
+    case 'bytes':
+      return { type: 'application/octet-stream', bytes: seededBytes('mix', body.n) };
+    case 'text':
+      return { type: 'text/plain; charset=utf-8', bytes: Buffer.from(body.text, 'utf8') };
+    case 'json':
+      return { type: 'application/json', bytes: Buffer.from(`${JSON.stringify({ endpoint: '/mix', status })}\n`) };
+  }
+}
+
+/** X-Chaos-Mix: the parts applied, in the order they act (status, delay, headers, body, fault). */
+export function mixParts(status: number, delay: number, headers: readonly (readonly [string, string])[], body: MixBody, fault: MixFault | undefined): string {
+  const parts = [`status=${status}`];
+  if (delay > 0) parts.push(`delay=${delay}`);
+  for (const [name] of headers) parts.push(`header=${name}`);
+  parts.push(`body=${mixBodyName(body)}`);
+  if (fault) parts.push(`fault=${mixFaultName(fault)}`);
+  return parts.join(', ');
+}
+
+/** A Content-Type header part replaces the body's type: the type to send and the other lines. */
+export function ownContentType(
+  lines: readonly (readonly [string, string])[],
+  content: { readonly type: string },
+): { readonly type: string; readonly lines: [string, string][] } {
+  const own = lines.findIndex(([name]) => name.toLowerCase() === 'content-type');
+  const rest = lines.filter((_, i) => i !== own).map(([name, value]): [string, string] => [name, value]);
+  return { type: own === -1 ? content.type : (lines[own] as readonly [string, string])[1], lines: rest };
 }

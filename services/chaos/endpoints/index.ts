@@ -10,6 +10,7 @@ import failFirst from './fault-injection/fail-first.js';
 import flaky from './fault-injection/flaky.js';
 import garbage from './fault-injection/garbage.js';
 import keepaliveLie from './fault-injection/keepalive-lie.js';
+import mix from './fault-injection/mix.js';
 import random from './fault-injection/random.js';
 import reset from './fault-injection/reset.js';
 import retryMismatch from './fault-injection/retry-mismatch.js';
@@ -61,6 +62,7 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   garbage,
   chunked,
   keepaliveLie,
+  mix,
   random,
   authRequired,
   method,

@@ -58,6 +58,7 @@ import redirectChain from './status/redirect-chain.js';
 import empty from './status/empty.js';
 import failFirst from './status/fail-first.js';
 import flaky from './status/flaky.js';
+import mix from './status/mix.js';
 import random from './status/random.js';
 import reset from './status/reset.js';
 import status from './status/status.js';
@@ -78,6 +79,7 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   failFirst,
   reset,
   empty,
+  mix,
   random,
   truncate,
   partialStream,
