@@ -122,7 +122,8 @@ export function parseMixHeader(raw: string): ItemOutcome<readonly [string, strin
   const colon = raw.indexOf(':');
   if (colon === -1) return { ok: false, reason: 'must be Name:Value' };
   const name = raw.slice(0, colon);
-  const value = raw.slice(colon + 1).trim();
+  // Only spaces and tabs are trimmed (RFC 9110 §5.5 OWS): a CR or LF at either end is refused below.
+  const value = raw.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
   if (!TOKEN.test(name)) return { ok: false, reason: 'the name must be an HTTP token' };
   if (RESERVED.test(name)) return { ok: false, reason: `${name} is set by the service` };
   if (!FIELD_VALUE.test(value)) return { ok: false, reason: 'the value holds a control character' };

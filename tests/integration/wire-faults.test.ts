@@ -230,3 +230,109 @@ t.test('control twins of /reset and /empty: complete answers naming the fault', 
   t.equal(empty.response.status, 200);
   t.match(json(empty), { endpoint: '/empty', chaos_would: /close/ });
 });
+
+t.test('/mix: the parts composed, listed in X-Chaos-Mix in order', async (t) => {
+  const plain = await exchange(chaos, get('/mix'));
+  t.equal(plain.response.status, 200);
+  t.equal(plain.response.header('x-chaos-mix'), 'status=200, body=json');
+  t.same(json(plain), { endpoint: '/mix', status: 200 });
+
+  const composed = await exchange(chaos, get('/mix?status=418&header=X-One:1&header=X-Two:%20two%20&body=text:hello%20world'));
+  const r = composed.response;
+  t.equal(r.status, 418);
+  t.equal(r.header('x-chaos-mix'), 'status=418, header=X-One, header=X-Two, body=text');
+  t.equal(r.header('x-one'), '1');
+  t.equal(r.header('x-two'), 'two', 'values are trimmed');
+  t.equal(r.header('content-type'), 'text/plain; charset=utf-8');
+  t.equal(composed.body.toString(), 'hello world');
+  const typed = await exchange(chaos, get('/mix?header=Content-Type:text/x-mine&body=text:hi'));
+  t.same(typed.response.headers('content-type'), ['text/x-mine'], 'a Content-Type part replaces the body type');
+  const bytes = await exchange(chaos, get('/mix?body=bytes:300'));
+  t.equal(bytes.body.length, 300);
+  const noBody = await rawExchange(chaos, get('/mix?status=204&body=bytes:10'), { until: (d) => d.includes('\r\n\r\n') });
+  const nh = parseHead(noBody.data);
+  t.equal(nh.status, 204);
+  t.equal(nh.header('content-length'), undefined, '204: no body, no Content-Length');
+  t.equal(nh.rest.length, 0);
+
+  const delayed = await rawExchange(chaos, get('/mix?delay=300'), { until: (d) => d.includes('"status":200}') });
+  t.ok((delayed.arrivals[0]?.at ?? 0) >= 290, `delay=300: the first byte after ${delayed.arrivals[0]?.at.toFixed(0)} ms`);
+  t.ok(delayed.elapsedMs < 300 + BOUND_MS);
+  t.equal(parseHead(delayed.data).header('x-chaos-mix'), 'status=200, delay=300, body=json');
+
+  const twin = await rawExchange(control, get('/mix?delay=300&status=503&header=X-One:1&body=text:hello'), { until: (d) => d.includes('hello') });
+  t.ok((twin.arrivals[0]?.at ?? 0) >= 290, 'control: the same delay');
+  const th = parseHead(twin.data);
+  t.equal(th.status, 503);
+  t.equal(th.header('x-one'), '1');
+  t.equal(th.rest.toString(), 'hello');
+  t.equal(th.header('x-chaos-mix'), undefined, 'control: no X-Chaos-Mix');
+});
+
+t.test('/mix: each fault, within its bound; the control twin ignores it', async (t) => {
+  const q = (fault: string): string => `/mix?body=bytes:100&fault=${fault}`;
+  const before = await rawExchange(chaos, get(q('reset-before-head')));
+  t.same([before.end, before.data.length], ['reset', 0], 'reset-before-head');
+  const mid = await rawExchange(chaos, get(q('reset-mid-body')));
+  t.equal(mid.end, 'reset', 'reset-mid-body');
+  t.equal(parseHead(mid.data).rest.length, 50, '…after half the body');
+  const truncated = await rawExchange(chaos, get(q('truncate:7')));
+  t.equal(truncated.end, 'fin');
+  t.equal(parseHead(truncated.data).header('content-length'), '100');
+  t.equal(parseHead(truncated.data).rest.length, 7, 'truncate:7');
+  const empty = await rawExchange(chaos, get(q('empty')));
+  t.same([empty.end, empty.data.length], ['fin', 0], 'empty');
+  const junk = await rawExchange(chaos, get(q('garbage')));
+  t.equal(junk.end, 'fin');
+  t.equal(junk.data.length, 1024, 'garbage: 1024 bytes');
+  t.notOk(junk.data.toString('latin1').startsWith('HTTP/'));
+  const chunked = await rawExchange(chaos, get(q('chunked-bad-size')));
+  t.equal(parseHead(chunked.data).header('transfer-encoding'), 'chunked');
+  t.match(parseHead(chunked.data).rest.toString('latin1'), /^zz\r\n/, 'chunked-bad-size');
+  for (const r of [before, mid, truncated, empty, junk, chunked]) t.ok(r.elapsedMs < BOUND_MS);
+
+  const slow = await rawExchange(chaos, get('/mix?fault=slow-head:50'), { until: (d) => d.includes('"status":200}') });
+  t.ok(slow.arrivals.length >= 5, `slow-head:50: the head in pieces (${slow.arrivals.length} arrivals)`);
+  t.ok(slow.elapsedMs >= 9 * 50 - 20 && slow.elapsedMs < 10 * 50 + BOUND_MS, `ten pieces 50 ms apart (${slow.elapsedMs.toFixed(0)} ms)`);
+  t.equal(parseHead(slow.data).header('x-chaos-mix'), 'status=200, body=json, fault=slow-head:50');
+  const worst = await rawExchange(chaos, get('/mix?fault=slow-head:1000&delay=15000'), { timeoutMs: 200 });
+  t.equal(worst.end, 'timeout', 'the longest mix (15 s delay, then 9 s of head) is still under way after 200 ms; its bound is 25 s');
+
+  const c = await curl([`http://127.0.0.1:${chaos}${q('reset-before-head')}`]);
+  t.equal(c.code, 56, 'curl: reset-before-head exit 56');
+
+  for (const fault of ['reset-before-head', 'empty', 'garbage', 'truncate:7', 'chunked-bad-size', 'slow-head:1']) {
+    const ex = await exchange(control, get(q(fault)));
+    t.equal(ex.response.status, 200, `control ${fault}: a complete answer`);
+    t.equal(ex.body.length, 100);
+  }
+});
+
+t.test('/mix: an invalid part is a 400 naming it, with no X-Chaos-*', async (t) => {
+  const cases: [string, string, RegExp][] = [
+    ['header=NoColon', 'header', /Name:Value/],
+    ['header=Bad%20Name:1', 'header', /token/],
+    ['header=Content-Length:1', 'header', /set by the service/],
+    ['header=X-Chaos-Forged:1', 'header', /set by the service/],
+    ['header=X-A:%0Dinjected', 'header', /control character/],
+    ['header=X-A:a%0D%0AX-B:%20b', 'header', /control character/],
+    [Array.from({ length: 21 }, (_, i) => `header=X-${i}:1`).join('&'), 'header', /21 times; at most 20/],
+    ['body=bytes:65537', 'body', /bytes:N/],
+    [`body=text:${'a'.repeat(4097)}`, 'body', /at most 4096/],
+    ['body=yaml', 'body', /json, bytes:N or text/],
+    ['fault=truncate:x', 'fault', /truncate:N/],
+    ['fault=slow-head:0', 'fault', /slow-head:MS/],
+    ['fault=explode', 'fault', /not a fault/],
+  ];
+  for (const port of [chaos, control]) {
+    for (const [query, param, reason] of cases) {
+      const ex = await exchange(port, get(`/mix?${query}`));
+      t.equal(ex.response.status, 400, `${query.slice(0, 40)}: 400`);
+      t.match(json(ex), { error: 'invalid_parameter', param, reason }, `names ${param}`);
+      t.notOk(ex.response.headerLines.some(([name]) => /^x-chaos-/i.test(name)), 'no X-Chaos-*');
+    }
+  }
+  const twenty = await exchange(chaos, get(`/mix?${Array.from({ length: 20 }, (_, i) => `header=X-${i}:${i}`).join('&')}`));
+  t.equal(twenty.response.status, 200, '20 headers are fine');
+  t.equal(twenty.response.header('x-19'), '19');
+});
