@@ -1,33 +1,27 @@
 import { MIX_PARAMS, mixContent, mixParts, ownContentType, type MixFault } from '../../../../shared/content/fault-injection.js';
 import { bodyFraming } from '../../../../shared/content/status.js';
 import { formatHead, reasonPhrase, type HeaderList } from '../../../../shared/headers.js';
-import { chunkedCorrupt } from '../../faults/chunked-corrupt.js';
-import { delayFirstByte } from '../../faults/delay-first-byte.js';
-import { garbage } from '../../faults/garbage.js';
-import { resetAt } from '../../faults/reset-at.js';
-import { slowHead } from '../../faults/slow-head.js';
-import { compose, type Fault } from '../../faults/stage.js';
-import { truncateAt } from '../../faults/truncate-at.js';
+import { compose, FAULTS, type Fault } from '../../faults/index.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
 /** slow-head:MS sends the head in this many pieces, MS apart: at most 10 s. */
 const SLOW_HEAD_PIECES = 10;
 
-/** The wire fault for a /mix fault part; `empty` has none (no head is written at all). */
+/** The wire fault of a /mix fault part, from the registry of faults (faults/index.ts); `empty` has none (no head is written at all). */
 function stageFor(fault: MixFault, bodyLength: number, headLength: number): Fault | undefined {
   switch (fault.kind) {
     case 'reset-before-head':
-      return resetAt('before-head');
+      return FAULTS['reset-at']({ phase: 'before-head' });
     case 'reset-mid-body':
-      return resetAt('mid-body', Math.floor(bodyLength / 2));
+      return FAULTS['reset-at']({ phase: 'mid-body', at: Math.floor(bodyLength / 2) });
     case 'truncate':
-      return truncateAt(fault.at);
+      return FAULTS['truncate-at']({ at: fault.at });
     case 'garbage':
-      return garbage(1024, 'mix');
+      return FAULTS.garbage({ bytes: 1024, seed: 'mix' });
     case 'chunked-bad-size':
-      return chunkedCorrupt('bad-size');
+      return FAULTS['chunked-corrupt']({ corruption: 'bad-size' });
     case 'slow-head':
-      return slowHead(Math.ceil(headLength / SLOW_HEAD_PIECES), fault.ms);
+      return FAULTS['slow-head']({ chunk: Math.ceil(headLength / SLOW_HEAD_PIECES), interval: fault.ms });
     case 'empty':
       return undefined;
   }
@@ -56,7 +50,7 @@ export default defineChaosEndpoint({
     );
     out.push(...lines);
     const stages: Fault[] = [];
-    if (delay > 0) stages.push(delayFirstByte(delay));
+    if (delay > 0) stages.push(FAULTS['delay-first-byte']({ ms: delay }));
     const stage = fault && stageFor(fault, payload.length, formatHead(status, reasonPhrase(status), out).length);
     if (stage) stages.push(stage);
     const sink = compose(ctx.wire, stages);
