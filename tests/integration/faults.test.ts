@@ -320,6 +320,7 @@ t.test('chunked-corrupt', async (t) => {
   const expected = {
     'bad-size': `${head}zz\r\nabcdefghijklmnopqrst\r\n0\r\n\r\n`,
     overstated: `${head}15\r\nabcdefghijklmnopqrst\r\n0\r\n\r\n`,
+    'cut-chunk': `${head}414\r\nabcdefghijklmnopqrst`,
     'no-last-chunk': `${head}14\r\nabcdefghijklmnopqrst\r\n`,
     'junk-extensions': `${head}14${JUNK_EXTENSIONS}\r\nabcdefghijklmnopqrst\r\n0\r\n\r\n`,
     'junk-trailers': `${head}14\r\nabcdefghijklmnopqrst\r\n0\r\nthis is not a field\r\nX Chaos Trailer: space in the name\r\n: empty name\r\n\r\n`,

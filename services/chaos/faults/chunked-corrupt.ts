@@ -2,6 +2,9 @@
 // of Content-Length), and the chunked framing is broken one way:
 // - bad-size: the first chunk's size line is not hexadecimal;
 // - overstated: every chunk's size line claims one byte more than follows;
+// - cut-chunk: the first chunk's size line claims CUT_CHUNK_EXTRA bytes more
+//   than follow, and nothing comes after them (the client waits for the rest
+//   until the close);
 // - no-last-chunk: the chunks are honest but the terminating 0-size chunk
 //   never comes;
 // - junk-extensions: honest sizes, each followed by legal but absurd chunk
@@ -19,7 +22,7 @@ import type { ResponseSink } from '../wire.js';
 import { insertHeaderLines, removeHeaderLines, replaceHeader } from './head-text.js';
 import { Stage, asBytes, type Fault } from './stage.js';
 
-export const CHUNKED_CORRUPTIONS = ['bad-size', 'overstated', 'no-last-chunk', 'junk-extensions', 'junk-trailers', 'cl-and-te'] as const;
+export const CHUNKED_CORRUPTIONS = ['bad-size', 'overstated', 'cut-chunk', 'no-last-chunk', 'junk-extensions', 'junk-trailers', 'cl-and-te'] as const;
 export type ChunkedCorruption = (typeof CHUNKED_CORRUPTIONS)[number];
 
 export function chunkedCorrupt(kind: ChunkedCorruption): Fault {
@@ -53,6 +56,11 @@ class ChunkedCorrupt extends Stage {
   protected override passWrite(chunk: Buffer | string): boolean {
     const bytes = asBytes(chunk);
     if (bytes.length === 0) return true; // a 0-size chunk would end the body
+    if (this.kind === 'cut-chunk') {
+      // One chunk that promises more than it brings; what follows it is dropped.
+      if (this.#chunks++ > 0) return true;
+      return this.next.write(Buffer.concat([Buffer.from(`${(bytes.length + CUT_CHUNK_EXTRA).toString(16)}\r\n`, 'latin1'), bytes]));
+    }
     let size = this.kind === 'bad-size' && this.#chunks === 0 ? 'zz' : (bytes.length + (this.kind === 'overstated' ? 1 : 0)).toString(16);
     if (this.kind === 'junk-extensions') size += JUNK_EXTENSIONS;
     this.#chunks++;
@@ -61,12 +69,15 @@ class ChunkedCorrupt extends Stage {
 
   protected override passEnd(): void {
     if (this.kind === 'junk-trailers') this.next.write(JUNK_TRAILERS);
-    else if (this.kind !== 'no-last-chunk') this.next.write(LAST_CHUNK);
+    else if (this.kind !== 'no-last-chunk' && this.kind !== 'cut-chunk') this.next.write(LAST_CHUNK);
     this.next.end('close');
   }
 }
 
 const CRLF = Buffer.from('\r\n', 'latin1');
+
+/** cut-chunk: how many bytes the size line claims beyond those that follow. */
+export const CUT_CHUNK_EXTRA = 1024;
 
 /** Legal chunk-ext syntax, absurd content: 300-odd bytes after every size. */
 export const JUNK_EXTENSIONS = `;chaos;chaos-ext="";x=${'y'.repeat(256)};q="quoted \\"; =;\\" separators"`;

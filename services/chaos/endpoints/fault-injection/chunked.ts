@@ -6,7 +6,7 @@ import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 /** The endpoint's modes as the chunked-corrupt fault names them. */
 const CORRUPTION: Readonly<Record<ChunkedMode, ChunkedCorruption>> = {
   'bad-size': 'bad-size',
-  'size-too-large': 'overstated',
+  'size-too-large': 'cut-chunk',
   'missing-terminator': 'no-last-chunk',
   'junk-extensions': 'junk-extensions',
   'junk-trailers': 'junk-trailers',
