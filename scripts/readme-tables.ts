@@ -79,7 +79,7 @@ function cell(text: string): string {
 
 function paramCell(name: string, spec: Param<unknown>): string {
   const range = spec.min !== undefined ? ` ${spec.min}–${spec.max}` : '';
-  const values = Array.isArray(spec.accepted) ? `: ${spec.accepted.map((v) => `\`${v}\``).join(', ')}` : '';
+  const values = Array.isArray(spec.accepted) ? `: ${spec.accepted.map((v) => `\`${v}\``).join(', ')}` : spec.kind === 'list' ? ` (${String(spec.accepted)})` : '';
   const def = spec.default !== undefined ? `, default \`${String(spec.default)}\`` : spec.required ? ', required' : '';
   const where = spec.in === 'path' ? ' (path)' : '';
   return `\`${name}\`${where} ${spec.kind}${range}${values}${def}`;

@@ -2,7 +2,7 @@
 // of range are clamped and the applied value reported; wrong type, unknown
 // enum value or a missing required value is a 400 with the spec's error shape.
 
-export type ParamKind = 'int' | 'number' | 'string' | 'boolean' | 'enum';
+export type ParamKind = 'int' | 'number' | 'string' | 'boolean' | 'enum' | 'list';
 
 export type ParseOutcome<T> =
   | { readonly ok: true; readonly value: T; readonly clamped: boolean }
@@ -24,7 +24,10 @@ export interface Param<T> {
   /** Where the value comes from: the query string, or a `{name}` path segment. */
   readonly in: 'query' | 'path';
   readonly description?: string;
+  /** A repeatable query parameter (list()): `parseAll` gets every occurrence, in order; `parse` one. */
+  readonly repeatable?: boolean;
   parse(raw: string): ParseOutcome<T>;
+  parseAll?(raws: readonly string[]): ParseOutcome<T>;
 }
 
 export type ParamSpecs = Readonly<Record<string, Param<unknown>>>;
@@ -166,6 +169,67 @@ export function oneOf<const V extends readonly [string, ...string[]]>(
   };
 }
 
+/** One item of a list() parameter: its value, or why it is refused. */
+export type ItemOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+
+interface ListOptions<T> extends Common {
+  /** Occurrences accepted; more is a 400 (a list is never cut: each item means something). */
+  readonly maxItems: number;
+  /** What one item looks like, for errors, the catalog and OpenAPI (`Name:Value`). */
+  readonly item: string;
+  parseItem(raw: string): ItemOutcome<T>;
+}
+
+/**
+ * A repeatable query parameter (`?header=a&header=b`): every occurrence, in
+ * order, each parsed by `parseItem`. Absent: undefined. Unlike the other
+ * kinds, which take the first occurrence of their name, it sees them all.
+ */
+export function list<T>(o: ListOptions<T>): Param<readonly T[] | undefined> {
+  const accepted = `repeatable, at most ${o.maxItems}, each ${o.item}`;
+  const parseAll = (raws: readonly string[]): ParseOutcome<readonly T[]> => {
+    if (raws.length > o.maxItems) return { ok: false, reason: `is given ${raws.length} times; at most ${o.maxItems}` };
+    const values: T[] = [];
+    for (const raw of raws) {
+      const item = o.parseItem(raw);
+      if (!item.ok) return { ok: false, reason: `${JSON.stringify(raw.length > 64 ? `${raw.slice(0, 64)}…` : raw)}: ${item.reason}` };
+      values.push(item.value);
+    }
+    return { ok: true, value: values, clamped: false };
+  };
+  return {
+    kind: 'list',
+    required: false,
+    default: undefined,
+    accepted,
+    in: 'query',
+    description: o.description,
+    repeatable: true,
+    parse: (raw) => parseAll([raw]),
+    parseAll,
+  };
+}
+
+/**
+ * A string parameter with a small grammar of its own (`bytes:N`, `slow-head:MS`):
+ * `parse` turns it into a typed value or a reason. Not clamped: a part out of
+ * range is refused, since the part names what the request composes.
+ */
+export function grammar<T>(o: Common & { readonly accepted: readonly string[]; readonly default?: T; parse(raw: string): ItemOutcome<T> }): Param<T | undefined> {
+  return {
+    kind: 'string',
+    required: false,
+    default: o.default,
+    accepted: o.accepted,
+    in: o.in ?? 'query',
+    description: o.description,
+    parse(raw) {
+      const outcome = o.parse(raw);
+      return outcome.ok ? { ok: true, value: outcome.value, clamped: false } : outcome;
+    },
+  };
+}
+
 /** The spec's error body, plus the parameter and what it accepts. */
 export interface ParamErrorBody {
   readonly endpoint: string;
@@ -184,8 +248,8 @@ export type ParseResult<P extends ParamSpecs> =
  * Raw query pairs, first occurrence wins (as go-httpbin and URLSearchParams.get do).
  * Values stay percent-encoded until a declared parameter asks for them.
  */
-export function splitQuery(query: string): Map<string, string> {
-  const pairs = new Map<string, string>();
+export function splitQuery(query: string): QueryPairs {
+  const pairs = new QueryPairs();
   if (query === '') return pairs;
   for (const part of query.split('&')) {
     if (part === '') continue;
@@ -193,10 +257,30 @@ export function splitQuery(query: string): Map<string, string> {
     const rawName = eq === -1 ? part : part.slice(0, eq);
     const rawValue = eq === -1 ? '' : part.slice(eq + 1);
     const name = safeDecode(rawName);
-    if (name === undefined || pairs.has(name)) continue;
-    pairs.set(name, rawValue);
+    if (name === undefined) continue;
+    if (pairs.has(name)) pairs.repeat(name, rawValue);
+    else pairs.set(name, rawValue);
   }
   return pairs;
+}
+
+/** The first value of each name (a Map), plus the later occurrences a repeatable (list()) parameter reads. */
+export class QueryPairs extends Map<string, string> {
+  #later: Map<string, string[]> | undefined;
+
+  /** Keeps a later occurrence of a name already set. */
+  repeat(name: string, rawValue: string): void {
+    const later = (this.#later ??= new Map());
+    const values = later.get(name);
+    if (values) values.push(rawValue);
+    else later.set(name, [rawValue]);
+  }
+
+  /** Every value of `name`, in order (still percent-encoded); empty when absent. */
+  getAll(name: string): string[] {
+    const first = this.get(name);
+    return first === undefined ? [] : [first, ...(this.#later?.get(name) ?? [])];
+  }
 }
 
 /** A query name or value decoded as a form would (`+` is a space); undefined when its escapes are broken. */
@@ -226,6 +310,26 @@ export function parseParams<P extends ParamSpecs>(
   for (const name in specs) {
     const spec = specs[name] as Param<unknown>;
     const encoded = spec.in === 'path' ? pathValues?.get(name) : query.get(name);
+    if (encoded !== undefined && spec.repeatable && spec.parseAll) {
+      const all = query instanceof QueryPairs ? query.getAll(name) : [encoded];
+      const raws = all.map(safeDecode);
+      const broken = all.find((_, i) => raws[i] === undefined);
+      if (broken !== undefined) {
+        return {
+          ok: false,
+          error: { endpoint, error: 'malformed_query', requested: echo(broken), reason: `${name} has malformed percent-encoding`, param: name, accepted: spec.accepted },
+        };
+      }
+      const outcome = spec.parseAll(raws as string[]);
+      if (!outcome.ok) {
+        return {
+          ok: false,
+          error: { endpoint, error: 'invalid_parameter', requested: echo((raws as string[]).join('&')), reason: `${name} ${outcome.reason}`, param: name, accepted: spec.accepted },
+        };
+      }
+      values[name] = outcome.value;
+      continue;
+    }
     if (encoded === undefined) {
       if (spec.required) {
         return {

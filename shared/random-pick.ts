@@ -109,5 +109,8 @@ function draw(spec: Param<unknown>, rng: Rng): string {
       return rng.pick(['true', 'false']);
     case 'string':
       return `r${rng.nextUint32().toString(16).padStart(8, '0')}`;
+    case 'list':
+      // No item is drawn: a required list makes its endpoint fail the pool check.
+      return '';
   }
 }

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { formatHead, type HeaderList } from '../../shared/headers.js';
 import { seededBytes } from '../../shared/seed.js';
-import { chunkedCorrupt } from '../../services/chaos/faults/chunked-corrupt.js';
+import { CHUNKED_CORRUPTIONS, JUNK_EXTENSIONS, chunkedCorrupt } from '../../services/chaos/faults/chunked-corrupt.js';
 import { closeEarly } from '../../services/chaos/faults/close-early.js';
 import { delayFirstByte } from '../../services/chaos/faults/delay-first-byte.js';
 import { drip } from '../../services/chaos/faults/drip.js';
@@ -320,8 +320,14 @@ t.test('chunked-corrupt', async (t) => {
   const expected = {
     'bad-size': `${head}zz\r\nabcdefghijklmnopqrst\r\n0\r\n\r\n`,
     overstated: `${head}15\r\nabcdefghijklmnopqrst\r\n0\r\n\r\n`,
+    'cut-chunk': `${head}414\r\nabcdefghijklmnopqrst`,
     'no-last-chunk': `${head}14\r\nabcdefghijklmnopqrst\r\n`,
+    'junk-extensions': `${head}14${JUNK_EXTENSIONS}\r\nabcdefghijklmnopqrst\r\n0\r\n\r\n`,
+    'junk-trailers': `${head}14\r\nabcdefghijklmnopqrst\r\n0\r\nthis is not a field\r\nX Chaos Trailer: space in the name\r\n: empty name\r\n\r\n`,
+    // Content-Length stays where it was, and chunked is added after the other lines.
+    'cl-and-te': `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 20\r\nDate: D\r\nTransfer-Encoding: chunked\r\n\r\n14\r\nabcdefghijklmnopqrst\r\n0\r\n\r\n`,
   } as const;
+  t.same(Object.keys(expected), [...CHUNKED_CORRUPTIONS], 'every corruption is checked');
   for (const [kind, bytes] of Object.entries(expected) as [keyof typeof expected, string][]) {
     const r = await through(t, [chunkedCorrupt(kind)]);
     t.equal(r.data.toString('latin1'), bytes, kind);

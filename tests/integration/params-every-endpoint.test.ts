@@ -62,6 +62,12 @@ async function finalHead(port: number, path: string): Promise<ParsedResponse> {
   return head;
 }
 
+/** Chaos endpoints whose default answer has no head: the query that gives the clamp report a head to be read in. */
+const WITH_HEAD: Readonly<Record<string, readonly string[]>> = { '/reset': ['phase=after-head'] };
+
+/** Chaos endpoints that never send a head, so a clamp cannot be reported (their clamps are checked in wire-faults.test.ts). */
+const NO_HEAD = new Set(['/garbage']);
+
 const chaosLines = (head: ParsedResponse): string[] => head.headerLines.filter(([n]) => /^x-chaos-/i.test(n)).map(([n]) => n);
 
 const hosts = [
@@ -90,10 +96,11 @@ for (const [host, registry] of hosts) {
           t.ok(body.reason && body.accepted, 'with a reason and what is accepted');
           checked++;
         }
-        if ((spec.kind === 'int' || spec.kind === 'number') && spec.min !== undefined) {
-          const query = [...others, `${name}=${spec.min - 1}`].join('&');
+        if ((spec.kind === 'int' || spec.kind === 'number') && spec.min !== undefined && !(host === 'chaos' && NO_HEAD.has(endpoint.path))) {
+          const query = [...others, ...(host === 'chaos' ? (WITH_HEAD[endpoint.path] ?? []) : []), `${name}=${spec.min - 1}`].join('&');
           const head = await finalHead(port, `${path}?${query}`);
-          t.not(head.status, 400, `${endpoint.path} ${name}=${spec.min - 1}: clamped, not refused`);
+          // A chaos 400 (/fail-first's status=400) carries X-Chaos-*; a refusal never does.
+          t.ok(head.status !== 400 || chaosLines(head).length > 0, `${endpoint.path} ${name}=${spec.min - 1}: clamped, not refused`);
           const clamped = head.header('x-chaos-clamped') ?? '';
           if (spec.silentClamp) t.notOk(clamped.includes(`${name}=`), `${endpoint.path} ${name}: clamped silently`);
           else {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { bool, checkParamSpecs, int, num, oneOf, parseParams, splitQuery, str } from '../../shared/params.js';
+import { bool, checkParamSpecs, grammar, int, list, num, oneOf, parseParams, splitQuery, str } from '../../shared/params.js';
 
 const specs = {
   ms: int({ min: 0, max: 15000, default: 1000 }),
@@ -110,4 +110,47 @@ t.test('a long bad value is echoed shortened', async (t) => {
   const r = parseParams('/x', specs, splitQuery(`mode=${'z'.repeat(5000)}`), undefined);
   t.equal(r.ok, false);
   if (!r.ok) t.equal(r.error.requested, `${'z'.repeat(256)}…`);
+});
+
+t.test('splitQuery: the first value of a name wins; getAll keeps every occurrence in order', async (t) => {
+  const q = splitQuery('a=1&b=x&a=2&a=%33&b');
+  t.equal(q.get('a'), '1', 'a Map of first values, as before');
+  t.same(q.getAll('a'), ['1', '2', '%33'], 'still percent-encoded');
+  t.same(q.getAll('b'), ['x', '']);
+  t.same(q.getAll('c'), []);
+});
+
+t.test('list(): a repeatable parameter, each item parsed, at most maxItems', async (t) => {
+  const specs = {
+    tag: list({ maxItems: 3, item: 'a lowercase word', parseItem: (raw) => (/^[a-z]+$/.test(raw) ? { ok: true, value: raw.toUpperCase() } : { ok: false, reason: 'must be a lowercase word' }) }),
+    n: int({ min: 0, max: 9, default: 1 }),
+  };
+  const parse = (query: string) => parseParams('/l', specs, splitQuery(query), undefined);
+  const ok = (query: string): unknown => {
+    const r = parse(query);
+    return r.ok ? r.values.tag : r.error;
+  };
+  t.equal(ok(''), undefined, 'absent: undefined');
+  t.same(ok('tag=a'), ['A']);
+  t.same(ok('tag=a&n=2&tag=b&tag=c'), ['A', 'B', 'C'], 'every occurrence, in order, other parameters between');
+  t.same(ok('tag=%61b'), ['AB'], 'each item decoded');
+  t.match(ok('tag=a&tag=b&tag=c&tag=d'), { error: 'invalid_parameter', param: 'tag', reason: 'tag is given 4 times; at most 3' });
+  t.match(ok('tag=a&tag=B1'), { error: 'invalid_parameter', param: 'tag', reason: 'tag "B1": must be a lowercase word', requested: 'a&B1' });
+  t.match(ok('tag=a&tag=%ZZ'), { error: 'malformed_query', param: 'tag', requested: '%ZZ' });
+  t.same(checkParamSpecs(specs), [], 'no default to check');
+  t.equal(specs.tag.kind, 'list');
+  t.equal(specs.tag.accepted, 'repeatable, at most 3, each a lowercase word');
+  // Without the repeated occurrences (a plain Map, as /random builds), the one value is the list.
+  const plain = parseParams('/l', specs, new Map([['tag', 'z']]), undefined);
+  t.same(plain.ok && plain.values.tag, ['Z']);
+});
+
+t.test('grammar(): a string parsed into a typed value or a 400 with its reason', async (t) => {
+  const spec = { size: grammar({ accepted: ['s', 'n:N'], parse: (raw) => (raw === 's' ? { ok: true, value: 1 } : /^n:\d$/.test(raw) ? { ok: true, value: Number(raw.slice(2)) } : { ok: false, reason: 'must be s or n:N' }) }) };
+  const r = parseParams('/g', spec, splitQuery('size=n:7'), undefined);
+  t.same(r.ok && r.values, { size: 7 });
+  const bad = parseParams('/g', spec, splitQuery('size=n:77'), undefined);
+  t.match(!bad.ok && bad.error, { error: 'invalid_parameter', param: 'size', reason: 'size must be s or n:N', accepted: ['s', 'n:N'] });
+  const none = parseParams('/g', spec, splitQuery(''), undefined);
+  t.same(none.ok && none.values, { size: undefined });
 });

@@ -4,8 +4,15 @@ import { randomPool } from '../../../shared/random-pick.js';
 import { Registry } from '../../../shared/registry.js';
 import type { ChaosContext, ChaosEndpoint } from '../endpoint.js';
 import authRequired from './auth/auth-required.js';
+import chunked from './fault-injection/chunked.js';
+import empty from './fault-injection/empty.js';
+import failFirst from './fault-injection/fail-first.js';
 import flaky from './fault-injection/flaky.js';
+import garbage from './fault-injection/garbage.js';
+import keepaliveLie from './fault-injection/keepalive-lie.js';
+import mix from './fault-injection/mix.js';
 import random from './fault-injection/random.js';
+import reset from './fault-injection/reset.js';
 import retryMismatch from './fault-injection/retry-mismatch.js';
 import cacheConfused from './headers/cache-confused.js';
 import etag from './headers/etag.js';
@@ -49,6 +56,13 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   rateLimit,
   flaky,
   retryMismatch,
+  failFirst,
+  reset,
+  empty,
+  garbage,
+  chunked,
+  keepaliveLie,
+  mix,
   random,
   authRequired,
   method,

@@ -2,15 +2,27 @@
 // of Content-Length), and the chunked framing is broken one way:
 // - bad-size: the first chunk's size line is not hexadecimal;
 // - overstated: every chunk's size line claims one byte more than follows;
+// - cut-chunk: the first chunk's size line claims CUT_CHUNK_EXTRA bytes more
+//   than follow, and nothing comes after them (the client waits for the rest
+//   until the close);
 // - no-last-chunk: the chunks are honest but the terminating 0-size chunk
-//   never comes.
+//   never comes;
+// - junk-extensions: honest sizes, each followed by legal but absurd chunk
+//   extensions (RFC 9112 §7.1.1: a bare name, an empty quoted value, quoted
+//   separators), a few hundred bytes per size line;
+// - junk-trailers: honest chunks; the trailer section after the last chunk
+//   holds lines that are not fields (no colon, a space in the name, an empty
+//   name);
+// - cl-and-te: honest chunks, but the head keeps its Content-Length beside
+//   Transfer-Encoding: chunked (RFC 9112 §6.3: a sender must not; a
+//   recipient must let chunked win and close after).
 // The connection closes after the body: nothing after broken framing can be read.
 import type { HeaderList } from '../../../shared/headers.js';
 import type { ResponseSink } from '../wire.js';
 import { insertHeaderLines, removeHeaderLines, replaceHeader } from './head-text.js';
 import { Stage, asBytes, type Fault } from './stage.js';
 
-export const CHUNKED_CORRUPTIONS = ['bad-size', 'overstated', 'no-last-chunk'] as const;
+export const CHUNKED_CORRUPTIONS = ['bad-size', 'overstated', 'cut-chunk', 'no-last-chunk', 'junk-extensions', 'junk-trailers', 'cl-and-te'] as const;
 export type ChunkedCorruption = (typeof CHUNKED_CORRUPTIONS)[number];
 
 export function chunkedCorrupt(kind: ChunkedCorruption): Fault {
@@ -31,26 +43,44 @@ class ChunkedCorrupt extends Stage {
   }
 
   protected override passHead(status: number, headers: HeaderList, reason: string | undefined): void {
-    this.next.head(status, replaceHeader(replaceHeader(headers, 'transfer-encoding', undefined), 'content-length', CHUNKED), reason);
+    const bare = replaceHeader(headers, 'transfer-encoding', undefined);
+    if (this.kind === 'cl-and-te') this.next.head(status, [...bare, CHUNKED], reason);
+    else this.next.head(status, replaceHeader(bare, 'content-length', CHUNKED), reason);
   }
 
   protected override passRawHead(text: string): void {
-    const bare = removeHeaderLines(removeHeaderLines(text, 'transfer-encoding'), 'content-length');
-    this.next.rawHead(insertHeaderLines(bare, [CHUNKED]));
+    const bare = removeHeaderLines(text, 'transfer-encoding');
+    this.next.rawHead(insertHeaderLines(this.kind === 'cl-and-te' ? bare : removeHeaderLines(bare, 'content-length'), [CHUNKED]));
   }
 
   protected override passWrite(chunk: Buffer | string): boolean {
     const bytes = asBytes(chunk);
     if (bytes.length === 0) return true; // a 0-size chunk would end the body
-    const size = this.kind === 'bad-size' && this.#chunks === 0 ? 'zz' : (bytes.length + (this.kind === 'overstated' ? 1 : 0)).toString(16);
+    if (this.kind === 'cut-chunk') {
+      // One chunk that promises more than it brings; what follows it is dropped.
+      if (this.#chunks++ > 0) return true;
+      return this.next.write(Buffer.concat([Buffer.from(`${(bytes.length + CUT_CHUNK_EXTRA).toString(16)}\r\n`, 'latin1'), bytes]));
+    }
+    let size = this.kind === 'bad-size' && this.#chunks === 0 ? 'zz' : (bytes.length + (this.kind === 'overstated' ? 1 : 0)).toString(16);
+    if (this.kind === 'junk-extensions') size += JUNK_EXTENSIONS;
     this.#chunks++;
     return this.next.write(Buffer.concat([Buffer.from(`${size}\r\n`, 'latin1'), bytes, CRLF]));
   }
 
   protected override passEnd(): void {
-    if (this.kind !== 'no-last-chunk') this.next.write(LAST_CHUNK);
+    if (this.kind === 'junk-trailers') this.next.write(JUNK_TRAILERS);
+    else if (this.kind !== 'no-last-chunk' && this.kind !== 'cut-chunk') this.next.write(LAST_CHUNK);
     this.next.end('close');
   }
 }
 
 const CRLF = Buffer.from('\r\n', 'latin1');
+
+/** cut-chunk: how many bytes the size line claims beyond those that follow. */
+export const CUT_CHUNK_EXTRA = 1024;
+
+/** Legal chunk-ext syntax, absurd content: 300-odd bytes after every size. */
+export const JUNK_EXTENSIONS = `;chaos;chaos-ext="";x=${'y'.repeat(256)};q="quoted \\"; =;\\" separators"`;
+
+/** A last chunk whose trailer section holds lines that are not fields. */
+const JUNK_TRAILERS = Buffer.from('0\r\nthis is not a field\r\nX Chaos Trailer: space in the name\r\n: empty name\r\n\r\n', 'latin1');

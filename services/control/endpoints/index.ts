@@ -7,6 +7,7 @@ import authRequired from './auth/auth-required.js';
 import cacheCoherent from './headers/cache-coherent.js';
 import etag from './headers/etag.js';
 import headerFlood from './headers/header-flood.js';
+import keepaliveLie from './headers/keepalive-lie.js';
 import matchedContentType from './headers/matched-content-type.js';
 import jwks from './auth/jwks.js';
 import oauthAuthorizationServer from './auth/oauth-authorization-server.js';
@@ -44,7 +45,9 @@ import drip from './latency/drip.js';
 import slow from './latency/slow.js';
 import method from './method/method.js';
 import bytes from './payload/bytes.js';
+import chunked from './payload/chunked.js';
 import compression from './payload/compression.js';
+import garbage from './payload/garbage.js';
 import json from './payload/json.js';
 import partialStream from './payload/partial-stream.js';
 import range from './payload/range.js';
@@ -52,8 +55,12 @@ import truncate from './payload/truncate.js';
 import rateLimit from './rate-limiting/rate-limit.js';
 import retryMismatch from './rate-limiting/retry-mismatch.js';
 import redirectChain from './status/redirect-chain.js';
+import empty from './status/empty.js';
+import failFirst from './status/fail-first.js';
 import flaky from './status/flaky.js';
+import mix from './status/mix.js';
 import random from './status/random.js';
+import reset from './status/reset.js';
 import status from './status/status.js';
 
 /** The control files of SPEC §4.2 and their app-linking and identity companions (README: Crawler, app-linking and federated files). */
@@ -69,11 +76,17 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   drip,
   status,
   flaky,
+  failFirst,
+  reset,
+  empty,
+  mix,
   random,
   truncate,
   partialStream,
   bytes,
   compression,
+  garbage,
+  chunked,
   range,
   json,
   redirectChain,
@@ -81,6 +94,7 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   matchedContentType,
   cacheCoherent,
   headerFlood,
+  keepaliveLie,
   rateLimit,
   retryMismatch,
   authRequired,

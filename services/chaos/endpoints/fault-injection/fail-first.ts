@@ -1,0 +1,24 @@
+import { FAIL_FIRST_PARAMS, failFirstBody, failFirstStoreKey } from '../../../../shared/content/fault-injection.js';
+import { jsonBody } from '../../../../shared/json.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+
+export default defineChaosEndpoint({
+  id: 'fail-first',
+  path: '/fail-first',
+  category: 'fault-injection',
+  summary: 'Per `id`, the first `n` calls answer `status` with Retry-After: 1, then 200 until the record expires after `ttl` seconds',
+  params: FAIL_FIRST_PARAMS,
+  headers: ['X-Chaos-Fail-First-Attempt', 'X-Chaos-Fail-First-Remaining'],
+  // Not in the /random pool: stateful, and a seed would replay a different answer.
+  async handle(ctx, { id, n, status, ttl }) {
+    // The window starts at the first call and is not extended by later ones.
+    const attempt = await ctx.store.countInWindow(failFirstStoreKey(id), ttl * 1000);
+    const failed = attempt <= n;
+    const extra = { 'Fail-First-Attempt': attempt, 'Fail-First-Remaining': Math.max(0, n - attempt) };
+    const body = jsonBody(failFirstBody(id, attempt, failed, failed ? status : 200, n, ttl));
+    // no-store: a cache would hide the change from failure to success.
+    const more: [string, string][] = [['Cache-Control', 'no-store']];
+    if (failed) more.push(['Retry-After', '1']);
+    sendComplete(ctx, failed ? status : 200, 'application/json', body, extra, more);
+  },
+});

@@ -1,0 +1,14 @@
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { jsonBody } from '../../../../shared/json.js';
+import { keepaliveBody } from '../../../../shared/content/fault-injection.js';
+
+export default defineControlEndpoint({
+  id: 'keepalive-lie',
+  path: '/keepalive-lie',
+  category: 'headers',
+  summary: "Twin of /keepalive-lie: a keep-alive that holds; node:http's own Connection and Keep-Alive lines, and the connection stays open",
+  params: {},
+  handle(ctx) {
+    ctx.send(200, 'application/json', jsonBody(keepaliveBody(true)));
+  },
+});

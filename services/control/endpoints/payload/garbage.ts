@@ -1,0 +1,13 @@
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { GARBAGE_PARAMS, garbageBytes } from '../../../../shared/content/fault-injection.js';
+
+export default defineControlEndpoint({
+  id: 'garbage',
+  path: '/garbage',
+  category: 'payload',
+  summary: 'Twin of /garbage: the same `n` seeded bytes as a complete application/octet-stream response',
+  params: GARBAGE_PARAMS,
+  handle(ctx, { n, seed }) {
+    ctx.send(200, 'application/octet-stream', garbageBytes(seed, n));
+  },
+});

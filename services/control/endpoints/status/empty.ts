@@ -1,0 +1,14 @@
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { jsonBody } from '../../../../shared/json.js';
+import { EMPTY_TWIN_BODY } from '../../../../shared/content/fault-injection.js';
+
+export default defineControlEndpoint({
+  id: 'empty',
+  path: '/empty',
+  category: 'status',
+  summary: 'Twin of /empty: 200 with a JSON body saying the chaos host would close without a byte',
+  params: {},
+  handle(ctx) {
+    ctx.send(200, 'application/json', jsonBody(EMPTY_TWIN_BODY));
+  },
+});
