@@ -95,6 +95,8 @@ export function failFirstBody(id: string, attempt: number | null, failed: boolea
 // ---- /mix ------------------------------------------------------------------
 
 /** The largest `text:` body and the largest `bytes:N`. */
+/** The longest `delay` part of /mix (ms). */
+export const MIX_DELAY_MAX_MS = 15_000;
 export const MIX_TEXT_MAX = 4096;
 export const MIX_BYTES_MAX = 65_536;
 export const MIX_HEADERS_MAX = 20;
@@ -160,7 +162,7 @@ export function parseMixFault(raw: string): ItemOutcome<MixFault> {
 
 export const MIX_PARAMS = {
   status: int({ min: 200, max: 599, default: 200, description: 'the status of the answer' }),
-  delay: int({ min: 0, max: 15_000, default: 0, description: 'ms before the first byte' }),
+  delay: int({ min: 0, max: MIX_DELAY_MAX_MS, default: 0, description: 'ms before the first byte' }),
   header: list({ maxItems: MIX_HEADERS_MAX, item: 'Name:Value', parseItem: parseMixHeader, description: 'a header line to add (repeatable)' }),
   body: grammar<MixBody>({ accepted: ['json', 'bytes:N (0–65536)', 'text:… (at most 4096 bytes)'], parse: parseMixBody, description: 'the body (json when absent)' }),
   fault: grammar<MixFault>({

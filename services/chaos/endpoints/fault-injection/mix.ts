@@ -1,4 +1,4 @@
-import { MIX_PARAMS, mixContent, mixParts, ownContentType, type MixFault } from '../../../../shared/content/fault-injection.js';
+import { MIX_DELAY_MAX_MS, MIX_PARAMS, mixContent, mixParts, ownContentType, type MixFault } from '../../../../shared/content/fault-injection.js';
 import { bodyFraming } from '../../../../shared/content/status.js';
 import { formatHead, reasonPhrase, type HeaderList } from '../../../../shared/headers.js';
 import { compose, FAULTS, type Fault } from '../../faults/index.js';
@@ -36,6 +36,8 @@ export default defineChaosEndpoint({
   headers: ['X-Chaos-Mix'],
   // `delay` (up to 15 s) and slow-head stall the connection.
   holdsConnection: true,
+  // The longest delay, then a head in SLOW_HEAD_PIECES pieces at most 1 s apart.
+  longestMs: () => MIX_DELAY_MAX_MS + (SLOW_HEAD_PIECES - 1) * 1000,
   handle(ctx, { status, delay, header, body: bodyPart, fault }) {
     const body = bodyPart ?? { kind: 'json' as const };
     const content = mixContent(body, status);

@@ -1,4 +1,4 @@
-import { MIX_PARAMS, mixContent, ownContentType } from '../../../../shared/content/fault-injection.js';
+import { MIX_DELAY_MAX_MS, MIX_PARAMS, mixContent, ownContentType } from '../../../../shared/content/fault-injection.js';
 import { bodyFraming } from '../../../../shared/content/status.js';
 import { defineControlEndpoint } from '../../../../shared/http-service.js';
 
@@ -9,6 +9,8 @@ export default defineControlEndpoint({
   summary: 'Twin of /mix: the same status, headers and body after the same delay, delivered whole; the fault part is ignored',
   params: MIX_PARAMS,
   holdsConnection: true,
+  // The same delay, then everything at once.
+  longestMs: () => MIX_DELAY_MAX_MS,
   handle(ctx, { status, delay, header, body: bodyPart }) {
     const { type, lines } = ownContentType(header ?? [], mixContent(bodyPart ?? { kind: 'json' }, status));
     const content = mixContent(bodyPart ?? { kind: 'json' }, status);
