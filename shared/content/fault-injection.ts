@@ -5,6 +5,7 @@
 // chaos host would have done).
 import { grammar, int, list, oneOf, str, type ItemOutcome } from '../params.js';
 import { seededBytes } from '../seed.js';
+import { idKey } from '../store/types.js';
 
 // ---- /reset ----------------------------------------------------------------
 
@@ -84,8 +85,9 @@ export const FAIL_FIRST_PARAMS = {
   ttl: int({ min: 1, max: 3600, default: 300, description: 'seconds from the first call until the count starts again' }),
 };
 
+/** The count of an id: a fixed-size digest, as for /retry-mismatch records. */
 export function failFirstStoreKey(id: string): string {
-  return `fail-first:${id}`;
+  return idKey('fail-first', id);
 }
 
 export function failFirstBody(id: string, attempt: number | null, failed: boolean, status: number, n: number, ttl: number): Record<string, unknown> {

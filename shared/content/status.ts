@@ -8,6 +8,7 @@ import type { HeaderList } from '../headers.js';
 import { reasonPhrase } from '../headers.js';
 import { bool, int, num, oneOf, str, type Param } from '../params.js';
 import { rngFromSeed, seededBytes } from '../seed.js';
+import { idKey } from '../store/types.js';
 
 // ---- /status/{code} -------------------------------------------------------
 
@@ -144,8 +145,9 @@ export const RETRY_PARAMS = {
   id: str({ minLength: 1, maxLength: 128, required: true, description: 'client-supplied identity token; state is kept per id' }),
 };
 
+/** The record of an id: a fixed-size digest, so a long id costs no more store memory than a short one. */
 export function retryStoreKey(id: string): string {
-  return `retry:${id}`;
+  return idKey('retry', id);
 }
 
 /** The same shape for both versions; items are a pure function of (id, version). */

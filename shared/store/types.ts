@@ -3,6 +3,7 @@
 // store implements today and a Redis store with the same semantics later.
 // Every operation is one call (one round trip for Redis). The semantics any
 // implementation must pass are one case list: tests/helpers/store-cases.ts.
+import { createHash } from 'node:crypto';
 
 export interface RateCheck {
   /** Policy name for metrics and errors, e.g. 'general' or 'infinite'. */
@@ -70,4 +71,13 @@ export class StoreClosedError extends Error {
     super(`store is closed: ${operation} after close()`);
     this.name = 'StoreClosedError';
   }
+}
+
+/**
+ * The store key of a record named by a client-chosen id: a fixed-size digest,
+ * so a key's memory (in-process or in Redis) never depends on the id's length
+ * and no id can collide with another kind's keys.
+ */
+export function idKey(kind: string, id: string): string {
+  return `${kind}:${createHash('sha256').update(id).digest('base64url')}`;
 }

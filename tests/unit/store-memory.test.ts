@@ -4,6 +4,8 @@
 import t from 'tap';
 import { MemoryStore } from '../../shared/store/memory.js';
 import { runStoreCases } from '../helpers/store-cases.js';
+import { retryStoreKey } from '../../shared/content/status.js';
+import { failFirstStoreKey } from '../../shared/content/fault-injection.js';
 
 runStoreCases(t, 'memory', () => new MemoryStore());
 
@@ -95,3 +97,14 @@ t.test('close drops every key; the in-process answer refuses too', async (t) => 
   await t.rejects(store.countInWindow('w', 60_000), { message: /store is closed: countInWindow after close\(\)/ }, 'the error names the operation');
   t.equal(store.size, 0, 'a refused call writes nothing');
 });
+
+t.test('client-chosen ids are stored as fixed-size digests', async (t) => {
+  const short = retryStoreKey('a');
+  const long = retryStoreKey('x'.repeat(128));
+  t.equal(short.length, long.length, 'the key does not grow with the id');
+  t.not(retryStoreKey('a'), retryStoreKey('b'), 'distinct ids, distinct keys');
+  t.equal(retryStoreKey('a'), retryStoreKey('a'));
+  t.not(failFirstStoreKey('a'), retryStoreKey('a'), 'kinds never collide');
+  t.ok(long.length < 64);
+});
+
