@@ -38,6 +38,8 @@ export interface Config {
   readonly shutdownGraceMs: number;
   /** The longest any single response may run (MAX_RESPONSE_MS): trickling endpoints fit their schedule into it. */
   readonly maxResponseMs: number;
+  /** A keep-alive connection's life (MAX_CONNECTION_MS): the first response that starts after it says Connection: close. */
+  readonly maxConnectionMs: number;
   /** Open connections one process accepts at once (MAX_CONNECTIONS): well under its descriptor limit. */
   readonly maxConnections: number;
   /** Open connections one client address may hold on one process (MAX_CONNECTIONS_PER_IP; 0: no cap). */
@@ -185,6 +187,7 @@ export function loadConfig(env: Env): Config {
     logLevel: logLevelRaw as LogLevel,
     shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     maxResponseMs: readInt(env, 'MAX_RESPONSE_MS', 120_000, 1_000, 3_600_000),
+    maxConnectionMs: readInt(env, 'MAX_CONNECTION_MS', 600_000, 1_000, 86_400_000),
     maxConnections: readInt(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     maxConnectionsPerIp: readInt(env, 'MAX_CONNECTIONS_PER_IP', 64, 0, 1_000_000),
     firstRequestTimeoutMs: readInt(env, 'FIRST_REQUEST_TIMEOUT_MS', 5_000, 100, 60_000),

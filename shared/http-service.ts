@@ -69,6 +69,8 @@ export class HttpService {
   readonly #checks = new WeakMap<Socket, ClientChecks>();
   /** Per connection: requests answered so far (see MAX_REQUESTS_PER_CONNECTION). */
   readonly #served = new WeakMap<Socket, number>();
+  /** Per connection: when it was accepted (MAX_CONNECTION_MS bounds its life). */
+  readonly #openedAt = new WeakMap<Socket, number>();
   readonly store: Store;
   /** Per-client connection caps, applied at accept. */
   readonly caps: ConnectionCaps;
@@ -100,6 +102,7 @@ export class HttpService {
     this.server.maxConnections = config.maxConnections;
     this.server.on('connection', (socket: Socket) => {
       if (!this.caps.admit(socket)) return;
+      this.#openedAt.set(socket, performance.now());
       const silent = setTimeout(() => {
         if (socket.bytesRead === 0) socket.destroy();
       }, config.firstRequestTimeoutMs);
@@ -165,7 +168,8 @@ export class HttpService {
     this.#served.set(req.socket, served);
     // Pipelined past the cap: left unanswered; the connection closes after the last answer.
     if (served > MAX_REQUESTS_PER_CONNECTION) return;
-    if (served === MAX_REQUESTS_PER_CONNECTION) res.shouldKeepAlive = false;
+    const age = performance.now() - (this.#openedAt.get(req.socket) ?? performance.now());
+    if (served === MAX_REQUESTS_PER_CONNECTION || age >= this.options.config.maxConnectionMs) res.shouldKeepAlive = false;
     const target = originForm(req.url ?? '/');
     const q = target.indexOf('?');
     const path = q === -1 ? target : target.slice(0, q);

@@ -65,6 +65,7 @@ export class Connection implements WireOwner {
   /** Callbacks of a response that ended but whose connection lives on for it (a hold, a close): run when the socket closes. */
   #doneAtClose: (() => void)[] | undefined;
   #served = 0;
+  readonly #openedAt = performance.now();
   #pumping = false;
   #clientEnded = false;
   #closing = false;
@@ -428,7 +429,12 @@ export class Connection implements WireOwner {
   #dispatch(req: ParsedRequest): void {
     this.#served++;
     const keepAlive =
-      req.keepAlive && !this.#clientEnded && !this.host.draining && this.#served < this.host.maxRequestsPerConnection;
+      req.keepAlive &&
+      !this.#clientEnded &&
+      !this.host.draining &&
+      this.#served < this.host.maxRequestsPerConnection &&
+      // A connection's life is bounded too: a client cannot chain long responses for days.
+      performance.now() - this.#openedAt < this.host.config.maxConnectionMs;
     const pending = this.host.request(this, req, keepAlive);
     if (!pending) return;
     // A store that needs a round trip (Redis): the connection waits, so

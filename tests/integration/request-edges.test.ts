@@ -1,10 +1,11 @@
 // Edges every host treats alike: a fragment in the target is dropped (a client
 // must not send one), and a connection pipelined past its request cap ends
 // cleanly after the last answer, never with node:http's 503.
+import net from 'node:net';
 import t, { type Test } from 'tap';
 import { rawExchange } from '../helpers/raw.js';
 import { parseExchanges } from '../helpers/final-response.js';
-import { startChaos, startHttp } from '../helpers/servers.js';
+import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 
 const hosts = ['chaos', 'control', 'bots'] as const;
 const portOf = async (t: Test, host: (typeof hosts)[number]): Promise<number> =>
@@ -29,5 +30,29 @@ for (const host of hosts) {
     t.same([...new Set(answers.map((a) => a.response.status))], [200], 'no 5xx, no other status');
     t.equal(answers.at(-1)?.response.header('connection'), 'close');
     t.equal(answers.filter((a) => a.response.header('connection') === 'close').length, 1);
+  });
+}
+
+for (const host of hosts) {
+  t.test(`${host}: a keep-alive connection's life is bounded (MAX_CONNECTION_MS)`, async (t) => {
+    const config = testConfig({ MAX_CONNECTION_MS: '1000' });
+    const port = host === 'chaos' ? (await startChaos(t, { config })).port : (await startHttp(t, host, config)).port;
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    t.teardown(() => socket.destroy());
+    let data = '';
+    socket.on('data', (d: Buffer) => (data += d.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const ask = async (): Promise<void> => {
+      const before = (data.match(/HTTP\/1\.1 /g) ?? []).length;
+      socket.write(`GET ${pathOn[host]} HTTP/1.1\r\nHost: a\r\n\r\n`);
+      while ((data.match(/HTTP\/1\.1 /g) ?? []).length === before) await new Promise((r) => setTimeout(r, 10));
+    };
+    await ask();
+    t.notMatch(data, /Connection: close/i, 'young: kept alive');
+    await new Promise((r) => setTimeout(r, 1100));
+    await ask();
+    t.match(data.slice(data.lastIndexOf('HTTP/1.1 ')), /Connection: close/i, 'past its life: the answer says close');
+    await closed;
+    t.pass('and the connection ends');
   });
 }
