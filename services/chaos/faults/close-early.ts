@@ -5,20 +5,21 @@
 import type { HeaderList } from '../../../shared/headers.js';
 import type { ResponseSink } from '../wire.js';
 import { hasHeaderLine, insertHeaderLines, removeHeaderLines } from './head-text.js';
-import { Stage, asBytes, type Fault } from './stage.js';
+import { CutAfter, Stage, type Fault } from './stage.js';
 
 export function closeEarly(bytes: number = Number.POSITIVE_INFINITY): Fault {
   return (next) => new CloseEarly(next, bytes);
 }
 
 class CloseEarly extends Stage {
-  #sent = 0;
+  readonly #cutter: CutAfter;
 
   constructor(
     next: ResponseSink,
-    private readonly bytes: number,
+    bytes: number,
   ) {
     super(next);
+    this.#cutter = new CutAfter(bytes, () => this.next.end('close'));
   }
 
   protected override passHead(status: number, headers: HeaderList, reason: string | undefined): void {
@@ -37,15 +38,7 @@ class CloseEarly extends Stage {
   }
 
   protected override passWrite(chunk: Buffer | string): boolean {
-    const room = this.bytes - this.#sent;
-    if (chunk.length < room) {
-      this.#sent += chunk.length;
-      return this.next.write(chunk);
-    }
-    this.#sent = this.bytes;
-    this.next.write(asBytes(chunk).subarray(0, room));
-    this.next.end('close');
-    return true;
+    return this.#cutter.write(this.next, chunk);
   }
 
   /** However the layer above ends, a close-delimited body ends with the close. */

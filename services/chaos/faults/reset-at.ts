@@ -8,7 +8,7 @@
 // then EOF), so the client gets a moment to read them and then sees the reset.
 import type { HeaderList } from '../../../shared/headers.js';
 import type { ResponseSink } from '../wire.js';
-import { Stage, asBytes, flushHead, type Fault } from './stage.js';
+import { CutAfter, Stage, flushHead, type Fault } from './stage.js';
 
 export const RESET_PHASES = ['before-head', 'after-head', 'mid-body'] as const;
 export type ResetPhase = (typeof RESET_PHASES)[number];
@@ -21,15 +21,16 @@ export function resetAt(phase: ResetPhase, afterBytes = 0): Fault {
 }
 
 class ResetAt extends Stage {
-  #sent = 0;
+  readonly #cutter: CutAfter;
   #cut = false;
 
   constructor(
     next: ResponseSink,
     private readonly phase: ResetPhase,
-    private readonly afterBytes: number,
+    afterBytes: number,
   ) {
     super(next);
+    this.#cutter = new CutAfter(afterBytes, () => this.#reset());
   }
 
   protected override passHead(status: number, headers: HeaderList, reason: string | undefined): void {
@@ -55,15 +56,7 @@ class ResetAt extends Stage {
 
   protected override passWrite(chunk: Buffer | string): boolean {
     if (this.#cut) return true;
-    const room = this.afterBytes - this.#sent;
-    if (chunk.length < room) {
-      this.#sent += chunk.length;
-      return this.next.write(chunk);
-    }
-    this.#sent = this.afterBytes;
-    this.next.write(asBytes(chunk).subarray(0, room));
-    this.#reset();
-    return true;
+    return this.#cutter.write(this.next, chunk);
   }
 
   protected override passEnd(): void {

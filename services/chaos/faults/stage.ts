@@ -154,6 +154,32 @@ export class Stage implements ResponseSink {
 }
 
 /** Body bytes as a Buffer (strings are latin1, as the wire writes them). */
+/**
+ * Passes body bytes to a sink until `limit` have gone, then cuts the response
+ * once: the shared step of the faults that end a body early (truncate-at,
+ * close-early, reset-at mid-body). Bytes after the cut are dropped.
+ */
+export class CutAfter {
+  #sent = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly cut: () => void,
+  ) {}
+
+  write(next: ResponseSink, chunk: Buffer | string): boolean {
+    const room = this.limit - this.#sent;
+    if (chunk.length < room) {
+      this.#sent += chunk.length;
+      return next.write(chunk);
+    }
+    this.#sent = this.limit;
+    next.write(asBytes(chunk).subarray(0, room));
+    this.cut();
+    return true;
+  }
+}
+
 export function asBytes(chunk: Buffer | string): Buffer {
   return typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
 }
