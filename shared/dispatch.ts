@@ -78,7 +78,7 @@ export class Pipeline<Ctx> {
       return undefined;
     }
     const decision = this.#decide(req);
-    const limits = checks.for(decision.kind === 'serve' ? decision.endpoint.limits : undefined);
+    const limits = checks.for(this.options.host, decision.kind === 'serve' ? decision.endpoint.limits : undefined);
     if (limits.length === 0) {
       this.#render(decision, responder);
       return undefined;
