@@ -22,9 +22,10 @@ build: deps
 	@rm -rf dist
 	npx tsc -p tsconfig.json
 
-# System tools the tests drive: curl checks the headline lies as a user sees them.
+# System tools the tests drive: curl checks the headline lies as a user sees them;
+# redis-server backs the shared-store tests (they start their own on a free port).
 tools:
-	@bash scripts/ensure-tools.sh curl:curl
+	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server
 
 up: build
 	node dist/services/main.js
