@@ -5,7 +5,6 @@ import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { FallbackStore, type FallbackReason } from './fallback.js';
 import { MemoryStore } from './memory.js';
-import { RedisStore } from './redis.js';
 import type { Store } from './types.js';
 
 export interface StoreHooks {
@@ -16,10 +15,12 @@ export interface StoreHooks {
 /**
  * REDIS_URL unset: the in-memory store. Set: Redis, behind the local fallback,
  * so an unreachable Redis (at start or later) never stops the service. The
- * URL may hold a password: it is never logged.
+ * URL may hold a password: it is never logged. ioredis is loaded only when
+ * used (it costs a process about 0.2 s of start-up).
  */
-export function createStore(config: Config, logger: Logger, hooks: StoreHooks = {}): Store {
+export async function createStore(config: Config, logger: Logger, hooks: StoreHooks = {}): Promise<Store> {
   if (config.redisUrl === undefined) return new MemoryStore();
+  const { RedisStore } = await import('./redis.js');
   const shared = new RedisStore({ url: config.redisUrl, prefix: config.redisPrefix });
   return new FallbackStore({ shared, logger, ...(hooks.onFallback ? { onFallback: hooks.onFallback } : {}) });
 }

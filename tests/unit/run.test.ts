@@ -59,7 +59,7 @@ function fakeService(events: string[], store: Store, fail: { listen?: Error; shu
 
 t.test('createStore: the in-memory store when REDIS_URL is unset, without a word', async (t) => {
   const { logger, lines } = capturingLogger();
-  const store = createStore(testConfig(), logger);
+  const store = await createStore(testConfig(), logger);
   t.teardown(() => store.close());
   t.type(store, MemoryStore);
   t.equal(await store.countInWindow('k', 1000), 1);
@@ -69,7 +69,7 @@ t.test('createStore: the in-memory store when REDIS_URL is unset, without a word
 t.test('createStore: REDIS_URL set and Redis unreachable: start degraded with a warning, serve from memory, never log the URL', async (t) => {
   const { logger, lines } = capturingLogger();
   const port = await freePort();
-  const store = createStore(testConfig({ REDIS_URL: `redis://:s3cret@127.0.0.1:${port}/0` }), logger);
+  const store = await createStore(testConfig({ REDIS_URL: `redis://:s3cret@127.0.0.1:${port}/0` }), logger);
   t.teardown(() => store.close());
   t.type(store, FallbackStore, 'Redis behind the local fallback');
   await (store as FallbackStore).started;
