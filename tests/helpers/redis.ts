@@ -93,8 +93,9 @@ async function answersPing(port: number): Promise<boolean> {
   }
 }
 
-function launch(port: number): { child: ChildProcess; output: () => string } {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
+function launch(port: number, unixSocket: string | undefined): { child: ChildProcess; output: () => string } {
+  const socketArgs = unixSocket === undefined ? [] : ['--unixsocket', unixSocket, '--unixsocketperm', '700'];
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning', ...socketArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -105,8 +106,8 @@ function launch(port: number): { child: ChildProcess; output: () => string } {
 }
 
 /** Starts redis-server and resolves once it answers PING; fails with its output if it exits first. */
-async function launchReady(port: number): Promise<{ child: ChildProcess; output: () => string } | undefined> {
-  const started = launch(port);
+async function launchReady(port: number, unixSocket?: string): Promise<{ child: ChildProcess; output: () => string } | undefined> {
+  const started = launch(port, unixSocket);
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     if (started.child.exitCode !== null || started.child.signalCode !== null || started.output().includes('spawn failed')) {
@@ -120,13 +121,20 @@ async function launchReady(port: number): Promise<{ child: ChildProcess; output:
   throw new Error(`redis-server did not answer PING on ${port} within 10 s: ${started.output()}`);
 }
 
-/** Starts redis-server on a free loopback port (or on `onPort`), stopped at teardown. */
-export async function startRedis(t: Teardown, onPort?: number): Promise<RedisServer> {
+export interface RedisOptions {
+  /** The port to listen on (default: a free one). */
+  readonly port?: number;
+  /** Also listen on this unix socket. */
+  readonly unixSocket?: string;
+}
+
+/** Starts redis-server on a free loopback port (or the one given), stopped at teardown. */
+export async function startRedis(t: Teardown, options: RedisOptions = {}): Promise<RedisServer> {
   let port = 0;
   let current: ChildProcess | undefined;
   for (let attempt = 1; current === undefined; attempt++) {
-    port = onPort ?? (await freePort());
-    current = (await launchReady(port))?.child;
+    port = options.port ?? (await freePort());
+    current = (await launchReady(port, options.unixSocket))?.child;
     if (current === undefined && attempt >= 5) throw new Error(`redis-server: could not bind a port after 5 attempts (last ${port})`);
   }
   const server: RedisServer = {
@@ -143,7 +151,7 @@ export async function startRedis(t: Teardown, onPort?: number): Promise<RedisSer
       if (current && current.exitCode === null && current.signalCode === null) await server.kill();
       // The old process is gone; its port may linger for a moment.
       for (let attempt = 1; ; attempt++) {
-        const started = await launchReady(port);
+        const started = await launchReady(port, options.unixSocket);
         if (started) {
           current = started.child;
           return;

@@ -5,7 +5,10 @@
 // bounded keys; and the fallback: Redis unreachable at start, killed,
 // stopped: answered locally, never slower than the command timeout, one warn
 // line per episode, recovered by itself.
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
@@ -278,7 +281,7 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<void>
 
 /** A redis-server on a given port (one that was unreachable a moment ago). */
 function startRedisOn(test: Test, port: number): Promise<RedisServer> {
-  return startRedis(test, port);
+  return startRedis(test, { port });
 }
 
 t.test('/semantic-drift?ai=true: a store that cannot be read is a fallback, never a 5xx; behind the fallback the local budget answers', async (t) => {
@@ -314,4 +317,16 @@ t.test('/semantic-drift?ai=true: a store that cannot be read is a fallback, neve
   t.equal(spent.response.status, 200);
   t.equal(spent.response.header('x-chaos-ai-fallback-reason'), 'budget-exhausted', 'the local budget is spent');
   t.equal(modelCalls, 1);
+});
+
+t.test('a unix socket REDIS_URL: an absolute path or unix:///path', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'chaos-redis-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const socket = join(dir, 'redis.sock');
+  await startRedis(t, { unixSocket: socket });
+  for (const url of [socket, `unix://${socket}`]) {
+    const store = await redisStore(t, 'unix:', url);
+    t.equal(await store.countInWindow(`via:${url}`, 60_000), 1, url);
+    t.equal(await store.countInWindow(`via:${url}`, 60_000), 2);
+  }
 });
