@@ -24,9 +24,10 @@ build: deps
 	npx tsc -p tsconfig.json --outDir dist.next
 	@rm -rf dist.old && { [ ! -d dist ] || mv dist dist.old; } && mv dist.next dist && rm -rf dist.old
 
-# System tools the tests drive: curl checks the headline lies as a user sees them.
+# System tools the tests drive: curl checks the headline lies as a user sees them;
+# redis-server backs the shared-store tests (they start their own on a free port).
 tools:
-	@bash scripts/ensure-tools.sh curl:curl
+	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server
 
 up:
 	@bash scripts/check-ports.sh

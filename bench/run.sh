@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench (after make build): throughput beside a minimal node:net server,
 # thousands of /drip streams at once, then the infinite namespace
-# (bench/infinite). Bounded: about 4 to 6 minutes.
+# (bench/infinite), and the limiter's cost (bench/limiter.ts). Bounded: about
+# 5 to 7 minutes. BENCH_SKIP=limiter skips the limiter part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +26,15 @@ fi
 echo "bench: open-files limit $(ulimit -n)" >&2
 
 node dist/bench/main.js
+
+# The per-IP limiter: off vs in-memory vs Redis (starts its own redis-server), about 70 s.
+if [[ "${BENCH_SKIP:-}" != *limiter* ]]; then
+  if command -v redis-server >/dev/null 2>&1; then
+    node dist/bench/limiter.js
+  else
+    echo "bench: redis-server is not installed (apt-get install redis-server): limiter benchmark skipped" >&2
+  fi
+fi
 
 # The infinite namespace: generator pages/s on one core, RSS across 1,000,000 URLs, pages/s over HTTP.
 bash bench/infinite/run.sh

@@ -24,7 +24,7 @@ for (const name of SERVICES) {
     ready.set(name, message.url);
     if (ready.size === SERVICES.length) {
       process.stdout.write(
-        `\nChaos Endpoint Service is up (embedded default: in-memory store, direct ports)\n` +
+        `\nChaos Endpoint Service is up (${config.redisUrl ? 'state shared on Redis' : 'embedded default: in-memory store'}, direct ports)\n` +
           SERVICES.map((s) => `  ${s.padEnd(8)} ${ready.get(s)}/`).join('\n') +
           `\nTry: curl -v ${ready.get('chaos')}/truncate\nCtrl-C stops all three.\n\n`,
       );

@@ -21,6 +21,8 @@ export interface Config {
   /** Admin (metrics) port of the first process; 0 turns the admin listener off. */
   readonly metricsPort: number;
   readonly redisUrl: string | undefined;
+  /** Prepended to every Redis key (REDIS_PREFIX, default `chaos:`), so several deployments can share one Redis. */
+  readonly redisPrefix: string;
   readonly rateLimit: { readonly general: number; readonly infinite: number };
   /** TRUST_PROXY: the peers whose PROXY v2 header (chaos) or X-Forwarded-For (control, bots) is believed; empty by default. */
   readonly trustProxy: TrustList;
@@ -111,6 +113,37 @@ function readApiBase(env: Env, name: string): string | undefined {
   return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;
 }
 
+/**
+ * Where the shared store lives (DESIGN §7): redis://[user:password@]host[:port][/db],
+ * rediss:// (TLS), or a unix socket as an absolute path or unix:///path. Unset:
+ * the in-memory store. Parsed here so a typo stops start-up instead of
+ * silently running degraded; the value may hold a password, so the error
+ * shows only its scheme.
+ */
+function readRedisUrl(env: Env, name: string): string | undefined {
+  const raw = readOptional(env, name);
+  if (raw === undefined) return undefined;
+  const accepted = 'redis://host:port[/db], rediss://host:port[/db], a unix socket (/path/to/redis.sock or unix:///path/to/redis.sock), or unset for the in-memory store';
+  const refuse = (): never => {
+    const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(raw)?.[0];
+    throw new ConfigError(name, accepted, scheme ? `${scheme}…` : raw.length > 64 ? `${raw.slice(0, 16)}…` : raw);
+  };
+  if (/\s/.test(raw)) refuse();
+  if (raw.startsWith('/')) return raw.startsWith('//') ? refuse() : raw;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    return refuse();
+  }
+  if (parsed.protocol === 'unix:') {
+    return parsed.hostname === '' && parsed.pathname.length > 1 && !parsed.search ? raw : refuse();
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') return refuse();
+  if (parsed.hostname === '' || !/^\/?(\d{1,2})?$/.test(parsed.pathname)) return refuse();
+  return raw;
+}
+
 function readOptional(env: Env, name: string): string | undefined {
   const raw = env[name];
   return raw === undefined || raw === '' ? undefined : raw;
@@ -144,9 +177,10 @@ export function loadConfig(env: Env): Config {
     identity: readUrl(env, 'PUBLIC_IDENTITY_URL', `http://identity.localhost:${ports.control}`),
     agents: readUrl(env, 'PUBLIC_AGENTS_URL', `http://agents.localhost:${ports.control}`),
   };
-  const redisUrl = readOptional(env, 'REDIS_URL');
-  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
-    throw new ConfigError('REDIS_URL', 'a redis:// or rediss:// URL, or unset for the in-memory store', redisUrl);
+  const redisUrl = readRedisUrl(env, 'REDIS_URL');
+  const redisPrefix = readOptional(env, 'REDIS_PREFIX') ?? 'chaos:';
+  if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(redisPrefix)) {
+    throw new ConfigError('REDIS_PREFIX', '1 to 64 characters from A-Z a-z 0-9 : _ . - { }, such as chaos:', redisPrefix);
   }
   const logLevelRaw = env.LOG_LEVEL || 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevelRaw)) {
@@ -171,6 +205,7 @@ export function loadConfig(env: Env): Config {
     ports: Object.freeze(ports),
     metricsPort: readInt(env, 'METRICS_PORT', 0, 0, 65535),
     redisUrl,
+    redisPrefix,
     rateLimit: Object.freeze({
       general: readInt(env, 'RATE_LIMIT_GENERAL', 60, 0, 1_000_000_000),
       infinite: readInt(env, 'RATE_LIMIT_INFINITE', 10, 0, 1_000_000_000),

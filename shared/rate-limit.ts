@@ -1,7 +1,7 @@
 // The real per-IP limits (DESIGN §5, §7): each client's checks, the general
 // policy plus those an endpoint declares, decided in one store call, failing
 // open. The refusal itself is built with the other real failures (errors.ts).
-import type { Config } from './config.js';
+import type { Config, HostName } from './config.js';
 import { rateLimitRefusal, type Refusal } from './errors.js';
 import type { RateCheck, RateDecision, Store } from './store/types.js';
 
@@ -10,9 +10,13 @@ export const RATE_PERIOD_MS = 60_000;
 /** The per-IP policies an endpoint can declare beside the general one (each a RATE_LIMIT_* setting). */
 export type RatePolicy = Exclude<keyof Config['rateLimit'], 'general'>;
 
-/** A per-IP policy for a client (`limit` per 60 s), or undefined when the limit is 0 (off). */
-export function perIpCheck(policy: string, limit: number, clientAddress: string): RateCheck | undefined {
-  return limit > 0 ? { policy, key: `${policy}:${clientAddress}`, limit, periodMs: RATE_PERIOD_MS } : undefined;
+/**
+ * A per-IP policy for a client (`limit` per 60 s), or undefined when the limit
+ * is 0 (off). The key names the host: each host gives a client its own budget
+ * (DESIGN §7), also when every replica of every host shares one Redis.
+ */
+export function perIpCheck(host: HostName, policy: string, limit: number, clientAddress: string): RateCheck | undefined {
+  return limit > 0 ? { policy, key: `${host}:${policy}:${clientAddress}`, limit, periodMs: RATE_PERIOD_MS } : undefined;
 }
 
 const NO_CHECKS: readonly RateCheck[] = [];
@@ -24,21 +28,27 @@ const NO_CHECKS: readonly RateCheck[] = [];
  */
 export class ClientChecks {
   readonly #byPolicies = new Map<readonly RatePolicy[] | undefined, readonly RateCheck[]>();
+  /** The host the cached checks were built for: a connection belongs to one host, so this is set once. */
+  #host: HostName | undefined;
 
   constructor(
     private readonly config: Config,
     readonly clientAddress: string,
   ) {}
 
-  /** The checks for a request to an endpoint declaring `policies`; empty when every limit is off. */
-  for(policies: readonly RatePolicy[] | undefined): readonly RateCheck[] {
+  /** The checks for a request to `host`'s endpoint declaring `policies`; empty when every limit is off. */
+  for(host: HostName, policies: readonly RatePolicy[] | undefined): readonly RateCheck[] {
+    if (host !== this.#host) {
+      this.#host = host;
+      this.#byPolicies.clear();
+    }
     let checks = this.#byPolicies.get(policies);
     if (checks === undefined) {
       const built: RateCheck[] = [];
-      const general = perIpCheck('general', this.config.rateLimit.general, this.clientAddress);
+      const general = perIpCheck(host, 'general', this.config.rateLimit.general, this.clientAddress);
       if (general) built.push(general);
       for (const policy of policies ?? []) {
-        const check = perIpCheck(policy, this.config.rateLimit[policy], this.clientAddress);
+        const check = perIpCheck(host, policy, this.config.rateLimit[policy], this.clientAddress);
         if (check) built.push(check);
       }
       checks = built.length === 0 ? NO_CHECKS : built;

@@ -66,7 +66,7 @@ export async function startService(
   config: Config,
   logger: Logger,
 ): Promise<StartedService> {
-  const store = createStore(config, logger);
+  const store = await createStore(config, logger);
   let service: Service;
   let port: number;
   try {

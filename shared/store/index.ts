@@ -3,17 +3,24 @@
 // shutdown (shared/run.ts). Services receive a Store and never pick one.
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
+import { FallbackStore, type FallbackReason } from './fallback.js';
 import { MemoryStore } from './memory.js';
 import type { Store } from './types.js';
 
-export function createStore(config: Config, logger: Logger): Store {
-  if (config.redisUrl !== undefined) {
-    // Issue 8 plugs the Redis store in here (and its in-memory fallback).
-    // Until then REDIS_URL is accepted but not used: the process serves from
-    // its own memory, as DESIGN §7 has it do when Redis is unreachable, and
-    // says so. Refusing to start would break `make up` for anyone with
-    // REDIS_URL in their environment. The URL may hold a password: not logged.
-    logger.warn('REDIS_URL is set but the Redis store is not built yet: using the in-memory store (state is not shared between processes)');
-  }
-  return new MemoryStore();
+export interface StoreHooks {
+  /** Called for every operation the local store answered because Redis could not (chaos_store_fallback_total). */
+  readonly onFallback?: (reason: FallbackReason) => void;
+}
+
+/**
+ * REDIS_URL unset: the in-memory store. Set: Redis, behind the local fallback,
+ * so an unreachable Redis (at start or later) never stops the service. The
+ * URL may hold a password: it is never logged. ioredis is loaded only when
+ * used (it costs a process about 0.2 s of start-up).
+ */
+export async function createStore(config: Config, logger: Logger, hooks: StoreHooks = {}): Promise<Store> {
+  if (config.redisUrl === undefined) return new MemoryStore();
+  const { RedisStore } = await import('./redis.js');
+  const shared = new RedisStore({ url: config.redisUrl, prefix: config.redisPrefix });
+  return new FallbackStore({ shared, logger, ...(hooks.onFallback ? { onFallback: hooks.onFallback } : {}) });
 }

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 export interface RateCheck {
   /** Policy name for metrics and errors, e.g. 'general' or 'infinite'. */
   readonly policy: string;
-  /** Counter key, e.g. `general:<ip>`. */
+  /** Counter key, e.g. `chaos:general:<ip>` (host, policy, client). */
   readonly key: string;
   /** Requests allowed per period; 0 disables the check. */
   readonly limit: number;

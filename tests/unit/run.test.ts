@@ -10,9 +10,11 @@ import type { Config } from '../../shared/config.js';
 import { createLogger, type Logger } from '../../shared/log.js';
 import { startService, type Service } from '../../shared/run.js';
 import { retryStoreKey } from '../../shared/content/status.js';
+import { FallbackStore } from '../../shared/store/fallback.js';
 import { createStore } from '../../shared/store/index.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import type { Store } from '../../shared/store/types.js';
+import { freePort } from '../helpers/process.js';
 import { testConfig } from '../helpers/servers.js';
 
 const silent = createLogger('control', 'silent');
@@ -57,23 +59,26 @@ function fakeService(events: string[], store: Store, fail: { listen?: Error; shu
 
 t.test('createStore: the in-memory store when REDIS_URL is unset, without a word', async (t) => {
   const { logger, lines } = capturingLogger();
-  const store = createStore(testConfig(), logger);
+  const store = await createStore(testConfig(), logger);
   t.teardown(() => store.close());
   t.type(store, MemoryStore);
   t.equal(await store.countInWindow('k', 1000), 1);
   t.equal(lines(), '', 'nothing logged');
 });
 
-t.test('createStore: REDIS_URL set before the Redis store exists: a warning, then memory, and the URL is not logged', async (t) => {
+t.test('createStore: REDIS_URL set and Redis unreachable: start degraded with a warning, serve from memory, never log the URL', async (t) => {
   const { logger, lines } = capturingLogger();
-  const store = createStore(testConfig({ REDIS_URL: 'redis://:s3cret@redis.example:6379/0' }), logger);
+  const port = await freePort();
+  const store = await createStore(testConfig({ REDIS_URL: `redis://:s3cret@127.0.0.1:${port}/0` }), logger);
   t.teardown(() => store.close());
-  t.type(store, MemoryStore, 'serves from memory');
+  t.type(store, FallbackStore, 'Redis behind the local fallback');
+  await (store as FallbackStore).started;
+  t.equal(await store.countInWindow('k', 1000), 1, 'answers from memory');
   const logged = lines().trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string });
   t.equal(logged.length, 1);
   t.equal(logged[0]?.level, 40, 'at warn');
-  t.match(logged[0]?.msg, /REDIS_URL is set but the Redis store is not built yet: using the in-memory store/);
-  t.notMatch(lines(), /s3cret|redis\.example/, 'neither the password nor the host reaches the log');
+  t.match(logged[0]?.msg, /Redis unreachable at start: serving from local memory/);
+  t.notMatch(lines(), new RegExp(`s3cret|${port}`), 'neither the password nor the address reaches the log');
 });
 
 t.test('startService: the factory gets the store; stop shuts the service down, then closes the store', async (t) => {

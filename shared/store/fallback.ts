@@ -1,0 +1,160 @@
+// Redis lost, slow or back (DESIGN §7): the service keeps serving. Every
+// operation goes to the shared store while it answers; when it fails (refused,
+// timed out, not ready) the same operation is answered by a local MemoryStore,
+// and so are the following ones until a probe finds the shared store again:
+// limits fail open to a per-process limiter, retry records and the AI budget
+// to local state. No operation waits longer than the shared store's command
+// timeout, and none fails because of it. An episode is logged once when it
+// starts (warn) and once when it ends (info); each locally answered operation
+// is reported to `onFallback` (the metrics issue counts them).
+import type { Logger } from '../log.js';
+import { MemoryStore } from './memory.js';
+import { StoreClosedError, type RateCheck, type RateDecision, type Store } from './types.js';
+
+/** Why an operation was answered locally: the label of chaos_store_fallback_total. */
+export type FallbackReason = 'unavailable' | 'timeout' | 'error';
+
+/** A shared store that can say whether it is reachable (RedisStore). */
+export interface ProbedStore extends Store {
+  /** Resolves when the backend answers a trivial command (bounded by its timeout); rejects otherwise. */
+  ping(): Promise<void>;
+  /** Resolves true once connected, false when the first attempt failed or `timeoutMs` passed. Never rejects. */
+  whenReady(timeoutMs: number): Promise<boolean>;
+}
+
+export interface FallbackStoreOptions {
+  readonly shared: ProbedStore;
+  readonly logger: Logger;
+  /** Answers while the shared store cannot (default: a new MemoryStore). */
+  readonly local?: Store;
+  /** Called for every operation answered locally. */
+  readonly onFallback?: (reason: FallbackReason) => void;
+  /** How often a lost shared store is probed (default 500 ms). */
+  readonly probeIntervalMs?: number;
+  /** How long start-up waits for the first connection before it says it runs degraded (default 2000 ms). */
+  readonly startTimeoutMs?: number;
+}
+
+type State = 'starting' | 'up' | 'down';
+
+/** The reason an error from the shared store stands for. */
+export function fallbackReason(error: unknown): FallbackReason {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/timed out|timeout/i.test(message)) return 'timeout';
+  if (/writeable|connection is closed|ECONNREFUSED|ECONNRESET|EPIPE|ENOENT|max retries|MaxRetriesPerRequest|not connected|LOADING/i.test(message)) {
+    return 'unavailable';
+  }
+  return 'error';
+}
+
+export class FallbackStore implements Store {
+  readonly #shared: ProbedStore;
+  readonly #local: Store;
+  readonly #logger: Logger;
+  readonly #onFallback: ((reason: FallbackReason) => void) | undefined;
+  readonly #probeIntervalMs: number;
+  #state: State = 'starting';
+  #reason: FallbackReason = 'unavailable';
+  #downSince = 0;
+  #probe: NodeJS.Timeout | undefined;
+  #probing = false;
+  #closed = false;
+  /** Settles once start-up knows whether the shared store is reachable (state 'up' or 'down'). */
+  readonly started: Promise<void>;
+
+  constructor(options: FallbackStoreOptions) {
+    this.#shared = options.shared;
+    this.#local = options.local ?? new MemoryStore();
+    this.#logger = options.logger;
+    this.#onFallback = options.onFallback;
+    this.#probeIntervalMs = options.probeIntervalMs ?? 500;
+    // Until the first connection the local store answers; an unreachable Redis at start is not fatal.
+    this.started = this.#shared.whenReady(options.startTimeoutMs ?? 2000).then((ready) => {
+      if (this.#closed || this.#state !== 'starting') return;
+      if (ready) {
+        this.#state = 'up';
+        this.#logger.info('Redis store connected: state is shared with the other replicas');
+      } else {
+        this.#goDown('unavailable', undefined, 'Redis unreachable at start: serving from local memory (limits per process) and retrying');
+      }
+    });
+  }
+
+  /** 'up' while the shared store answers, 'down' during an episode, 'starting' before the first connection. */
+  get state(): State {
+    return this.#state;
+  }
+
+  countInWindow(key: string, ttlMs: number): Promise<number> {
+    return this.#run('countInWindow', (store) => store.countInWindow(key, ttlMs));
+  }
+
+  checkRate(checks: readonly RateCheck[]): Promise<RateDecision> {
+    return this.#run('checkRate', (store) => store.checkRate(checks));
+  }
+
+  consumeBudget(key: string, budget: number, ttlMs: number): Promise<boolean> {
+    return this.#run('consumeBudget', (store) => store.consumeBudget(key, budget, ttlMs));
+  }
+
+  // Held-response slots fall back to a per-process count; a slot taken on
+  // Redis and given back while it is away lapses there with its TTL.
+  acquireSlot(key: string, limit: number, ttlMs: number): Promise<boolean> {
+    return this.#run('acquireSlot', (store) => store.acquireSlot(key, limit, ttlMs));
+  }
+
+  releaseSlot(key: string): Promise<void> {
+    return this.#run('releaseSlot', (store) => store.releaseSlot(key));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#probe);
+    this.#probe = undefined;
+    await Promise.all([this.#shared.close(), this.#local.close()]);
+  }
+
+  async #run<T>(operation: string, call: (store: Store) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new StoreClosedError(operation);
+    if (this.#state === 'up') {
+      try {
+        return await call(this.#shared);
+      } catch (error) {
+        if (this.#closed) throw new StoreClosedError(operation);
+        this.#goDown(fallbackReason(error), error, 'Redis unavailable: serving from local memory (limits per process) until it is back');
+      }
+    }
+    this.#onFallback?.(this.#reason);
+    return call(this.#local);
+  }
+
+  #goDown(reason: FallbackReason, error: unknown, message: string): void {
+    if (this.#state === 'down') return;
+    this.#state = 'down';
+    this.#reason = reason;
+    this.#downSince = Date.now();
+    // The error's message only: it never holds the URL (which may carry a password).
+    const cause = error instanceof Error ? error.message : undefined;
+    this.#logger.warn({ store: 'redis', reason, ...(cause ? { cause } : {}) }, message);
+    this.#probe = setInterval(() => void this.#tryShared(), this.#probeIntervalMs);
+    this.#probe.unref();
+  }
+
+  async #tryShared(): Promise<void> {
+    if (this.#probing || this.#closed) return;
+    this.#probing = true;
+    try {
+      await this.#shared.ping();
+    } catch {
+      return;
+    } finally {
+      this.#probing = false;
+    }
+    if (this.#closed || this.#state !== 'down') return;
+    clearInterval(this.#probe);
+    this.#probe = undefined;
+    this.#state = 'up';
+    this.#logger.info({ store: 'redis', downMs: Date.now() - this.#downSince }, 'Redis is back: state is shared again');
+  }
+}

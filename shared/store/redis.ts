@@ -1,0 +1,246 @@
+// The shared store (DESIGN §7): the Store contract on Redis through ioredis,
+// so every replica of every host sees one set of retry records, per-IP
+// counters and AI budget. Each operation is one round trip: a Lua script
+// registered with defineCommand (EVALSHA), atomic on the server. The rate
+// script reads the clock with Redis TIME, so replicas whose clocks disagree
+// still decide as one. The client fails fast (no offline queue, a short
+// command timeout, no resend after a reconnect): FallbackStore
+// (fallback.ts) answers from local memory while Redis cannot.
+import { createHash } from 'node:crypto';
+import { Redis, type RedisOptions } from 'ioredis';
+import { StoreClosedError, type RateCheck, type RateDecision, type Store } from './types.js';
+
+export interface RedisStoreOptions {
+  /** redis://, rediss://, an absolute unix socket path or unix:///path (validated by loadConfig). */
+  readonly url: string;
+  /** Prepended to every key (REDIS_PREFIX); default `chaos:`. */
+  readonly prefix?: string;
+  /** Longest wait for one reply before the operation fails (default 100 ms). */
+  readonly commandTimeoutMs?: number;
+  /** Longest wait for a TCP connection (default 1000 ms). */
+  readonly connectTimeoutMs?: number;
+  /** Ceiling of the reconnect backoff (default 1000 ms). */
+  readonly reconnectMaxMs?: number;
+  /** Commands issued in the same tick share one write (default true). */
+  readonly autoPipelining?: boolean;
+}
+
+/** A caller's key longer than this is replaced by its hash: a client-chosen id never makes a key unbounded. */
+const MAX_KEY_PART = 200;
+
+/**
+ * countInWindow: INCR, and the expiry set by the call that created the key
+ * only, so the window runs from the first call and later calls never extend it.
+ */
+const WINDOW_LUA = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return count
+`;
+
+/**
+ * checkRate: GCRA over every key at once (KEYS[i] with ARGV[2i-1] = limit and
+ * ARGV[2i] = periodMs, limits > 0 only), the same arithmetic as MemoryStore
+ * with the server's clock. A refusal returns before anything is written.
+ * The theoretical arrival time is kept in milliseconds with 3 decimals, and
+ * expires when it falls behind the clock (it means nothing after that).
+ * Reply: {1, 0, remaining, resetMs} or {0, index of the refusing check, retryAfterMs, resetMs}.
+ */
+const RATE_LUA = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+local tats = {}
+local remaining = -1
+local reset = 0
+for i = 1, #KEYS do
+  local limit = tonumber(ARGV[2 * i - 1])
+  local period = tonumber(ARGV[2 * i])
+  local interval = period / limit
+  local tat = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
+  if tat < now then tat = now end
+  local new_tat = tat + interval
+  local allow_at = new_tat - period
+  if allow_at > now then
+    return {0, i, math.ceil(allow_at - now), math.ceil(tat - now)}
+  end
+  tats[i] = new_tat
+  local left = math.floor((now + period - new_tat) / interval)
+  if remaining < 0 or left < remaining then remaining = left end
+  local until_reset = math.ceil(new_tat - now)
+  if until_reset > reset then reset = until_reset end
+end
+for i = 1, #KEYS do
+  redis.call('SET', KEYS[i], string.format('%.3f', tats[i]), 'PX', math.max(1, math.ceil(tats[i] - now)))
+end
+return {1, 0, remaining, reset}
+`;
+
+/** consumeBudget: one unit if fewer than ARGV[1] were taken; the period (ARGV[2] ms) runs from the first. */
+const BUDGET_LUA = `
+local budget = tonumber(ARGV[1])
+if budget <= 0 then return 0 end
+local used = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+if used >= budget then return 0 end
+if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1
+`;
+
+/**
+ * acquireSlot: one of ARGV[1] concurrent slots; every take renews the key's
+ * life (ARGV[2] ms), so slots whose release was lost lapse on their own.
+ */
+const SLOT_ACQUIRE_LUA = `
+local held = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+if held >= tonumber(ARGV[1]) then return 0 end
+redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`;
+
+/** releaseSlot: one slot back, never below zero; the last one removes the key. */
+const SLOT_RELEASE_LUA = `
+local held = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+if held <= 1 then redis.call('DEL', KEYS[1]) return 0 end
+return redis.call('DECR', KEYS[1])
+`;
+
+type Reply = Promise<unknown>;
+
+/** The scripts, as defineCommand adds them to the client. */
+interface ScriptCommands {
+  chaosWindow(key: string, ttlMs: number): Reply;
+  chaosRate(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Reply;
+  chaosBudget(key: string, budget: number, ttlMs: number): Reply;
+  chaosSlotAcquire(key: string, limit: number, ttlMs: number): Reply;
+  chaosSlotRelease(key: string): Reply;
+}
+
+const ALLOWED_NONE: RateDecision = Object.freeze({ allowed: true, policy: undefined, remaining: 0, retryAfterMs: 0, resetMs: 0 });
+
+/** ioredis options from our URL forms: a unix socket becomes `path`. */
+function connectionOf(url: string): string | { path: string } {
+  if (url.startsWith('/')) return { path: url };
+  if (url.startsWith('unix:')) return { path: decodeURIComponent(new URL(url).pathname) };
+  return url;
+}
+
+export class RedisStore implements Store {
+  /** The ioredis client (tests and the fallback's probe read its status). */
+  readonly client: Redis;
+  readonly prefix: string;
+  readonly #scripts: ScriptCommands;
+  #closed = false;
+
+  constructor(options: RedisStoreOptions) {
+    this.prefix = options.prefix ?? 'chaos:';
+    const reconnectMaxMs = options.reconnectMaxMs ?? 1000;
+    const redisOptions: RedisOptions = {
+      // Fail fast (DESIGN §7): with ioredis defaults a command against a dead Redis took 73 s to fail.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: options.commandTimeoutMs ?? 100,
+      connectTimeout: options.connectTimeoutMs ?? 1000,
+      // A command that timed out may still have run: resending it after a reconnect would count twice.
+      autoResendUnfulfilledCommands: false,
+      // 50, 100, 200, … ms, capped: a Redis that comes back is found within the cap.
+      retryStrategy: (times) => Math.min(25 * 2 ** Math.min(times, 16), reconnectMaxMs),
+      enableAutoPipelining: options.autoPipelining ?? true,
+      connectionName: 'chaos-endpoint-service',
+    };
+    const connection = connectionOf(options.url);
+    this.client = typeof connection === 'string' ? new Redis(connection, redisOptions) : new Redis({ ...redisOptions, ...connection });
+    // Errors are reported by the operations that meet them; an 'error' event with no listener
+    // would be printed by ioredis on every reconnect attempt.
+    this.client.on('error', () => undefined);
+    this.client.defineCommand('chaosWindow', { numberOfKeys: 1, lua: WINDOW_LUA });
+    this.client.defineCommand('chaosRate', { lua: RATE_LUA });
+    this.client.defineCommand('chaosBudget', { numberOfKeys: 1, lua: BUDGET_LUA });
+    this.client.defineCommand('chaosSlotAcquire', { numberOfKeys: 1, lua: SLOT_ACQUIRE_LUA });
+    this.client.defineCommand('chaosSlotRelease', { numberOfKeys: 1, lua: SLOT_RELEASE_LUA });
+    this.#scripts = this.client as unknown as ScriptCommands;
+  }
+
+  /** True while commands can be sent (connected and past the ready check). */
+  get ready(): boolean {
+    return this.client.status === 'ready';
+  }
+
+  /**
+   * Resolves true once the client is ready, false when the connection attempt
+   * failed first or `timeoutMs` passed. Never rejects.
+   */
+  whenReady(timeoutMs: number): Promise<boolean> {
+    if (this.ready) return Promise.resolve(true);
+    if (this.#closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (ok: boolean): void => {
+        clearTimeout(timer);
+        this.client.off('ready', onReady);
+        this.client.off('error', onFail);
+        this.client.off('close', onFail);
+        resolve(ok);
+      };
+      const onReady = (): void => done(true);
+      const onFail = (): void => done(false);
+      const timer = setTimeout(onFail, timeoutMs);
+      timer.unref();
+      this.client.once('ready', onReady);
+      this.client.once('error', onFail);
+      this.client.once('close', onFail);
+    });
+  }
+
+  /** One PING: resolves when Redis answers within the command timeout. */
+  async ping(): Promise<void> {
+    if (this.#closed) throw new StoreClosedError('ping');
+    await this.client.ping();
+  }
+
+  /** The Redis key of a caller's key of one kind (the in-memory store keeps one table per kind). */
+  keyOf(kind: 'window' | 'rate' | 'budget' | 'slot', key: string): string {
+    const part = key.length <= MAX_KEY_PART ? key : `sha256:${createHash('sha256').update(key).digest('base64url')}`;
+    return `${this.prefix}${kind}:${part}`;
+  }
+
+  async countInWindow(key: string, ttlMs: number): Promise<number> {
+    if (this.#closed) throw new StoreClosedError('countInWindow');
+    return Number(await this.#scripts.chaosWindow(this.keyOf('window', key), Math.max(1, Math.ceil(ttlMs))));
+  }
+
+  async checkRate(checks: readonly RateCheck[]): Promise<RateDecision> {
+    if (this.#closed) throw new StoreClosedError('checkRate');
+    const live = checks.length === 1 && (checks[0] as RateCheck).limit > 0 ? checks : checks.filter((c) => c.limit > 0);
+    if (live.length === 0) return ALLOWED_NONE;
+    const args: (string | number)[] = [];
+    for (const check of live) args.push(this.keyOf('rate', check.key));
+    for (const check of live) args.push(check.limit, check.periodMs);
+    const reply = (await this.#scripts.chaosRate(live.length, ...args)) as number[];
+    const [allowed, index, a, b] = reply.map(Number) as [number, number, number, number];
+    if (allowed === 1) return { allowed: true, policy: undefined, remaining: a, retryAfterMs: 0, resetMs: b };
+    return { allowed: false, policy: (live[index - 1] as RateCheck).policy, remaining: 0, retryAfterMs: a, resetMs: b };
+  }
+
+  async consumeBudget(key: string, budget: number, ttlMs: number): Promise<boolean> {
+    if (this.#closed) throw new StoreClosedError('consumeBudget');
+    return Number(await this.#scripts.chaosBudget(this.keyOf('budget', key), budget, Math.max(1, Math.ceil(ttlMs)))) === 1;
+  }
+
+  async acquireSlot(key: string, limit: number, ttlMs: number): Promise<boolean> {
+    if (this.#closed) throw new StoreClosedError('acquireSlot');
+    if (limit <= 0) return false;
+    return Number(await this.#scripts.chaosSlotAcquire(this.keyOf('slot', key), limit, Math.max(1, Math.ceil(ttlMs)))) === 1;
+  }
+
+  async releaseSlot(key: string): Promise<void> {
+    if (this.#closed) throw new StoreClosedError('releaseSlot');
+    await this.#scripts.chaosSlotRelease(this.keyOf('slot', key));
+  }
+
+  /** QUIT (bounded by the command timeout), then drop the connection and any reconnect timer. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.ready) await this.client.quit().catch(() => undefined);
+    this.client.disconnect();
+  }
+}
