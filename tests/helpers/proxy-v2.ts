@@ -77,10 +77,16 @@ export function proxyV2(fields: ProxyV2Fields = {}): Buffer {
 
 /** An in-memory store that notes every rate-limit key it is asked about, so a test can see whom the limits count. */
 export class RecordingStore extends MemoryStore {
+  /** Each limiter key asked about, as `policy:client` (its leading `<host>:` part is kept in `hosts`). */
   readonly keys: string[] = [];
+  readonly hosts: string[] = [];
 
   override checkRateNow(checks: readonly RateCheck[]): RateDecision {
-    for (const check of checks) this.keys.push(check.key);
+    for (const check of checks) {
+      const colon = check.key.indexOf(':');
+      this.hosts.push(check.key.slice(0, colon));
+      this.keys.push(check.key.slice(colon + 1));
+    }
     return super.checkRateNow(checks);
   }
 }

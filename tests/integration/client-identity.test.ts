@@ -85,6 +85,7 @@ t.test('chaos: from a trusted peer, the PROXY v2 source is the client the limits
   t.same(await statuses(3, via(proxyV2({ command: 'local' }))), [200, 200, 429], 'LOCAL (health check): the peer itself');
   t.same(await statuses(1, via(proxyV2({ familyTransport: 0x00 }))), [429], 'AF_UNSPEC: the peer itself too');
   t.same([...new Set(store.keys)], ['general:192.0.2.1', 'general:192.0.2.2', 'general:2001:db8::7', 'general:127.0.0.1']);
+  t.same([...new Set(store.hosts)], ['chaos'], 'keys name their host: each host keeps its own budget');
 });
 
 t.test('chaos: the header and the request in any split; TLVs skipped; pipelining after the header', async (t) => {

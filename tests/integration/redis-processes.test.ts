@@ -10,6 +10,7 @@ import t, { type Test } from 'tap';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { freePort, spawnNode, type Spawned } from '../helpers/process.js';
 import { startRedis } from '../helpers/redis.js';
+import { retryStoreKey } from '../../shared/content/status.js';
 
 interface LogLine {
   readonly level: number;
@@ -176,5 +177,5 @@ t.test('Redis killed and restarted, then stopped and continued, under load: no 5
   // Shared again: a record written now is in Redis.
   const id = `after-${Date.now()}`;
   await ask(port, `/retry-mismatch?id=${id}`);
-  t.match(await server.command('EXISTS', `chaos:window:retry:${id}`), /^:1/, 'writes reach Redis again');
+  t.match(await server.command('EXISTS', `chaos:window:${retryStoreKey(id)}`), /^:1/, 'writes reach Redis again');
 });
