@@ -4,16 +4,22 @@
 // connection must end (complete and closed, or cut) within its stated bound.
 import t from 'tap';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
+import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { buildCatalog } from '../../shared/catalog.js';
 import type { Param, ParamSpecs } from '../../shared/params.js';
 import type { Registry } from '../../shared/registry.js';
 import { get, rawExchange } from '../helpers/raw.js';
-import { startChaos, testConfig } from '../helpers/servers.js';
+import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 
 // Short service bounds, so the slowest schedules fit in a few seconds (/slow's 15 s is its own).
 const config = testConfig({ MAX_RESPONSE_MS: '1500', HOLD_MS: '1000' });
 const registry = createChaosRegistry();
 const holding = registry.endpoints.filter((e) => e.holdsConnection);
+
+/** Worst cases that live in parameters no extreme reaches (a grammar's value). */
+const WORST: Readonly<Record<string, readonly string[]>> = {
+  '/mix': ['delay=15000&fault=slow-head:1000'],
+};
 
 /** Every combination of each int's min and max and each enum's values (other parameters left to their defaults). */
 function extremes(endpoint: { readonly params: ParamSpecs }): string[] {
@@ -42,11 +48,18 @@ t.test('the catalog states the longest response of every holding endpoint', asyn
 });
 
 t.test('each holding endpoint ends within its stated bound at every extreme', async (t) => {
-  const { port } = await startChaos(t, { config });
-  const runs = holding.flatMap((e) => extremes(e).map((query) => ({ e, query, bound: e.longestMs?.(config) ?? 0 })));
+  const chaos = (await startChaos(t, { config })).port;
+  const control = (await startHttp(t, 'control', config)).port;
+  const controlHolding = createControlRegistry().endpoints.filter((e) => e.holdsConnection);
+  const runs = [
+    ...holding.map((e) => ({ e, port: chaos })),
+    ...controlHolding.map((e) => ({ e, port: control })),
+  ].flatMap(({ e, port }) =>
+    [...extremes(e), ...(WORST[e.path] ?? [])].map((query) => ({ e, port, query, bound: e.longestMs?.(config) ?? 0 })),
+  );
   t.ok(runs.length >= 10, `${runs.length} requests`);
   const results = await Promise.all(
-    runs.map(async ({ e, query, bound }) => {
+    runs.map(async ({ e, port, query, bound }) => {
       const started = performance.now();
       const r = await rawExchange(port, get(`${e.path}?${query}`, { Connection: 'close' }), { timeoutMs: bound + 4000 });
       return { label: `${e.path}?${query}`, bound, end: r.end, took: performance.now() - started };

@@ -52,5 +52,16 @@ t.test(`${CLIENTS} clients that never read the largest /truncate body`, async (t
     loaded = Math.max(loaded, rssMiB(pid));
   }
   const grown = loaded - idle;
+  // Meanwhile a client that reads is answered at once.
+  const started = performance.now();
+  const answer = await new Promise<string>((resolve) => {
+    let data = '';
+    const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write('GET /status/200 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n'));
+    socket.on('data', (d: Buffer) => (data += d.toString('latin1')));
+    socket.on('close', () => resolve(data));
+    socket.on('error', () => resolve(data));
+  });
+  t.match(answer, /^HTTP\/1\.1 200 /, 'a reading client is served meanwhile');
+  t.ok(performance.now() - started < 1000, 'promptly');
   t.ok(grown < BUDGET_MIB, `RSS ${idle.toFixed(1)} → ${loaded.toFixed(1)} MiB: grew ${grown.toFixed(1)} MiB for ${CLIENTS} clients (budget ${BUDGET_MIB})`);
 });
