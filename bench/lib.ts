@@ -93,3 +93,12 @@ export function runQueueWaitSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/schedstat`, 'latin1').trim().split(' ');
   return Number(fields[1]) / 1e9;
 }
+
+/** A positive integer knob from the environment (BENCH_*), or the default. */
+export function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return value;
+}

@@ -11,21 +11,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import net from 'node:net';
-import { forkServer, quantile, sleep, type Child } from './lib.js';
+import { envInt, forkServer, quantile, sleep, type Child } from './lib.js';
 import { cpuSeconds, measure, warmUp, type LoadOptions, type Target, type ThroughputSample } from './throughput.js';
 
 const PATH = '/status/200';
 const TARGET_RATIO = 0.8;
 const MODES = ['off', 'memory', 'redis'] as const;
 type Mode = (typeof MODES)[number];
-
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
-  return value;
-}
 
 const load: LoadOptions = {
   connections: envInt('BENCH_CONNECTIONS', 10),

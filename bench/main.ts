@@ -8,7 +8,7 @@
 // built elsewhere against the same baseline).
 import { cpus } from 'node:os';
 import net from 'node:net';
-import { forkServer, MiB, type Child } from './lib.js';
+import { type Child, envInt, forkServer, MiB } from './lib.js';
 import { runStreams, type StreamsResult } from './streams.js';
 import { measure, warmUp, type LoadOptions, type Target, type ThroughputSample } from './throughput.js';
 
@@ -28,14 +28,6 @@ const RSS_TARGET_MIB_PER_1000 = 12;
 const ON_TIME_TARGET = 0.99;
 /** A run whose server waited for a CPU longer than this share of it measured the neighbours too. */
 const NOISY_WAIT = 0.15;
-
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
-  return value;
-}
 
 const load: LoadOptions = {
   connections: envInt('BENCH_CONNECTIONS', 10),

@@ -4,13 +4,13 @@
 // (SIGKILL, restart) and stopped (SIGSTOP, SIGCONT) while requests flow to a
 // running chaos process: no 5xx, limits fail open, no request waits past
 // the command timeout by much, recovery, one warn line per episode.
-import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { freePort, spawnNode, type Spawned } from '../helpers/process.js';
 import { startRedis } from '../helpers/redis.js';
 import { retryStoreKey } from '../../shared/content/status.js';
+import { startFakeModel } from '../helpers/fake-model.js';
 
 interface LogLine {
   readonly level: number;
@@ -54,25 +54,13 @@ async function ask(port: number, path: string): Promise<{ head: ParsedResponse; 
 const redis = await startRedis(t);
 
 t.test('two chaos processes, one Redis: one general limit, one retry record, one AI budget; limits per host', async (t) => {
-  // A chat-completions server that answers nonsense: a granted budget shows as
-  // `invalid-json`, a spent one as `budget-exhausted`, and the calls are counted.
-  let modelCalls = 0;
-  const model = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      modelCalls++;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'not a document' } }] }));
-    });
-  });
-  await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise((resolve) => model.close(resolve)));
-  const modelPort = (model.address() as { port: number }).port;
+  // A granted budget shows as `invalid-json`, a spent one as `budget-exhausted`.
+  const model = await startFakeModel(t);
   const env = {
     REDIS_URL: redis.url,
     REDIS_PREFIX: 'procs-a:',
     RATE_LIMIT_GENERAL: '8',
-    AI_BASE_URL: `http://127.0.0.1:${modelPort}/v1`,
+    AI_BASE_URL: model.baseUrl,
     AI_MODEL: 'test-model',
     AI_DAILY_BUDGET: '1',
   };
@@ -93,7 +81,7 @@ t.test('two chaos processes, one Redis: one general limit, one retry record, one
   t.equal(granted.head.header('x-chaos-ai-fallback-reason'), 'invalid-json', 'A was granted the one call (the model answered nonsense)');
   t.equal(spent.head.status, 200, 'never a 5xx');
   t.equal(spent.head.header('x-chaos-ai-fallback-reason'), 'budget-exhausted', 'B finds the budget spent');
-  t.equal(modelCalls, 1, 'one model call across both processes');
+  t.equal(model.calls(), 1, 'one model call across both processes');
 
   // 5 to 8 served, alternating; the 9th (on either) is refused: one general limit of 8.
   for (let i = 5; i <= 8; i++) {

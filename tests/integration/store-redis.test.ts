@@ -6,7 +6,6 @@
 // stopped: answered locally, never slower than the command timeout, one warn
 // line per episode, recovered by itself.
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -23,6 +22,7 @@ import { get } from '../helpers/raw.js';
 import { commandCalls, startRedis, type RedisServer } from '../helpers/redis.js';
 import { startChaos, testConfig } from '../helpers/servers.js';
 import { runStoreCases } from '../helpers/store-cases.js';
+import { startFakeModel } from '../helpers/fake-model.js';
 
 const silent = pino({ level: 'silent' });
 const redis = await startRedis(t);
@@ -296,18 +296,8 @@ function startRedisOn(test: Test, port: number): Promise<RedisServer> {
 }
 
 t.test('/semantic-drift?ai=true: a store that cannot be read is a fallback, never a 5xx; behind the fallback the local budget answers', async (t) => {
-  let modelCalls = 0;
-  const model = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      modelCalls++;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'not a document' } }] }));
-    });
-  });
-  await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise((resolve) => model.close(resolve)));
-  const config = testConfig({ AI_BASE_URL: `http://127.0.0.1:${(model.address() as { port: number }).port}/v1`, AI_MODEL: 'm', AI_DAILY_BUDGET: '1' });
+  const model = await startFakeModel(t);
+  const config = testConfig({ AI_BASE_URL: model.baseUrl, AI_MODEL: 'm', AI_DAILY_BUDGET: '1' });
   const dead = `redis://127.0.0.1:${await freePort()}`;
 
   // A bare RedisStore on a dead port: consumeBudget rejects.
@@ -316,7 +306,7 @@ t.test('/semantic-drift?ai=true: a store that cannot be read is a fallback, neve
   t.equal(unreadable.response.status, 200, 'never a 5xx');
   t.equal(unreadable.response.header('x-chaos-ai-source'), 'fallback');
   t.equal(unreadable.response.header('x-chaos-ai-fallback-reason'), 'ai-error', 'the store could not be read');
-  t.equal(modelCalls, 0, 'no model call without a budget');
+  t.equal(model.calls(), 0, 'no model call without a budget');
 
   // The service's own store (FallbackStore): the local budget grants one call, then is spent.
   const fallback = new FallbackStore({ shared: new RedisStore({ url: dead }), logger: silent });
@@ -327,7 +317,7 @@ t.test('/semantic-drift?ai=true: a store that cannot be read is a fallback, neve
   const spent = await exchange(served.port, get('/semantic-drift?ai=true'));
   t.equal(spent.response.status, 200);
   t.equal(spent.response.header('x-chaos-ai-fallback-reason'), 'budget-exhausted', 'the local budget is spent');
-  t.equal(modelCalls, 1);
+  t.equal(model.calls(), 1);
 });
 
 t.test('a unix socket REDIS_URL: an absolute path or unix:///path', async (t) => {
