@@ -8,7 +8,7 @@
 // built elsewhere against the same baseline).
 import { cpus } from 'node:os';
 import net from 'node:net';
-import { type Child, envInt, forkServer, MiB } from './lib.js';
+import { envInt, forkServer, MiB, type Child } from './lib.js';
 import { runStreams, type StreamsResult } from './streams.js';
 import { measure, warmUp, type LoadOptions, type Target, type ThroughputSample } from './throughput.js';
 
