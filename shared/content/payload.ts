@@ -1,4 +1,4 @@
-// Twin content, latency and payload families: /slow, /drip, /truncate,
+// Twin content, latency and payload families: /slow, /drip, /stall, /truncate,
 // /partial-stream, /bytes (their chaos endpoints and control twins).
 // Bodies a chaos endpoint and its control twin share, so the twin serves the
 // same resource and only the lie differs.
@@ -52,6 +52,26 @@ const BYTES_MAX_N = 4096;
 // Parameter tables a chaos endpoint and its twin share, so switching host
 // never changes what a URL means (the twin ignores what it does not need).
 export const SLOW_PARAMS = { ms: int({ min: 0, max: SLOW_MAX_MS, default: 1000, description: 'delay before responding (the twin never waits)' }) };
+export const STALL_MAX_MS = 60_000;
+export const STALL_PARAMS = {
+  after: int({ min: 0, max: 65_536, default: 0, description: 'body bytes sent before the silence' }),
+  ms: int({ min: 0, max: STALL_MAX_MS, default: 30_000, description: 'silence before the close (the twin never waits)' }),
+};
+
+/**
+ * The /stall body: its Content-Length promises one byte more than the `after`
+ * bytes the chaos host sends, so a client waits through the silence. The twin
+ * sends all of it at once.
+ */
+export function stallBody(after: number): Buffer {
+  return digitPattern(after + 1);
+}
+
+/** /stall never outlasts MAX_RESPONSE_MS: a longer silence is shortened, reported like any clamp. */
+export function fitStall({ ms }: { readonly ms: number }, maxMs: number): { ms: number } | undefined {
+  return ms > maxMs ? { ms: maxMs } : undefined;
+}
+
 export const DRIP_PARAMS = {
   bytes: int({ min: 1, max: 100_000, default: 1000, description: 'total bytes streamed' }),
   interval: int({ min: 10, max: 5000, default: 200, description: 'milliseconds between chunks (the twin never waits)' }),

@@ -256,3 +256,33 @@ t.test('the default bound: 5.8 days of /drip becomes two minutes', async (t) => 
   t.equal(head.header('x-chaos-clamped'), 'chunk=4000');
   t.equal(head.header('x-chaos-drip-chunk'), '4000');
 });
+
+t.test('/stall: the head and `after` bytes at once, silence, then a clean close one byte short; the twin sends it all', async (t) => {
+  const { port } = await startChaos(t);
+  const started = performance.now();
+  const r = await rawExchange(port, get('/stall?after=5&ms=400'), { timeoutMs: 3000 });
+  const took = performance.now() - started;
+  t.equal(r.end, 'fin', 'a clean close');
+  const head = parseHead(r.data);
+  t.equal(head.status, 200);
+  t.equal(head.header('content-length'), '6', 'one byte more than is sent');
+  t.equal(head.header('x-chaos-stall-after'), '5');
+  t.equal(head.header('x-chaos-stall-ms'), '400');
+  t.equal(head.header('x-chaos-promised-bytes'), '6');
+  t.equal(head.rest.toString('latin1'), '01234');
+  const first = r.arrivals[0]?.at ?? 0;
+  t.ok(first < 200, `head and bytes at once (${Math.round(first)} ms)`);
+  t.ok(took >= 380 && took < 1500, `the close after the silence (${Math.round(took)} ms)`);
+  const curl = await promisify(execFile)('curl', ['-sS', '-o', '/dev/null', `http://127.0.0.1:${port}/stall?after=3&ms=100`]).then(
+    () => ({ code: 0, stderr: '' }),
+    (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+  );
+  t.equal(curl.code, 18, 'curl: transfer closed with bytes remaining');
+  t.match(curl.stderr, /1 bytes remaining/);
+  const control = (await startHttp(t, 'control')).port;
+  const twin = parseHead((await rawExchange(control, get('/stall?after=5&ms=400'), { until: completeByLength })).data);
+  t.equal(twin.header('content-length'), '6');
+  t.equal(twin.rest.toString('latin1'), '012345', 'the twin sends every promised byte at once');
+  const bounded = parseHead((await rawExchange((await startChaos(t, { config: testConfig({ MAX_RESPONSE_MS: '1000' }) })).port, get('/stall?ms=60000'), { timeoutMs: 3000 })).data);
+  t.equal(bounded.header('x-chaos-clamped'), 'ms=1000', 'never longer than MAX_RESPONSE_MS');
+});

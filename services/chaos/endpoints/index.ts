@@ -26,6 +26,7 @@ import oauthAuthorizationServer from './discovery/oauth-authorization-server.js'
 import oauthProtectedResource from './discovery/oauth-protected-resource.js';
 import openidConfiguration from './discovery/openid-configuration.js';
 import drip from './latency/drip.js';
+import stall from './latency/stall.js';
 import slow from './latency/slow.js';
 import method from './method/method.js';
 import bytes from './payload/bytes.js';
@@ -41,6 +42,7 @@ import status from './status/status.js';
 export const chaosEndpoints: readonly ChaosEndpoint[] = [
   slow,
   drip,
+  stall,
   status,
   truncate,
   partialStream,

@@ -42,6 +42,7 @@ import webManifest from './crawler-files/web-manifest.js';
 import webfinger from './crawler-files/webfinger.js';
 import infinite from './infinite/infinite.js';
 import drip from './latency/drip.js';
+import stall from './latency/stall.js';
 import slow from './latency/slow.js';
 import method from './method/method.js';
 import bytes from './payload/bytes.js';
@@ -74,6 +75,7 @@ export const crawlerFileEndpoints: readonly HttpEndpoint[] = [
 export const controlEndpoints: readonly HttpEndpoint[] = [
   slow,
   drip,
+  stall,
   status,
   flaky,
   failFirst,
