@@ -37,9 +37,4 @@ export class ConnectionCaps {
     });
     return true;
   }
-
-  /** Open connections counted for a client address. */
-  openFor(address: string): number {
-    return this.#open.get(address) ?? 0;
-  }
 }

@@ -83,7 +83,7 @@ export class Pipeline<Ctx> {
       return undefined;
     }
     const decision = this.#decide(req);
-    const limits = checks.for(this.options.host, decision.kind === 'serve' ? decision.endpoint.limits : undefined);
+    const limits = checks.for(decision.kind === 'serve' ? decision.endpoint.limits : undefined);
     if (limits.length === 0) return this.#hold(decision, req, checks, responder);
     const now = refusalNow(this.options.store, limits);
     if (now !== 'ask') return this.#admit(decision, req, checks, responder, now);

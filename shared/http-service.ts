@@ -157,7 +157,7 @@ export class HttpService {
     const clientAddress = this.#clientAddress(req);
     let checks = this.#checks.get(req.socket);
     if (checks?.clientAddress !== clientAddress) {
-      checks = new ClientChecks(this.options.config, clientAddress);
+      checks = new ClientChecks(this.options.config, this.options.host, clientAddress);
       this.#checks.set(req.socket, checks);
     }
     return checks;

@@ -28,27 +28,23 @@ const NO_CHECKS: readonly RateCheck[] = [];
  */
 export class ClientChecks {
   readonly #byPolicies = new Map<readonly RatePolicy[] | undefined, readonly RateCheck[]>();
-  /** The host the cached checks were built for: a connection belongs to one host, so this is set once. */
-  #host: HostName | undefined;
 
   constructor(
     private readonly config: Config,
+    /** The host whose budget the checks count (each host gives a client its own). */
+    readonly host: HostName,
     readonly clientAddress: string,
   ) {}
 
-  /** The checks for a request to `host`'s endpoint declaring `policies`; empty when every limit is off. */
-  for(host: HostName, policies: readonly RatePolicy[] | undefined): readonly RateCheck[] {
-    if (host !== this.#host) {
-      this.#host = host;
-      this.#byPolicies.clear();
-    }
+  /** The checks for a request to an endpoint declaring `policies`; empty when every limit is off. */
+  for(policies: readonly RatePolicy[] | undefined): readonly RateCheck[] {
     let checks = this.#byPolicies.get(policies);
     if (checks === undefined) {
       const built: RateCheck[] = [];
-      const general = perIpCheck(host, 'general', this.config.rateLimit.general, this.clientAddress);
+      const general = perIpCheck(this.host, 'general', this.config.rateLimit.general, this.clientAddress);
       if (general) built.push(general);
       for (const policy of policies ?? []) {
-        const check = perIpCheck(host, policy, this.config.rateLimit[policy], this.clientAddress);
+        const check = perIpCheck(this.host, policy, this.config.rateLimit[policy], this.clientAddress);
         if (check) built.push(check);
       }
       checks = built.length === 0 ? NO_CHECKS : built;

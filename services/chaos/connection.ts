@@ -396,7 +396,7 @@ export class Connection implements WireOwner {
 
   /** This client's rate checks, one set per connection (one client address). */
   get checks(): ClientChecks {
-    return (this.#checks ??= new ClientChecks(this.host.config, this.clientAddress));
+    return (this.#checks ??= new ClientChecks(this.host.config, 'chaos', this.clientAddress));
   }
 
   /** Opens the wire of the next response; it is the connection's active response until it ends. */

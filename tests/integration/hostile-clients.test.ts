@@ -6,14 +6,20 @@
 import net from 'node:net';
 import t, { type Test } from 'tap';
 import { completeByLength, get, rawExchange } from '../helpers/raw.js';
+import type { ConnectionCaps } from '../../shared/connection-caps.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 
 const CAP = 10;
 const config = testConfig({ MAX_CONNECTIONS_PER_IP: String(CAP), FIRST_REQUEST_TIMEOUT_MS: '600' });
 const PATH = { chaos: '/status/200', control: '/status/200', bots: '/humans.txt' } as const;
 
-async function start(t: Test, host: keyof typeof PATH): Promise<number> {
-  return host === 'chaos' ? (await startChaos(t, { config })).port : (await startHttp(t, host, config)).port;
+async function start(t: Test, host: keyof typeof PATH): Promise<{ port: number; caps: ConnectionCaps }> {
+  if (host === 'chaos') {
+    const { port, server } = await startChaos(t, { config });
+    return { port, caps: server.caps };
+  }
+  const { port, service } = await startHttp(t, host, config);
+  return { port, caps: service.caps };
 }
 
 /** Opens a socket that never sends; resolves with how it ended and after how long (ms). */
@@ -27,7 +33,7 @@ function silentSocket(port: number): { ended: Promise<{ after: number }>; socket
 
 for (const host of ['chaos', 'control', 'bots'] as const) {
   t.test(`${host}: an idle-socket flood from one address is capped and cleared; others are served throughout`, async (t) => {
-    const port = await start(t, host);
+    const { port, caps } = await start(t, host);
     const flood = Array.from({ length: CAP * 3 }, () => silentSocket(port));
     t.teardown(() => flood.forEach((f) => f.socket.destroy()));
     // A well-behaved client on another address, during the flood.
@@ -40,6 +46,7 @@ for (const host of ['chaos', 'control', 'bots'] as const) {
     const timedOut = ends.filter((e) => e.after >= 400).length;
     t.equal(timedOut, CAP, `${CAP} silent sockets admitted, then closed after the first-request timeout`);
     t.equal(refused, CAP * 2, 'the rest closed at accept');
+    t.equal(caps.refused, CAP * 2, 'and counted');
     t.ok(ends.every((e) => e.after < 3000), 'none left open');
   });
 }
