@@ -56,6 +56,13 @@ export interface HttpServiceOptions {
   readonly store: Store;
 }
 
+/** Per accepted connection: when it opened, how many requests it made, its client's rate checks. */
+interface ConnectionState {
+  readonly openedAt: number;
+  served: number;
+  checks: ClientChecks | undefined;
+}
+
 /** Requests answered on one connection; the last says Connection: close (the chaos host's cap too). */
 export const MAX_REQUESTS_PER_CONNECTION = 1000;
 
@@ -65,12 +72,8 @@ export class HttpService {
   /** Per endpoint: the twin's URL without query (null: none), built once. */
   readonly #counterparts = new Map<HttpEndpoint, string | null>();
   readonly #chaosLines = new Map<HttpEndpoint, HeaderList>();
-  /** Per connection: its client's rate checks (rebuilt when a trusted proxy names another client). */
-  readonly #checks = new WeakMap<Socket, ClientChecks>();
-  /** Per connection: requests answered so far (see MAX_REQUESTS_PER_CONNECTION). */
-  readonly #served = new WeakMap<Socket, number>();
-  /** Per connection: when it was accepted (MAX_CONNECTION_MS bounds its life). */
-  readonly #openedAt = new WeakMap<Socket, number>();
+  /** What each accepted connection carries from one request to the next. */
+  readonly #connections = new WeakMap<Socket, ConnectionState>();
   readonly store: Store;
   /** Per-client connection caps, applied at accept. */
   readonly caps: ConnectionCaps;
@@ -102,7 +105,7 @@ export class HttpService {
     this.server.maxConnections = config.maxConnections;
     this.server.on('connection', (socket: Socket) => {
       if (!this.caps.admit(socket)) return;
-      this.#openedAt.set(socket, performance.now());
+      this.#connections.set(socket, { openedAt: performance.now(), served: 0, checks: undefined });
       const silent = setTimeout(() => {
         if (socket.bytesRead === 0) socket.destroy();
       }, config.firstRequestTimeoutMs);
@@ -153,36 +156,34 @@ export class HttpService {
     return clientFromForwarded(Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trust) ?? peer;
   }
 
-  #checksFor(req: IncomingMessage): ClientChecks {
+  /** The client's checks, kept for the connection (rebuilt when a trusted proxy names another client). */
+  #checksFor(req: IncomingMessage, state: ConnectionState): ClientChecks {
     const clientAddress = this.#clientAddress(req);
-    let checks = this.#checks.get(req.socket);
-    if (checks?.clientAddress !== clientAddress) {
-      checks = new ClientChecks(this.options.config, this.options.host, clientAddress);
-      this.#checks.set(req.socket, checks);
-    }
-    return checks;
+    if (state.checks?.clientAddress !== clientAddress) state.checks = new ClientChecks(this.options.config, this.options.host, clientAddress);
+    return state.checks;
   }
 
   #handle(req: IncomingMessage, res: ServerResponse): void {
-    const served = (this.#served.get(req.socket) ?? 0) + 1;
-    this.#served.set(req.socket, served);
+    let state = this.#connections.get(req.socket);
+    if (!state) this.#connections.set(req.socket, (state = { openedAt: performance.now(), served: 0, checks: undefined }));
+    state.served++;
     // Pipelined past the cap: left unanswered; the connection closes after the last answer.
-    if (served > MAX_REQUESTS_PER_CONNECTION) return;
-    const age = performance.now() - (this.#openedAt.get(req.socket) ?? performance.now());
-    if (served === MAX_REQUESTS_PER_CONNECTION || age >= this.options.config.maxConnectionMs) res.shouldKeepAlive = false;
+    if (state.served > MAX_REQUESTS_PER_CONNECTION) return;
+    const age = performance.now() - state.openedAt;
+    if (state.served === MAX_REQUESTS_PER_CONNECTION || age >= this.options.config.maxConnectionMs) res.shouldKeepAlive = false;
     const target = originForm(req.url ?? '/');
     const q = target.indexOf('?');
     const path = q === -1 ? target : target.slice(0, q);
     const query = q === -1 ? '' : target.slice(q + 1);
-    const checks = this.#checksFor(req);
+    const checks = this.#checksFor(req, state);
     const responder = new ResponseResponder(this, req, res, path, query, checks.clientAddress);
-    const pending = this.#pipeline.dispatch(
+    // Never rejects; a promise only means the store is deciding, and node:http keeps responses in order itself.
+    void this.#pipeline.dispatch(
       { method: req.method ?? 'GET', path, query, host: req.headers.host, accept: req.headers.accept },
       checks,
       responder,
     );
     if (responder.exchange) observeResponse(responder.exchange, res);
-    void pending;
   }
 
   /** The lines every response of an endpoint carries on this host (X-Chaos-Origin/Counterpart on control, X-Chaos-Category/Endpoint on bots). */
