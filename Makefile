@@ -4,10 +4,12 @@ SHELL := /bin/bash
 
 STAMP := node_modules/.install-stamp
 
-.PHONY: help up test build deps tools bench clean readme
+.PHONY: help up ports stack-tools test build deps tools bench clean readme
 
 help:
-	@echo "make up     install, build and run chaos :8081, control :8082, bots :8083 (Ctrl-C stops)"
+	@echo "make up     install, build and run the stack: HAProxy on :8080 in front of Redis and 2 replicas of each"
+	@echo "            service when haproxy and redis-server are installed, else chaos :8081, control :8082,"
+	@echo "            bots :8083 (STACK=full installs them as root; STACK=embedded forces the direct ports)"
 	@echo "make test   install what the tests need and run every test"
 	@echo "make bench  run the benchmarks in bench/ (not part of make test)"
 
@@ -25,14 +27,21 @@ build: deps
 	@rm -rf dist.old && { [ ! -d dist ] || mv dist dist.old; } && mv dist.next dist && rm -rf dist.old
 
 # System tools the tests drive: curl checks the headline lies as a user sees them;
-# redis-server backs the shared-store tests (they start their own on a free port).
+# redis-server backs the shared-store tests (they start their own on a free port);
+# haproxy is the front door the stack tests start.
 tools:
-	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server
+	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy
 
-up:
-	@bash scripts/check-ports.sh
-	@$(MAKE) --no-print-directory build
+# Ports first (before anything is built), then the build, then the tools the
+# full stack needs when STACK=full asks for it (installed as root, or named).
+up: ports build stack-tools
 	node dist/services/main.js
+
+ports:
+	@bash scripts/check-ports.sh
+
+stack-tools:
+	@if [ "$${STACK:-}" = full ]; then bash scripts/ensure-tools.sh haproxy:haproxy $$([ -n "$${REDIS_URL:-}" ] || echo redis-server:redis-server); fi
 
 test: build tools
 	@bash scripts/test.sh

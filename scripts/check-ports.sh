@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
-# Before `make up` builds anything: every port the stack listens on must be
-# free. When one is taken, say which, which variable moves it, and that another
-# stack may be running, instead of failing after the build with a stack trace.
+# Before `make up` builds anything: every public port the stack listens on
+# must be free. When one is taken, say which, which variable moves it, and
+# that another stack may be running, instead of failing after the build with
+# a stack trace. The full stack listens on FRONT_PORT only (its private ports
+# are picked free at start); the embedded default on the three service ports.
 set -uo pipefail
 bind="${BIND_ADDRESS:-127.0.0.1}"
 [ "$bind" = "0.0.0.0" ] || [ "$bind" = "::" ] && bind=127.0.0.1
+stack="${STACK:-auto}"
+if [ "$stack" = "auto" ]; then
+  stack=embedded
+  if command -v haproxy >/dev/null 2>&1 && { [ -n "${REDIS_URL:-}" ] || command -v redis-server >/dev/null 2>&1; }; then stack=full; fi
+fi
+if [ "$stack" = "full" ]; then
+  specs=("FRONT_PORT:${FRONT_PORT:-8080}")
+else
+  specs=("CHAOS_PORT:${CHAOS_PORT:-8081}" "CONTROL_PORT:${CONTROL_PORT:-8082}" "BOTS_PORT:${BOTS_PORT:-8083}")
+fi
 busy=0
-for spec in "CHAOS_PORT:${CHAOS_PORT:-8081}" "CONTROL_PORT:${CONTROL_PORT:-8082}" "BOTS_PORT:${BOTS_PORT:-8083}"; do
+for spec in "${specs[@]}"; do
   variable=${spec%%:*}
   port=${spec#*:}
   [ "$port" = "0" ] && continue

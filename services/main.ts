@@ -1,59 +1,213 @@
-// `make up`: starts chaos, control and bots as separate processes in the
-// foreground, prints their URLs, and on Ctrl-C (SIGINT) or SIGTERM stops them
-// all cleanly. A second Ctrl-C kills them at once.
-import { fork, type ChildProcess } from 'node:child_process';
+// `make up`: runs the stack in the foreground under one supervisor and stops
+// it all on Ctrl-C (SIGINT) or SIGTERM; a second Ctrl-C kills at once.
+//
+// STACK=full      Redis (unless REDIS_URL names one), REPLICAS replicas of each
+//                 service on private loopback ports, HAProxy on FRONT_PORT.
+// STACK=embedded  chaos, control and bots on CHAOS_PORT, CONTROL_PORT,
+//                 BOTS_PORT, in-memory store (or REDIS_URL's Redis).
+// STACK=auto      full when haproxy and redis-server are installed, else
+//                 embedded with one line naming what is missing.
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { HostName } from '../shared/config.js';
+import { renderHaproxyConfig } from '../proxy/haproxy-config.js';
+import { loadConfig, type Config, type HostName } from '../shared/config.js';
 import { configOrExit, type ReadyMessage } from '../shared/run.js';
+import { freeLoopbackPorts, portAccepts, Supervisor, type ProcessSpec } from './supervisor.js';
 
 const SERVICES: readonly HostName[] = ['chaos', 'control', 'bots'];
-const config = configOrExit();
-const children = new Map<HostName, ChildProcess>();
-const ready = new Map<HostName, string>();
-let stopping = false;
+const PORT_VARIABLE: Record<HostName, string> = { chaos: 'CHAOS_PORT', control: 'CONTROL_PORT', bots: 'BOTS_PORT' };
+const START_TIMEOUT_MS = 60_000;
 
-function stopAll(signal: NodeJS.Signals): void {
-  for (const child of children.values()) if (child.exitCode === null) child.kill(signal);
+const out = (line: string): void => void process.stdout.write(`${line}\n`);
+const supervisor = new Supervisor((line) => process.stderr.write(`supervisor| ${line}\n`), out);
+
+/** An executable on PATH, or undefined. */
+function installed(command: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const path = join(dir, command);
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
 }
 
-for (const name of SERVICES) {
-  const child = fork(fileURLToPath(new URL(`./${name}/main.js`, import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  children.set(name, child);
-  child.on('message', (message: ReadyMessage) => {
-    if (message?.type !== 'ready') return;
-    ready.set(name, message.url);
-    if (ready.size === SERVICES.length) {
-      process.stdout.write(
-        `\nChaos Endpoint Service is up (${config.redisUrl ? 'state shared on Redis' : 'embedded default: in-memory store'}, direct ports)\n` +
-          SERVICES.map((s) => `  ${s.padEnd(8)} ${ready.get(s)}/`).join('\n') +
-          `\nTry: curl -v ${ready.get('chaos')}/truncate\nCtrl-C stops all three.\n\n`,
+/** A forked service that is ready when it says so over IPC. */
+function serviceSpec(name: string, service: HostName, env: NodeJS.ProcessEnv, onReady?: (m: ReadyMessage) => void): ProcessSpec {
+  return {
+    name,
+    stopPhase: 1,
+    stopSignal: 'SIGTERM',
+    start: () =>
+      fork(fileURLToPath(new URL(`./${service}/main.js`, import.meta.url)), [], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }),
+    ready: (child) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${name} not ready after ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+        child.on('message', (message: ReadyMessage) => {
+          if (message?.type !== 'ready') return;
+          clearTimeout(timer);
+          onReady?.(message);
+          resolve();
+        });
+      }),
+  };
+}
+
+/** A system program (Redis, HAProxy): ready when its port accepts. */
+function programSpec(name: string, command: string, args: readonly string[], port: number, stopPhase: number, stopSignal: NodeJS.Signals): ProcessSpec {
+  return {
+    name,
+    stopPhase,
+    stopSignal,
+    start: (): ChildProcess => spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] }),
+    ready: () => portAccepts(port, START_TIMEOUT_MS),
+  };
+}
+
+async function runEmbedded(config: Config, note: string | undefined): Promise<void> {
+  const urls = new Map<HostName, string>();
+  for (const service of SERVICES) {
+    await supervisor.add(serviceSpec(service, service, process.env, (m) => urls.set(service, m.url)));
+  }
+  out(
+    `\nChaos Endpoint Service is up (embedded default: ${config.redisUrl ? 'state shared on Redis' : 'in-memory store'}, direct ports)\n` +
+      SERVICES.map((s) => `  ${s.padEnd(8)} ${urls.get(s)}/`).join('\n') +
+      `\nTry: curl -v ${urls.get('chaos')}/truncate   (its twin: curl -v ${urls.get('control')}/truncate)\n` +
+      (note ? `${note}\n` : '') +
+      'Ctrl-C stops all three (a second Ctrl-C kills at once).\n',
+  );
+}
+
+/** The public URLs of the full stack: each host name on FRONT_PORT unless PUBLIC_*_URL says otherwise. */
+function frontUrls(config: Config): Record<string, string> {
+  const port = config.ports.front === 80 ? '' : `:${config.ports.front}`;
+  const defaults: Record<string, string> = {
+    PUBLIC_BASE_URL: `http://chaos.localhost${port}`,
+    PUBLIC_CONTROL_URL: `http://control.localhost${port}`,
+    PUBLIC_BOTS_URL: `http://bots.localhost${port}`,
+    PUBLIC_HUB_URL: `http://localhost${port}`,
+    PUBLIC_IDENTITY_URL: `http://identity.localhost${port}`,
+    PUBLIC_AGENTS_URL: `http://agents.localhost${port}`,
+  };
+  return Object.fromEntries(Object.entries(defaults).map(([name, fallback]) => [name, process.env[name] || fallback]));
+}
+
+const hostnameOf = (url: string): string => new URL(url).hostname.toLowerCase();
+
+async function runFull(base: Config): Promise<void> {
+  // Every private port at once, so they are distinct: Redis, HAProxy's admin port, then the replicas'.
+  const [redisPort, adminPort, ...replicaPorts] = (await freeLoopbackPorts(2 + SERVICES.length * base.replicas)) as [number, number, ...number[]];
+  const runDir = mkdtempSync(join(tmpdir(), 'chaos-stack-'));
+  process.on('exit', () => rmSync(runDir, { recursive: true, force: true }));
+  const trust = process.env.TRUST_PROXY ? `loopback,${process.env.TRUST_PROXY}` : 'loopback';
+  const env: NodeJS.ProcessEnv = { ...process.env, ...frontUrls(base), TRUST_PROXY: trust, BIND_ADDRESS: '127.0.0.1', METRICS_PORT: '0' };
+  // The replicas' configuration, checked once here so a bad value names its variable before anything starts.
+  const config = loadConfig(env);
+
+  let redisNote: string;
+  if (config.redisUrl) {
+    redisNote = 'state shared on the Redis REDIS_URL names';
+  } else {
+    env.REDIS_URL = `redis://127.0.0.1:${redisPort}`;
+    redisNote = `state shared on Redis 127.0.0.1:${redisPort} (no persistence)`;
+    const args = ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', runDir, '--loglevel', 'warning'];
+    await supervisor.add(programSpec('redis', 'redis-server', args, redisPort, 2, 'SIGTERM'));
+  }
+
+  const replicas: Record<HostName, number[]> = { chaos: [], control: [], bots: [] };
+  const starts: Promise<void>[] = [];
+  for (const service of SERVICES) {
+    for (let i = 1; i <= config.replicas; i++) {
+      const port = replicaPorts.shift() as number;
+      replicas[service].push(port);
+      starts.push(supervisor.add(serviceSpec(`${service}.${i}`, service, { ...env, [PORT_VARIABLE[service]]: String(port) })));
+    }
+  }
+  // All replicas start together; HAProxy only once every one serves.
+  await Promise.all(starts);
+
+  const haproxyCfg = join(runDir, 'haproxy.cfg');
+  writeFileSync(
+    haproxyCfg,
+    renderHaproxyConfig({
+      bindAddress: base.bindAddress,
+      frontPort: config.ports.front,
+      adminPort,
+      hosts: {
+        chaos: hostnameOf(config.urls.base),
+        control: [config.urls.control, config.urls.hub, config.urls.identity, config.urls.agents].map(hostnameOf),
+        bots: hostnameOf(config.urls.bots),
+      },
+      replicas,
+      maxResponseMs: config.maxResponseMs,
+      firstRequestTimeoutMs: config.firstRequestTimeoutMs,
+      maxConnectionsPerIp: config.maxConnectionsPerIp,
+      maxConnections: config.maxConnections,
+      shutdownGraceMs: config.shutdownGraceMs,
+    }),
+  );
+  // -db: foreground, logs on stderr. SIGUSR1 stops it softly: it stops listening and lets connections finish.
+  await supervisor.add(programSpec('haproxy', 'haproxy', ['-db', '-f', haproxyCfg], config.ports.front, 0, 'SIGUSR1'));
+
+  const u = config.urls;
+  out(
+    `\nChaos Endpoint Service is up (full stack: HAProxy on ${base.bindAddress}:${config.ports.front}, ` +
+      `${config.replicas} replica${config.replicas === 1 ? '' : 's'} of each service, ${redisNote})\n` +
+      `  chaos    ${u.base}/\n  control  ${u.control}/\n  bots     ${u.bots}/\n  hub      ${u.hub}/   (the catalog of all three hosts)\n` +
+      `  HAProxy  http://127.0.0.1:${adminPort}/stats and /metrics (private)   config: ${haproxyCfg}\n` +
+      `Try: curl -v ${u.base}/truncate   (its twin: curl -v ${u.control}/truncate)\n` +
+      'Ctrl-C stops everything (a second Ctrl-C kills at once).\n',
+  );
+}
+
+function missingTools(config: Config): string[] {
+  return [['haproxy', 'haproxy'], ...(config.redisUrl ? [] : [['redis-server', 'redis-server']])].flatMap(([command, pkg]) =>
+    installed(command as string) ? [] : [pkg as string],
+  );
+}
+
+async function main(): Promise<void> {
+  const config = configOrExit();
+  let signals = 0;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (++signals > 1) {
+        supervisor.kill();
+        process.exit(1);
+      }
+      out(`\n${signal}: stopping (in-flight responses get up to ${config.shutdownGraceMs} ms; Ctrl-C again stops at once)`);
+      void supervisor.stop(config.shutdownGraceMs).then(() => process.exit(process.exitCode ?? 0));
+    });
+  }
+  const missing = missingTools(config);
+  try {
+    if (config.stack === 'embedded') {
+      await runEmbedded(config, undefined);
+    } else if (missing.length === 0) {
+      await runFull(config);
+    } else if (config.stack === 'full') {
+      process.stderr.write(`STACK=full needs ${missing.join(' and ')}: apt-get install -y ${missing.join(' ')} (make up STACK=full installs them as root)\n`);
+      process.exit(1);
+    } else {
+      await runEmbedded(
+        config,
+        `(${missing.join(' and ')} not installed, so not the full stack behind HAProxy: make up STACK=full installs them as root, or apt-get install -y ${missing.join(' ')})`,
       );
     }
-  });
-  child.on('exit', (code, signal) => {
-    children.delete(name);
-    if (!stopping) {
-      process.stderr.write(`${name} exited unexpectedly (${signal ?? `code ${code}`}); stopping the others\n`);
-      stopping = true;
-      process.exitCode = 1;
-      stopAll('SIGTERM');
-    }
-    if (children.size === 0) process.exit();
-  });
+  } catch (error) {
+    if (supervisor.stopping) return;
+    process.stderr.write(`make up: ${error instanceof Error ? error.message : String(error)}; stopping\n`);
+    process.exitCode = 1;
+    await supervisor.stop(config.shutdownGraceMs);
+    process.exit(1);
+  }
 }
 
-let signals = 0;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    signals++;
-    stopping = true;
-    if (signals === 1) {
-      process.stdout.write(`\n${signal}: stopping (in-flight responses get up to ${config.shutdownGraceMs} ms; Ctrl-C again stops at once)\n`);
-      stopAll('SIGTERM');
-      // Never outlive the grace by much.
-      setTimeout(() => stopAll('SIGKILL'), config.shutdownGraceMs + 5000).unref();
-    } else {
-      stopAll('SIGKILL');
-    }
-  });
-}
+void main();

@@ -52,7 +52,14 @@ export interface Config {
   readonly holdMs: number;
   /** Responses of holding endpoints one client may have open at once, across replicas (MAX_HELD_PER_IP; 0: no cap). */
   readonly maxHeldPerIp: number;
+  /** What `make up` runs (STACK): the full stack behind HAProxy, the embedded default, or `auto` (full when its tools are installed). */
+  readonly stack: StackMode;
+  /** Replicas of each service in the full stack (REPLICAS). */
+  readonly replicas: number;
 }
+
+export const STACK_MODES = ['auto', 'full', 'embedded'] as const;
+export type StackMode = (typeof STACK_MODES)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -200,7 +207,10 @@ export function loadConfig(env: Env): Config {
       trustProxyRaw,
     );
   }
+  const stack = (env.STACK || 'auto').toLowerCase();
+  if (!(STACK_MODES as readonly string[]).includes(stack)) throw new ConfigError('STACK', `one of ${STACK_MODES.join(', ')}`, env.STACK ?? '');
   return Object.freeze({
+    stack: stack as StackMode,
     bindAddress,
     ports: Object.freeze(ports),
     metricsPort: readInt(env, 'METRICS_PORT', 0, 0, 65535),
@@ -228,6 +238,7 @@ export function loadConfig(env: Env): Config {
     firstRequestTimeoutMs: readInt(env, 'FIRST_REQUEST_TIMEOUT_MS', 5_000, 100, 60_000),
     holdMs: readInt(env, 'HOLD_MS', 30_000, 100, 120_000),
     maxHeldPerIp: readInt(env, 'MAX_HELD_PER_IP', 32, 0, 100_000),
+    replicas: readInt(env, 'REPLICAS', 2, 1, 16),
   });
 }
 

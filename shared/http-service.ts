@@ -147,19 +147,18 @@ export class HttpService {
    * including a client's own X-Forwarded-For, leaves the socket's address.
    * Either way the key is a canonical address, never header text.
    */
-  #clientAddress(req: IncomingMessage): string {
+  #checksFor(req: IncomingMessage, state: ConnectionState): ClientChecks {
     const peer = peerAddress(req.socket.remoteAddress);
     const trust = this.options.config.trustProxy;
-    if (trust.empty) return peer;
-    const forwarded = req.headers['x-forwarded-for'];
-    if (forwarded === undefined || !trust.isTrusted(peer)) return peer;
-    return clientFromForwarded(Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trust) ?? peer;
-  }
-
-  /** The client's checks, kept for the connection (rebuilt when a trusted proxy names another client). */
-  #checksFor(req: IncomingMessage, state: ConnectionState): ClientChecks {
-    const clientAddress = this.#clientAddress(req);
-    if (state.checks?.clientAddress !== clientAddress) state.checks = new ClientChecks(this.options.config, this.options.host, clientAddress);
+    const forwarded = trust.empty ? undefined : req.headers['x-forwarded-for'];
+    const trusted = !trust.empty && trust.isTrusted(peer);
+    const clientAddress =
+      forwarded === undefined || !trusted ? peer : (clientFromForwarded(Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trust) ?? peer);
+    // A trusted proxy that forwards nobody speaks for itself (its health checks): no limit counts it.
+    const limited = !(trusted && forwarded === undefined);
+    if (state.checks?.clientAddress !== clientAddress || state.checks.limited !== limited) {
+      state.checks = new ClientChecks(this.options.config, this.options.host, clientAddress, limited);
+    }
     return state.checks;
   }
 

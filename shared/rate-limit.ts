@@ -34,10 +34,17 @@ export class ClientChecks {
     /** The host whose budget the checks count (each host gives a client its own). */
     readonly host: HostName,
     readonly clientAddress: string,
+    /**
+     * False for a trusted proxy speaking for itself (a PROXY v2 LOCAL header,
+     * or no X-Forwarded-For): its health checks are not a client's requests,
+     * and counting them would spend the budget of whoever shares its address.
+     */
+    readonly limited = true,
   ) {}
 
   /** The checks for a request to an endpoint declaring `policies`; empty when every limit is off. */
   for(policies: readonly RatePolicy[] | undefined): readonly RateCheck[] {
+    if (!this.limited) return NO_CHECKS;
     let checks = this.#byPolicies.get(policies);
     if (checks === undefined) {
       const built: RateCheck[] = [];

@@ -225,18 +225,24 @@ export function parseTrustList(raw: string): TrustList {
 /**
  * The client named by an X-Forwarded-For value that a trusted peer sent: the
  * right-most entry that is an IP address and is not itself trusted, in
- * canonical form. Entries that are not addresses are skipped; only the last
- * MAX_FORWARDED_HOPS entries are examined. Undefined when none qualifies (the
- * caller then keeps the peer's address).
+ * canonical form. When every address read is trusted (a client on the
+ * proxy's own network, such as 127.0.0.2 behind the local HAProxy), the
+ * left-most of them: the furthest hop the chain vouches for. Entries that
+ * are not addresses are skipped; only the last MAX_FORWARDED_HOPS entries
+ * are examined. Undefined when none is an address (the caller then keeps the
+ * peer's address).
  */
 export function clientFromForwarded(value: string, trust: TrustList): string | undefined {
   let end = value.length;
+  let furthestTrusted: string | undefined;
   for (let hops = 0; hops < MAX_FORWARDED_HOPS && end > 0; hops++) {
     const comma = value.lastIndexOf(',', end - 1);
     const entry = value.slice(comma + 1, end).trim();
     end = comma;
     const address = canonicalAddress(entry);
-    if (address !== undefined && !trust.isTrusted(address)) return address;
+    if (address === undefined) continue;
+    if (!trust.isTrusted(address)) return address;
+    furthestTrusted = address;
   }
-  return undefined;
+  return furthestTrusted;
 }

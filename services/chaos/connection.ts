@@ -87,6 +87,8 @@ export class Connection implements WireOwner {
   #lingerTimer: NodeJS.Timeout | undefined;
   /** Who the limits count: the socket's peer, or the PROXY header's source. */
   #clientAddress: string;
+  /** The trusted proxy's own connection (PROXY v2 LOCAL), not a client's. */
+  #proxySelf = false;
   /** A trusted peer's PROXY v2 header, as much of it as arrived; undefined once read (or for any other peer). */
   #proxyHeader: Buffer | undefined;
 
@@ -168,6 +170,8 @@ export class Connection implements WireOwner {
       return undefined;
     }
     if (header.kind === 'proxied') this.#clientAddress = header.source;
+    // LOCAL: the proxy speaks for itself (a health check), and no limit counts it.
+    else this.#proxySelf = true;
     this.#proxyHeader = undefined;
     this.#clearRequestTimer();
     return input.subarray(header.headerLength);
@@ -396,7 +400,7 @@ export class Connection implements WireOwner {
 
   /** This client's rate checks, one set per connection (one client address). */
   get checks(): ClientChecks {
-    return (this.#checks ??= new ClientChecks(this.host.config, 'chaos', this.clientAddress));
+    return (this.#checks ??= new ClientChecks(this.host.config, 'chaos', this.clientAddress, !this.#proxySelf));
   }
 
   /** Opens the wire of the next response; it is the connection's active response until it ends. */

@@ -65,9 +65,14 @@ export class ChaosServer implements ConnectionHost {
     this.maxRequestsPerConnection = options.maxRequestsPerConnection ?? 1000;
     for (const endpoint of registry.endpoints) setBaseHeaders(endpoint, chaosBaseHeaders(endpoint));
     const own = authorityOf(config.urls.base);
-    const foreignHosts = new Set(
-      [config.urls.control, config.urls.bots, config.urls.hub].map(authorityOf).filter((a) => a !== own),
-    );
+    const ownName = new URL(config.urls.base).hostname.toLowerCase();
+    const foreignHosts = new Set<string>();
+    for (const url of [config.urls.control, config.urls.bots, config.urls.hub, config.urls.identity, config.urls.agents]) {
+      if (authorityOf(url) !== own) foreignHosts.add(authorityOf(url));
+      // The front door routes by name alone, so another host's name is foreign without its port too.
+      const name = new URL(url).hostname.toLowerCase();
+      if (name !== ownName) foreignHosts.add(name);
+    }
     // Only when some endpoint asks: otherwise the parser keeps nothing more and pays nothing.
     this.capture = registry.captures ? (_method, target) => registry.match(pathOf(target))?.endpoint.capture : undefined;
     this.#pipeline = new Pipeline({ host: 'chaos', registry, config, store: this.store, logger, foreignHosts });

@@ -82,9 +82,10 @@ t.test('chaos: from a trusted peer, the PROXY v2 source is the client the limits
   t.same(await statuses(3, via(proxyV2({ source: '192.0.2.2' }))), [200, 200, 429], 'another client behind the same proxy: its own 2');
   t.same(await statuses(3, via(proxyV2({ source: '2001:DB8:0:0:0:0:0:7' }))), [200, 200, 429], 'an IPv6 client');
   t.same(await statuses(2, via(proxyV2({ source: '::ffff:192.0.2.1' }))), [429, 429], 'IPv4-mapped is the same IPv4 client');
-  t.same(await statuses(3, via(proxyV2({ command: 'local' }))), [200, 200, 429], 'LOCAL (health check): the peer itself');
-  t.same(await statuses(1, via(proxyV2({ familyTransport: 0x00 }))), [429], 'AF_UNSPEC: the peer itself too');
-  t.same([...new Set(store.keys)], ['general:192.0.2.1', 'general:192.0.2.2', 'general:2001:db8::7', 'general:127.0.0.1']);
+  // The proxy speaking for itself (its health checks) is nobody's request: no limit counts it.
+  t.same(await statuses(4, via(proxyV2({ command: 'local' }))), [200, 200, 200, 200], 'LOCAL (health check): never limited');
+  t.same(await statuses(3, via(proxyV2({ familyTransport: 0x00 }))), [200, 200, 200], 'AF_UNSPEC: the proxy itself too');
+  t.same([...new Set(store.keys)], ['general:192.0.2.1', 'general:192.0.2.2', 'general:2001:db8::7'], 'and they leave no key');
   t.same([...new Set(store.hosts)], ['chaos'], 'keys name their host: each host keeps its own budget');
 });
 
@@ -167,10 +168,11 @@ for (const host of ['control', 'bots'] as const) {
       ['::ffff:192.0.2.6', '192.0.2.6'],
       [['192.0.2.7', '192.0.2.8'], '192.0.2.8'],
       ['unknown', '127.0.0.1'],
-      ['10.0.0.1', '127.0.0.1'],
+      // Only trusted addresses: the client is on the proxy's network (the left-most one).
+      ['10.0.0.1', '10.0.0.1'],
+      ['10.0.0.2, 127.0.0.1', '10.0.0.2'],
       ['x'.repeat(15_000), '127.0.0.1'],
       [`192.0.2.9,${'y'.repeat(15_000)}`, '192.0.2.9'],
-      [undefined, '127.0.0.1'],
     ];
     for (const [forwarded, client] of cases) {
       const lines = forwarded === undefined ? [] : (Array.isArray(forwarded) ? forwarded : [forwarded]).map((v) => `X-Forwarded-For: ${v}`);
@@ -180,6 +182,9 @@ for (const host of ['control', 'bots'] as const) {
       t.equal(store.keys.at(-1), `general:${client}`, `${String(forwarded).slice(0, 40)} → ${client}`);
     }
     t.ok(store.keys.every((k) => k.length <= MAX_KEY), 'every key is bounded');
+    const before = store.keys.length;
+    t.equal((await ask(port, get(path))).status, 200, 'the trusted proxy with no X-Forwarded-For (its health check) is served');
+    t.equal(store.keys.length, before, 'and no limit counted it');
   });
 
   t.test(`${host}: two clients behind a trusted proxy each get their own limit`, async (t) => {
@@ -232,7 +237,7 @@ t.test('IPv6 peers: a ::1 listener, trusted and not', async (t) => {
   let port = await chaosOn(trusted, store);
   t.equal((await ask(port, bytes(proxyV2({ source: '192.0.2.60' }), get(CHAOS_PATH)), '::1')).status, 200);
   t.equal((await ask(port, bytes(proxyV2({ command: 'local' }), get(CHAOS_PATH)), '::1')).status, 200);
-  t.same(store.keys, ['general:192.0.2.60', 'general:::1'], 'chaos on ::1: the PROXY source, then the peer for LOCAL');
+  t.same(store.keys, ['general:192.0.2.60'], 'chaos on ::1: the PROXY source; LOCAL is not counted');
 
   store = new RecordingStore();
   port = await chaosOn(untrusted, store);

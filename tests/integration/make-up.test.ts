@@ -1,12 +1,16 @@
 // `make up` never hurts: before it builds, scripts/check-ports.sh says which
 // port is taken and which variable moves it, instead of a stack trace later.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
+import { get, parseHead, rawExchange } from '../helpers/raw.js';
+import { alive, childrenOf } from '../helpers/stack.js';
 import { freePorts } from '../helpers/servers.js';
 
-const script = fileURLToPath(new URL('../../../scripts/check-ports.sh', import.meta.url));
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const script = `${repo}scripts/check-ports.sh`;
 
 function check(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
@@ -18,7 +22,7 @@ function check(env: Record<string, string>): Promise<{ code: number; stderr: str
 
 t.test('free ports pass, a taken one is named with its variable', async (t) => {
   const [chaos, control, bots] = await freePorts(3);
-  const env = { CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots) };
+  const env = { STACK: 'embedded', CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots) };
   t.same(await check(env), { code: 0, stderr: '' }, 'all free');
   const taken = net.createServer();
   await new Promise<void>((resolve) => taken.listen(control, '127.0.0.1', resolve));
@@ -29,3 +33,72 @@ t.test('free ports pass, a taken one is named with its variable', async (t) => {
   t.match(busy.stderr, /CONTROL_PORT=<free port> make up/);
   t.notMatch(busy.stderr, /CHAOS_PORT|BOTS_PORT/, 'only the taken one');
 });
+
+t.test('the full stack listens on FRONT_PORT only: that is the port checked', async (t) => {
+  const [front, chaos] = await freePorts(2);
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(chaos, '127.0.0.1', resolve));
+  t.teardown(() => taken.close());
+  const env = { STACK: 'full', FRONT_PORT: String(front), CHAOS_PORT: String(chaos) };
+  t.same(await check(env), { code: 0, stderr: '' }, 'CHAOS_PORT is not used by the full stack');
+  const busy = await check({ ...env, FRONT_PORT: String(chaos) });
+  t.equal(busy.code, 1);
+  t.match(busy.stderr, new RegExp(`port ${chaos} \\(FRONT_PORT\\) .* already in use`));
+});
+
+t.test('make up end to end: the full stack starts, answers on every host, and Ctrl-C leaves no process behind', async (t) => {
+  const front = (await freePorts(1))[0] as number;
+  // -o build: the tests run from the dist/ that `make test` just built; rebuilding under them would swap it.
+  const make = spawn('make', ['--no-print-directory', '-o', 'build', 'up'], {
+    cwd: repo,
+    env: { PATH: process.env.PATH ?? '', STACK: 'full', FRONT_PORT: String(front), LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '2000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  make.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  make.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<string>((resolve) => make.once('exit', (code, signal) => resolve(signal ?? `code ${code}`)));
+  t.teardown(() => {
+    try {
+      process.kill(-(make.pid as number), 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  });
+  const deadline = Date.now() + 90_000;
+  while (!out.includes('Ctrl-C stops everything') && Date.now() < deadline && make.exitCode === null) await sleep(100);
+  t.match(out, `chaos    http://chaos.localhost:${front}/`, `the banner names the URLs:\n${out.slice(-1500)}`);
+  t.match(out, `hub      http://localhost:${front}/`);
+  t.match(out, `Try: curl -v http://chaos.localhost:${front}/truncate`);
+  for (const host of ['chaos.localhost', 'control.localhost', 'bots.localhost', 'localhost']) {
+    const res = await rawExchange(front, get('/', { Host: host, Connection: 'close' }));
+    t.equal(parseHead(res.data).status, 200, `${host} answers through the front door`);
+  }
+  const processes = descendants(make.pid as number);
+  t.equal(processes.length, 9, 'under make: the supervisor, Redis, HAProxy and six replicas');
+  // What a terminal's Ctrl-C does: SIGINT to the whole foreground process group.
+  process.kill(-(make.pid as number), 'SIGINT');
+  // make re-raises the SIGINT once its child (the supervisor) has stopped everything, as it does in a terminal.
+  t.equal(await Promise.race([exited, sleep(30_000).then(() => 'still running')]), 'SIGINT', 'make up ends as a Ctrl-C ends it');
+  t.match(out, /SIGINT: stopping/, 'the supervisor said it was stopping');
+  await sleep(200);
+  t.same(processes.filter(alive), [], 'no process is left behind');
+  t.ok(await refusedPort(front), 'the front port is closed');
+});
+
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  for (const child of childrenOf(pid)) out.push(child, ...descendants(child));
+  return out;
+}
+
+function refusedPort(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' }, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}

@@ -53,7 +53,7 @@ t.test('control and bots stop on SIGTERM with idle keep-alive connections open',
 
 t.test('make up: the supervisor starts three processes, prints URLs, stops all on SIGINT', async (t) => {
   const [chaos, control, bots] = [await freePort(), await freePort(), await freePort()];
-  const svc = spawnNode('services/main.js', { CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots) });
+  const svc = spawnNode('services/main.js', { STACK: 'embedded', CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots) });
   t.teardown(() => svc.child.kill('SIGKILL'));
   const deadline = Date.now() + 10_000;
   while (!svc.stdout().includes('Ctrl-C stops all three') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

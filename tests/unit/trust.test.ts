@@ -109,7 +109,7 @@ t.test('canonical addresses: one text per client, nothing else', async (t) => {
   t.throws(() => addressFromBytes(Uint8Array.of(1, 2, 3)));
 });
 
-t.test('X-Forwarded-For: the right-most address that is not a trusted proxy', async (t) => {
+t.test('X-Forwarded-For: the right-most address that is not a trusted proxy, else the furthest trusted one', async (t) => {
   const trust = parseTrustList('127.0.0.1,10.0.0.0/8');
   const cases: [string, string | undefined][] = [
     ['192.0.2.1', '192.0.2.1'],
@@ -121,7 +121,9 @@ t.test('X-Forwarded-For: the right-most address that is not a trusted proxy', as
     ['192.0.2.1, , garbage, 192.0.2.1:443, [::1]', '192.0.2.1'],
     ['2001:DB8::0:1', '2001:db8::1'],
     ['::ffff:192.0.2.5', '192.0.2.5'],
-    ['10.0.0.5', undefined],
+    // Only trusted addresses: the client sits on the proxy's network; the left-most one vouched for.
+    ['10.0.0.5', '10.0.0.5'],
+    ['10.0.0.7, 10.0.0.5, 127.0.0.1', '10.0.0.7'],
     ['unknown', undefined],
     ['', undefined],
     [',,,', undefined],

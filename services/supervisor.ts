@@ -1,0 +1,190 @@
+// One supervisor for every process `make up` runs (DESIGN §1): it starts them
+// in order and waits for each to be ready, prefixes their output, restarts a
+// process that dies after it was ready (with backoff), and stops them all,
+// phase by phase, on Ctrl-C or SIGTERM. A process that dies before it was
+// ever ready (a port taken, a bad setting) stops the whole stack instead of
+// restarting forever.
+import type { ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { createInterface } from 'node:readline';
+
+export interface ProcessSpec {
+  /** Shown before each of its lines, e.g. `chaos.2`. */
+  readonly name: string;
+  /** Starts (or restarts) the process; its stdout and stderr must be pipes. */
+  start(): ChildProcess;
+  /** Resolves when the new process serves (an IPC ready message, a port that accepts); rejects if it cannot. */
+  ready(child: ChildProcess): Promise<void>;
+  /** Stopped in ascending phase order, each phase after the previous one exited (Redis last: the replicas still need it). */
+  readonly stopPhase: number;
+  /** The graceful stop signal (SIGTERM for ours; SIGUSR1 makes HAProxy finish its connections). */
+  readonly stopSignal: NodeJS.Signals;
+}
+
+const FIRST_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 15_000;
+/** A process that ran this long before dying starts again from the first backoff. */
+const STABLE_MS = 30_000;
+
+interface Running {
+  readonly spec: ProcessSpec;
+  child: ChildProcess | undefined;
+  backoffMs: number;
+  startedAt: number;
+  restartTimer: NodeJS.Timeout | undefined;
+}
+
+export class Supervisor {
+  readonly #processes: Running[] = [];
+  #stopping = false;
+  #stopped: Promise<void> | undefined;
+
+  constructor(
+    /** One line of the supervisor's own (already prefixed children's lines go to the same stream). */
+    private readonly say: (line: string) => void,
+    private readonly print: (line: string) => void,
+  ) {
+    // Never leave a child behind, whatever ends this process.
+    process.on('exit', () => {
+      for (const running of this.#processes) if (running.child && running.child.exitCode === null) running.child.kill('SIGKILL');
+    });
+  }
+
+  get stopping(): boolean {
+    return this.#stopping;
+  }
+
+  /** Starts the process and waits until it is ready; rejects (after stopping it) if it exits or fails first. */
+  async add(spec: ProcessSpec): Promise<void> {
+    const running: Running = { spec, child: undefined, backoffMs: FIRST_BACKOFF_MS, startedAt: 0, restartTimer: undefined };
+    this.#processes.push(running);
+    const child = this.#spawn(running);
+    const exited = new Promise<never>((_, reject) => {
+      child.once('exit', (code, signal) => reject(new Error(`${spec.name} exited before it was ready (${signal ?? `code ${code}`})`)));
+    });
+    try {
+      await Promise.race([spec.ready(child), exited]);
+    } catch (error) {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      throw error;
+    }
+    child.on('exit', (code, signal) => this.#onExit(running, child, code, signal));
+  }
+
+  #spawn(running: Running): ChildProcess {
+    const child = running.spec.start();
+    running.child = child;
+    running.startedAt = Date.now();
+    const prefix = `${running.spec.name.padEnd(10)}| `;
+    for (const stream of [child.stdout, child.stderr]) {
+      if (!stream) continue;
+      createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => this.print(prefix + line));
+    }
+    child.on('error', (error) => this.say(`${running.spec.name}: ${error.message}`));
+    return child;
+  }
+
+  #onExit(running: Running, child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (running.child !== child) return;
+    running.child = undefined;
+    if (this.#stopping) return;
+    if (Date.now() - running.startedAt >= STABLE_MS) running.backoffMs = FIRST_BACKOFF_MS;
+    const delay = running.backoffMs;
+    running.backoffMs = Math.min(MAX_BACKOFF_MS, running.backoffMs * 2);
+    this.say(`${running.spec.name} exited unexpectedly (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
+    running.restartTimer = setTimeout(() => {
+      running.restartTimer = undefined;
+      if (this.#stopping) return;
+      const next = this.#spawn(running);
+      next.on('exit', (c, s) => this.#onExit(running, next, c, s));
+      running.spec.ready(next).then(
+        () => this.say(`${running.spec.name} restarted and ready`),
+        (error: unknown) => this.say(`${running.spec.name} restarted but is not ready: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }, delay);
+  }
+
+  /** The pid of a running process, by name (tests kill one to watch it come back). */
+  pidOf(name: string): number | undefined {
+    return this.#processes.find((r) => r.spec.name === name)?.child?.pid;
+  }
+
+  /**
+   * Stops every process, phase by phase; each gets `graceMs` after its
+   * signal before it is killed. Idempotent: later calls return the same promise.
+   */
+  stop(graceMs: number): Promise<void> {
+    this.#stopping = true;
+    this.#stopped ??= (async () => {
+      for (const running of this.#processes) clearTimeout(running.restartTimer);
+      const phases = [...new Set(this.#processes.map((r) => r.spec.stopPhase))].sort((a, b) => a - b);
+      for (const phase of phases) {
+        const children = this.#processes.filter((r) => r.spec.stopPhase === phase).flatMap((r) => (r.child ? [{ r, child: r.child }] : []));
+        await Promise.all(children.map(({ r, child }) => stopChild(child, r.spec.stopSignal, graceMs)));
+      }
+    })();
+    return this.#stopped;
+  }
+
+  /** Kills everything at once (a second Ctrl-C). */
+  kill(): void {
+    this.#stopping = true;
+    for (const running of this.#processes) {
+      clearTimeout(running.restartTimer);
+      if (running.child && running.child.exitCode === null) running.child.kill('SIGKILL');
+    }
+  }
+}
+
+function stopChild(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const killer = setTimeout(() => child.kill('SIGKILL'), graceMs + 5_000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill(signal);
+  });
+}
+
+/** Resolves once `port` accepts a connection on loopback; rejects after `timeoutMs`. */
+export async function portAccepts(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ port, host: '127.0.0.1' }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`nothing accepts connections on 127.0.0.1:${port} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** `count` distinct loopback ports that were free a moment ago (the OS picks them; all held until each is known). */
+export async function freeLoopbackPorts(count: number): Promise<number[]> {
+  const servers: net.Server[] = [];
+  try {
+    const ports: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const server = net.createServer();
+      servers.push(server);
+      ports.push(
+        await new Promise<number>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => {
+            const address = server.address();
+            resolve(typeof address === 'object' && address ? address.port : 0);
+          });
+        }),
+      );
+    }
+    return ports;
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+}
