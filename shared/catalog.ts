@@ -149,21 +149,28 @@ function randomSummary(catalog: Catalog): string {
   );
 }
 
-export function renderCatalogHtml(catalog: Catalog): string {
-  const rows = catalog.categories
+/**
+ * The catalog's category sections. `base` prefixes every link: empty on the
+ * host itself, the host's public URL where another page (the hub) shows them.
+ */
+export function catalogSections(catalog: Catalog, base = ''): string {
+  return catalog.categories
     .map((g) => {
       const items = g.endpoints
         .map((e) => {
           const params = e.params.length ? `<ul class="params">${e.params.map((p) => `<li><code>${escapeHtml(paramText(p))}</code></li>`).join('')}</ul>` : '';
           // A template (`/status/{code}`) is not a URL: show it, link only real paths.
           const label = `<code>${escapeHtml(e.methods.join(', '))} ${escapeHtml(e.path)}</code>`;
-          const entry = e.path.includes('{') ? label : `<a href="${escapeHtml(e.path)}">${label}</a>`;
+          const entry = e.path.includes('{') ? label : `<a href="${escapeHtml(base + e.path)}">${label}</a>`;
           return `<li>${entry} — ${inlineCode(e.summary)}${twinNote(e.counterpart)}${randomNote(e.random)}${longestNote(e.longest_ms)}${params}</li>`;
         })
         .join('\n');
       return `<h2>${escapeHtml(g.name)} <small>(${g.count})</small></h2>\n<ul>\n${items}\n</ul>`;
     })
     .join('\n');
+}
+
+export function renderCatalogHtml(catalog: Catalog): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Chaos Endpoint Service — ${escapeHtml(catalog.host)} host</title></head>
@@ -171,7 +178,7 @@ export function renderCatalogHtml(catalog: Catalog): string {
 <h1>Chaos Endpoint Service — ${escapeHtml(catalog.host)} host</h1>
 <p class="banner">${escapeHtml(catalog.banner)}</p>
 <p>Ask with <code>Accept: application/json</code> for this catalog as JSON.</p>
-${randomSummary(catalog)}${rows}
+${randomSummary(catalog)}${catalogSections(catalog)}
 </body>
 </html>
 `;

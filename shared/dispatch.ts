@@ -48,6 +48,8 @@ export interface PipelineOptions<Ctx> {
   readonly logger: Logger;
   /** Authorities of our other hosts that may arrive on this host's connections (HAProxy routes a connection once): 421. */
   readonly foreignHosts?: ReadonlySet<string>;
+  /** The hub's catalog of every host, served at `/` to a request naming the hub's host (the control process serves it). */
+  readonly hub?: { readonly hostname: string; readonly bodies: CatalogBodies };
 }
 
 /** A held-response slot outlives the endpoint's longest answer by this much before it lapses on its own. */
@@ -117,8 +119,10 @@ export class Pipeline<Ctx> {
   #catalogResponse(req: IncomingRequest): PlainResponse {
     const json = wantsJson(req.accept);
     const found = req.path === '/';
+    const hub = found && req.host !== undefined && this.options.hub !== undefined && hostnameOf(req.host) === this.options.hub.hostname;
+    const catalog = hub ? (this.options.hub as { readonly bodies: CatalogBodies }).bodies : this.#catalog;
     const body = found
-      ? json ? this.#catalog.json : this.#catalog.html
+      ? json ? catalog.json : catalog.html
       : missBody(this.#catalog, json, req.path, suggestPaths(this.options.registry, req.path));
     const headers: HeaderList = [
       ['Content-Type', json ? 'application/json' : 'text/html; charset=utf-8'],
@@ -233,6 +237,13 @@ function withRaised(
  * Host as compared with our public authorities: lower case, no trailing dot on
  * the name, no explicit :80 (the WHATWG URL parser drops it from ours too).
  */
+/** The host name of a Host value, without port or trailing dot, lower-cased. */
+export function hostnameOf(host: string): string {
+  const h = normalizeAuthority(host);
+  const colon = h.lastIndexOf(':');
+  return colon > h.lastIndexOf(']') ? h.slice(0, colon) : h;
+}
+
 export function normalizeAuthority(host: string): string {
   let h = host.toLowerCase();
   if (h.endsWith(':80')) h = h.slice(0, -3);

@@ -2,7 +2,7 @@
 // parameter and header modules as the chaos host, over a well-behaved server.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { counterpartUrl } from './catalog.js';
+import { counterpartUrl, type Catalog } from './catalog.js';
 import type { Config, HostName } from './config.js';
 import { ConnectionCaps } from './connection-caps.js';
 import { originForm, Pipeline, type Responder } from './dispatch.js';
@@ -10,6 +10,7 @@ import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from './erro
 import { addChaosHeaders, addClampedHeader, chaosBaseHeaders, controlHeaders, type HeaderList, type HeaderValue } from './headers.js';
 import type { Logger } from './log.js';
 import { Exchange, observing } from './observe.js';
+import { hubBodies } from './hub.js';
 import { ClientChecks } from './rate-limit.js';
 import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from './registry.js';
 import { listenOn } from './run.js';
@@ -54,6 +55,8 @@ export interface HttpServiceOptions {
   readonly registry: Registry<HttpContext>;
   /** Shared state, owned by the caller (built and closed by the service runner). */
   readonly store: Store;
+  /** Every host's catalog, when this process also serves the hub (control): its `/` for the hub's host lists them all. */
+  readonly hubCatalogs?: readonly Catalog[];
 }
 
 /** Per accepted connection: when it opened, how many requests it made, its client's rate checks. */
@@ -81,7 +84,11 @@ export class HttpService {
   constructor(readonly options: HttpServiceOptions) {
     const { registry, config, logger } = options;
     this.store = options.store;
-    this.#pipeline = new Pipeline({ host: options.host, registry, config, store: this.store, logger });
+    // The hub is a name of this process only when that name is not the host's own.
+    const hubName = new URL(config.urls.hub).hostname.toLowerCase();
+    const ownName = new URL(config.urls[options.host]).hostname.toLowerCase();
+    const hub = options.hubCatalogs && hubName !== ownName ? { hostname: hubName, bodies: hubBodies(options.hubCatalogs, config) } : undefined;
+    this.#pipeline = new Pipeline({ host: options.host, registry, config, store: this.store, logger, ...(hub ? { hub } : {}) });
     for (const endpoint of registry.endpoints) {
       this.#counterparts.set(endpoint, counterpartUrl(options.host, endpoint, config.urls));
       this.#chaosLines.set(endpoint, chaosBaseHeaders(endpoint));

@@ -1,9 +1,15 @@
+import { buildCatalog } from '../../shared/catalog.js';
 import { HttpService } from '../../shared/http-service.js';
 import { runService } from '../../shared/run.js';
 import { serviceRegistries } from '../registries.js';
 
 void runService(
   'control',
-  (config, logger, store) => new HttpService({ host: 'control', config, logger, registry: serviceRegistries().control, store }),
+  (config, logger, store) => {
+    const registries = serviceRegistries();
+    // The control process also answers for the hub: its `/` there lists all three hosts.
+    const hubCatalogs = [buildCatalog(registries.chaos, config), buildCatalog(registries.control, config), buildCatalog(registries.bots, config)];
+    return new HttpService({ host: 'control', config, logger, registry: registries.control, store, hubCatalogs });
+  },
   (c) => c.ports.control,
 );

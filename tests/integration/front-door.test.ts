@@ -114,7 +114,11 @@ t.test('through the front door', async (t) => {
     }
     for (const host of ['localhost', `localhost:${stack.front}`]) {
       const res = await rawExchange(stack.front, get('/', { Host: host, Accept: 'application/json', Connection: 'close' }));
-      t.equal(parseHead(res.data).status, 200, `the hub (${host}) answers`);
+      const head = parseHead(res.data);
+      t.equal(head.status, 200, `the hub (${host}) answers`);
+      const hub = JSON.parse(head.rest.toString()) as { hosts: { host: string; url: string; endpoint_count: number }[] };
+      t.same(hub.hosts.map((h) => [h.host, h.url]), [['chaos', stack.urls.chaos], ['control', stack.urls.control], ['bots', stack.urls.bots]], 'the hub lists all three hosts');
+      t.ok(hub.hosts.every((h) => h.endpoint_count > 10), 'each with its endpoints');
     }
     const unknown = await rawExchange(stack.front, get('/truncate', { Host: 'elsewhere.example', Connection: 'close' }));
     const head = parseHead(unknown.data);
