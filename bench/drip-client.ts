@@ -17,6 +17,8 @@ export interface DripClientOptions {
   readonly rampMs: number;
   /** A stream not complete this long after its request counts as failed. */
   readonly timeoutMs: number;
+  /** Host header (default 127.0.0.1:<port>): the front door routes on it. */
+  readonly host?: string;
 }
 
 export interface StreamTiming {
@@ -132,7 +134,7 @@ export function runDripClient(options: DripClientOptions, onPhase: (phase: DripC
   let settled = 0;
   let handshakes = 0;
   let connectPhaseOver = false;
-  const request = Buffer.from(`GET ${options.path} HTTP/1.1\r\nHost: 127.0.0.1:${options.port}\r\n\r\n`, 'latin1');
+  const request = Buffer.from(`GET ${options.path} HTTP/1.1\r\nHost: ${options.host ?? `127.0.0.1:${options.port}`}\r\n\r\n`, 'latin1');
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
   const connectStart = performance.now();
   let rampStart = 0;

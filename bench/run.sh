@@ -36,5 +36,14 @@ if [[ "${BENCH_SKIP:-}" != *limiter* ]]; then
   fi
 fi
 
+# The front door: direct vs through HAProxy, and held streams through it (HAProxy holds two descriptors per stream).
+if [[ "${BENCH_SKIP:-}" != *front-door* ]]; then
+  if command -v haproxy >/dev/null 2>&1 && command -v redis-server >/dev/null 2>&1 && command -v wrk >/dev/null 2>&1; then
+    (ulimit -n $((2 * streams + 1024)) 2>/dev/null || true; node dist/bench/front-door.js)
+  else
+    echo "bench: haproxy, redis-server and wrk are needed for the front-door benchmark (apt-get install haproxy redis-server wrk): skipped" >&2
+  fi
+fi
+
 # The infinite namespace: generator pages/s on one core, RSS across 1,000,000 URLs, pages/s over HTTP.
 bash bench/infinite/run.sh

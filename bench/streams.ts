@@ -110,9 +110,9 @@ export async function runStreams(chaosMain: string, options: StreamsOptions): Pr
 }
 
 /** The client's result, plus its own run-queue wait read just before it exits. */
-type ClientRun = DripClientResult & { readonly runQueueSeconds: number };
+export type ClientRun = DripClientResult & { readonly runQueueSeconds: number };
 
-function runClient(options: DripClientOptions, onPhase: (phase: DripClientPhase) => void = () => {}): Promise<ClientRun> {
+export function runClient(options: DripClientOptions, onPhase: (phase: DripClientPhase) => void = () => {}): Promise<ClientRun> {
   const child = fork(path.join(DIST, 'bench/drip-client.js'), [JSON.stringify(options)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -1,0 +1,177 @@
+// The front door's cost (issue 10): the same cheap endpoint direct and through
+// HAProxy in one run, for the chaos host (mode tcp) and control (mode http),
+// then 5000 held /drip streams through HAProxy. Servers (HAProxy, replicas,
+// the direct processes) are pinned to core 0 and wrk to core 1, so the proxy's
+// work competes with the replica's for the same core, as it would on one box.
+// Run after `make build`: node dist/bench/front-door.js (about 2 minutes).
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import net from 'node:net';
+import { DIST, envInt, forkServer, MiB, quantile, rssBytes, sleep, stopChild } from './lib.js';
+import { runClient } from './streams.js';
+
+const SECONDS = envInt('BENCH_SECONDS', 8);
+const ROUNDS = envInt('BENCH_ROUNDS', 2);
+const STREAMS = envInt('BENCH_STREAMS', 5000);
+const CONNECTIONS = envInt('BENCH_CONNECTIONS', 10);
+const PATH = '/drip?bytes=1024&chunk=4096';
+
+function childrenOf(pid: number): number[] {
+  return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .split('\n')
+    .map((s) => Number(s.trim()))
+    .filter((n) => n > 0);
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
+/** Every thread of the process on `core`. */
+function pin(pid: number, core: number): void {
+  execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
+}
+
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+interface Stack {
+  readonly front: number;
+  readonly haproxy: number;
+  readonly replicas: (service: string) => number[];
+  stop(): Promise<void>;
+}
+
+async function startStack(env: Record<string, string>): Promise<Stack> {
+  const front = await freePort();
+  const supervisor = spawn(process.execPath, [path.join(DIST, 'services/main.js')], {
+    env: { ...process.env, STACK: 'full', FRONT_PORT: String(front), LOG_LEVEL: 'warn', RATE_LIMIT_GENERAL: '0', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  supervisor.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!out.includes('Ctrl-C stops everything')) {
+    if (supervisor.exitCode !== null || Date.now() > deadline) throw new Error(`stack did not start:\n${out.slice(-2000)}`);
+    await sleep(100);
+  }
+  const pid = supervisor.pid as number;
+  const all = (): number[] => childrenOf(pid);
+  const haproxy = all().find((p) => commandOf(p).startsWith('haproxy')) as number;
+  return {
+    front,
+    haproxy,
+    replicas: (service) => all().filter((p) => commandOf(p).includes(`services/${service}/main.js`)),
+    stop: () => stopChild(supervisor, 10_000),
+  };
+}
+
+interface WrkResult {
+  readonly rps: number;
+  readonly p99Ms: number;
+  readonly errors: number;
+}
+
+function wrk(url: string, host: string | undefined, seconds = SECONDS): WrkResult {
+  const args = ['-c', '1', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', ...(host ? ['-H', `Host: ${host}`] : []), url];
+  const text = execFileSync('taskset', args, { encoding: 'utf8' });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1]);
+  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(text);
+  const p99Ms = p99 ? Number(p99[1]) * (p99[2] === 'us' ? 0.001 : p99[2] === 's' ? 1000 : 1) : Number.NaN;
+  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0) + Number(/Socket errors: connect (\d+)/.exec(text)?.[1] ?? 0);
+  return { rps, p99Ms, errors };
+}
+
+async function throughput(): Promise<void> {
+  const stack = await startStack({ REPLICAS: '1', MAX_CONNECTIONS_PER_IP: '0' });
+  const directChaos = await forkServer('services/chaos/main.js', { CHAOS_PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_GENERAL: '0' });
+  const directControl = await forkServer('services/control/main.js', { CONTROL_PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_GENERAL: '0' });
+  try {
+    for (const p of [stack.haproxy, ...stack.replicas('chaos'), ...stack.replicas('control'), ...stack.replicas('bots'), directChaos.pid, directControl.pid]) pin(p, 0);
+    const targets = [
+      { name: 'chaos direct', url: `http://127.0.0.1:${directChaos.port}${PATH}`, host: undefined },
+      { name: 'chaos via HAProxy (tcp)', url: `http://127.0.0.1:${stack.front}${PATH}`, host: `chaos.localhost:${stack.front}` },
+      { name: 'control direct', url: `http://127.0.0.1:${directControl.port}${PATH}`, host: undefined },
+      { name: 'control via HAProxy (http)', url: `http://127.0.0.1:${stack.front}${PATH}`, host: `control.localhost:${stack.front}` },
+    ];
+    for (const t of targets) wrk(t.url, t.host, 2); // warm-up
+    const runs = new Map<string, WrkResult[]>(targets.map((t) => [t.name, []]));
+    const loads: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const t of targets) runs.get(t.name)?.push(wrk(t.url, t.host));
+      loads.push(loadAverage());
+    }
+    const best = (name: string): number => Math.max(...(runs.get(name) ?? []).map((r) => r.rps));
+    console.log(`\nThroughput, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} interleaved rounds; servers on core 0, wrk on core 1`);
+    console.log('| target | path | req/s (best) | all runs | p99 (best run) | errors | via ÷ direct |');
+    console.log('|---|---|---|---|---|---|---|');
+    for (const t of targets) {
+      const r = runs.get(t.name) ?? [];
+      const top = r.reduce((a, b) => (b.rps > a.rps ? b : a));
+      const direct = t.name.startsWith('chaos') ? 'chaos direct' : 'control direct';
+      const ratio = t.name.includes('via') ? `**${(best(t.name) / best(direct)).toFixed(2)}×**` : '1.00×';
+      console.log(`| ${t.name} | ${PATH} | ${Math.round(best(t.name))} | ${r.map((x) => Math.round(x.rps)).join(' / ')} | ${top.p99Ms.toFixed(2)} ms | ${r.reduce((n, x) => n + x.errors, 0)} | ${ratio} |`);
+    }
+    console.log(`load average (1/5/15 min) after each round: ${loads.join('; ')}`);
+  } finally {
+    await Promise.all([directChaos.stop(), directControl.stop(), stack.stop()]);
+  }
+}
+
+async function streams(): Promise<void> {
+  const stack = await startStack({ REPLICAS: '2', MAX_CONNECTIONS_PER_IP: '0', MAX_HELD_PER_IP: '0' });
+  try {
+    const chaos = stack.replicas('chaos');
+    const rss = (): { haproxy: number; replicas: number } => ({ haproxy: rssBytes(stack.haproxy), replicas: chaos.reduce((n, p) => n + rssBytes(p), 0) });
+    const host = `chaos.localhost:${stack.front}`;
+    const bytes = 100;
+    const chunk = 10;
+    const interval = 200;
+    const scheduledMs = (Math.ceil(bytes / chunk) - 1) * interval;
+    const query = `/drip?bytes=${bytes}&chunk=${chunk}&interval=${interval}`;
+    await runClient({ port: stack.front, host, streams: 50, path: query.replace(/interval=\d+/, 'interval=10'), rampMs: 50, timeoutMs: 5_000 });
+    await sleep(500);
+    const before = rss();
+    const peak = { ...before };
+    const sampler = setInterval(() => {
+      const now = rss();
+      peak.haproxy = Math.max(peak.haproxy, now.haproxy);
+      peak.replicas = Math.max(peak.replicas, now.replicas);
+    }, 20);
+    const client = await runClient({ port: stack.front, host, streams: STREAMS, path: query, rampMs: 1000, timeoutMs: scheduledMs + 15_000 }).finally(() => clearInterval(sampler));
+    const lateness = client.timings.map((t) => t.spanMs - scheduledMs).sort((a, b) => a - b);
+    const onTime = lateness.filter((l) => Math.abs(l) <= scheduledMs * 0.01).length;
+    const per1000 = (a: number, b: number): string => (((b - a) * 1000) / Math.max(1, client.maxInFlight) / MiB).toFixed(2);
+    console.log(`\n${STREAMS} /drip streams through HAProxy (${query}, ${scheduledMs} ms first byte to last), 2 chaos replicas`);
+    console.log('| measure | value |');
+    console.log('|---|---|');
+    console.log(`| completed / failed | ${client.timings.length} / ${client.failed} ${client.failed ? JSON.stringify(client.failures) : ''} |`);
+    console.log(`| most streams in flight at once | ${client.maxInFlight} |`);
+    console.log(`| HAProxy RSS idle → peak | ${(before.haproxy / MiB).toFixed(1)} → ${(peak.haproxy / MiB).toFixed(1)} MiB: **${per1000(before.haproxy, peak.haproxy)} MiB per 1000 streams** |`);
+    console.log(`| replicas' RSS (sum of 2) idle → peak | ${(before.replicas / MiB).toFixed(1)} → ${(peak.replicas / MiB).toFixed(1)} MiB: **${per1000(before.replicas, peak.replicas)} MiB per 1000 streams** |`);
+    console.log(`| on time (within 1 % of schedule) | **${((onTime / STREAMS) * 100).toFixed(1)} %** |`);
+    console.log(`| lateness p1 / p50 / p99 / max | ${[0.01, 0.5, 0.99].map((q) => quantile(lateness, q).toFixed(1)).join(' / ')} / ${(lateness.at(-1) ?? Number.NaN).toFixed(1)} ms |`);
+    console.log(`| load average (1/5/15 min) at the end | ${loadAverage()} |`);
+  } finally {
+    await stack.stop();
+  }
+}
+
+const skip = process.env.BENCH_SKIP ?? '';
+if (!skip.includes('throughput')) await throughput();
+if (!skip.includes('streams')) await streams();
