@@ -19,8 +19,14 @@ export interface EdgePlan {
   readonly adminPort: number;
   /** Host names (no port) routed to each service; the first of control's is what its health check names. */
   readonly hosts: { readonly chaos: string; readonly control: readonly string[]; readonly bots: string };
-  /** Replica ports on the loopback address. */
-  readonly replicas: { readonly chaos: readonly number[]; readonly control: readonly number[]; readonly bots: readonly number[] };
+  /**
+   * Where the replicas are: ports on the loopback (the local stack), or a DNS
+   * name each that resolves to every replica (compose, Kubernetes), found
+   * through the system resolver and kept up to date as replicas come and go.
+   */
+  readonly replicas: { readonly chaos: Replicas; readonly control: Replicas; readonly bots: Replicas };
+  /** Address the admin frontend binds: the loopback locally, every address in a container (Prometheus scrapes it). */
+  readonly adminBind?: string;
   /** MAX_RESPONSE_MS: the longest legitimate response, silences included; idle timeouts sit above it. */
   readonly maxResponseMs: number;
   /** FIRST_REQUEST_TIMEOUT_MS: how long a new connection may take to send its first request head. */
@@ -32,6 +38,9 @@ export interface EdgePlan {
   /** SHUTDOWN_GRACE_MS: a stopping HAProxy lets connections finish this long. */
   readonly shutdownGraceMs: number;
 }
+
+/** Loopback ports, or `{ dns: 'chaos:8081', max: 10 }`: up to `max` servers from the name's addresses. */
+export type Replicas = readonly number[] | { readonly dns: string; readonly max: number };
 
 /** Hosts route by name only: a Host with or without a port, in any case, is the same host. */
 const HOST_FIELD = 'req.hdr(host),field(1,:),lower';
@@ -48,10 +57,17 @@ function checkHost(name: string): string {
   return name;
 }
 
-function servers(prefix: string, ports: readonly number[]): string[] {
-  if (ports.length === 0) throw new Error(`no ${prefix} replica`);
-  return ports.map((port, i) => `  server ${prefix}${i + 1} 127.0.0.1:${port}`);
+function servers(prefix: string, replicas: Replicas): string[] {
+  if ('dns' in replicas) {
+    if (!/^[a-z0-9.-]+:\d{1,5}$/.test(replicas.dns)) throw new Error(`not a name:port: ${JSON.stringify(replicas.dns)}`);
+    // Slots filled from DNS at run time: replicas that come and go are picked up without a reload.
+    return [`  server-template ${prefix} ${replicas.max} ${replicas.dns} resolvers system init-addr none`];
+  }
+  if (replicas.length === 0) throw new Error(`no ${prefix} replica`);
+  return replicas.map((port, i) => `  server ${prefix}${i + 1} 127.0.0.1:${port}`);
 }
+
+const usesDns = (plan: EdgePlan): boolean => Object.values(plan.replicas).some((r) => 'dns' in r);
 
 export function renderHaproxyConfig(plan: EdgePlan): string {
   const chaos = checkHost(plan.hosts.chaos);
@@ -75,6 +91,9 @@ export function renderHaproxyConfig(plan: EdgePlan): string {
     `  hard-stop-after ${ms(plan.shutdownGraceMs + 5_000)}`,
     // Control's /header-flood twin sends up to 200 well-formed header lines.
     '  tune.http.maxhdr 256',
+    ...(usesDns(plan)
+      ? ['', '# Replica addresses from the container DNS (compose, Kubernetes).', 'resolvers system', '  parse-resolv-conf', '  hold valid 10s', '  accepted_payload_size 8192']
+      : []),
     '',
     'defaults',
     '  log global',
@@ -162,7 +181,7 @@ export function renderHaproxyConfig(plan: EdgePlan): string {
           "# HAProxy's own metrics and stats, on a private port only.",
           'frontend fe_admin',
           '  mode http',
-          `  bind 127.0.0.1:${plan.adminPort}`,
+          `  bind ${plan.adminBind ?? '127.0.0.1'}:${plan.adminPort}`,
           '  no log',
           '  http-request use-service prometheus-exporter if { path /metrics }',
           '  stats enable',
@@ -174,7 +193,7 @@ export function renderHaproxyConfig(plan: EdgePlan): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The plan `proxy/haproxy.cfg` is rendered from: the defaults with two replicas on example private ports. */
+/** A local plan: the defaults with two replicas on example loopback ports (the shape `make up` renders). */
 export const EXAMPLE_PLAN: EdgePlan = {
   bindAddress: '127.0.0.1',
   frontPort: 8080,
@@ -188,11 +207,24 @@ export const EXAMPLE_PLAN: EdgePlan = {
   shutdownGraceMs: 20_000,
 };
 
+/**
+ * The plan `proxy/haproxy.cfg` is rendered from, the file the proxy image
+ * (proxy/Dockerfile) bakes in for compose and Kubernetes: every address, the
+ * replicas found by their service names (`chaos:8081`…) through DNS, the
+ * admin frontend on every address of the container for Prometheus.
+ */
+export const CONTAINER_PLAN: EdgePlan = {
+  ...EXAMPLE_PLAN,
+  bindAddress: '0.0.0.0',
+  adminBind: '0.0.0.0',
+  replicas: { chaos: { dns: 'chaos:8081', max: 16 }, control: { dns: 'control:8082', max: 16 }, bots: { dns: 'bots:8083', max: 16 } },
+};
+
 export const EXAMPLE_FILE = fileURLToPath(new URL('../../proxy/haproxy.cfg', import.meta.url));
 
 // `node dist/proxy/haproxy-config.js --write` refreshes proxy/haproxy.cfg.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const text = renderHaproxyConfig(EXAMPLE_PLAN);
+  const text = renderHaproxyConfig(CONTAINER_PLAN);
   if (process.argv.includes('--write')) writeFileSync(EXAMPLE_FILE, text);
   else process.stdout.write(text);
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { EXAMPLE_FILE, EXAMPLE_PLAN, renderHaproxyConfig, type EdgePlan } from '../../proxy/haproxy-config.js';
+import { CONTAINER_PLAN, EXAMPLE_FILE, EXAMPLE_PLAN, renderHaproxyConfig, type EdgePlan } from '../../proxy/haproxy-config.js';
 import { rawExchange, get, parseHead, completeByLength, type RawResult } from '../helpers/raw.js';
 import { startChaos, testConfig } from '../helpers/servers.js';
 import { alive, startStack, type Stack } from '../helpers/stack.js';
@@ -23,9 +23,11 @@ function haproxyCheck(text: string): Promise<{ code: number; output: string }> {
 }
 
 t.test('the generated configuration', async (t) => {
-  t.equal(readFileSync(EXAMPLE_FILE, 'utf8'), renderHaproxyConfig(EXAMPLE_PLAN), 'proxy/haproxy.cfg is the rendering of the example plan (node dist/proxy/haproxy-config.js --write)');
+  t.equal(readFileSync(EXAMPLE_FILE, 'utf8'), renderHaproxyConfig(CONTAINER_PLAN), 'proxy/haproxy.cfg is the rendering of the container plan (node dist/proxy/haproxy-config.js --write)');
+  t.match(readFileSync(EXAMPLE_FILE, 'utf8'), /server-template chaos 16 chaos:8081 resolvers system init-addr none/, 'containers find replicas by DNS');
   const plans: [string, EdgePlan][] = [
-    ['the example', EXAMPLE_PLAN],
+    ['the local example', EXAMPLE_PLAN],
+    ['the container plan', CONTAINER_PLAN],
     ['one replica, no per-client cap, no admin port', { ...EXAMPLE_PLAN, replicas: { chaos: [1], control: [2], bots: [3] }, maxConnectionsPerIp: 0, adminPort: 0 }],
     ['an IPv6 bind and other names', { ...EXAMPLE_PLAN, bindAddress: '::1', hosts: { chaos: 'chaos.example.test', control: ['example.test'], bots: 'bots.example.test' } }],
   ];
@@ -44,6 +46,7 @@ t.test('the generated configuration', async (t) => {
   t.throws(() => renderHaproxyConfig({ ...EXAMPLE_PLAN, hosts: { ...EXAMPLE_PLAN.hosts, bots: 'chaos.localhost' } }), /two services/);
   t.throws(() => renderHaproxyConfig({ ...EXAMPLE_PLAN, hosts: { ...EXAMPLE_PLAN.hosts, chaos: 'chaos.localhost evil' } }), /not a host name/);
   t.throws(() => renderHaproxyConfig({ ...EXAMPLE_PLAN, replicas: { ...EXAMPLE_PLAN.replicas, chaos: [] } }), /no chaos replica/);
+  t.throws(() => renderHaproxyConfig({ ...EXAMPLE_PLAN, replicas: { ...EXAMPLE_PLAN.replicas, chaos: { dns: 'chaos 8081', max: 2 } } }), /not a name:port/);
 });
 
 const withoutDate = (data: Buffer): string => data.toString('latin1').replace(/\r\nDate: [^\r\n]*/g, '');
