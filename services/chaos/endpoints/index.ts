@@ -29,6 +29,8 @@ import drip from './latency/drip.js';
 import stall from './latency/stall.js';
 import slow from './latency/slow.js';
 import method from './method/method.js';
+import pagination from './pagination/pagination.js';
+import paginationLink from './pagination/pagination-link.js';
 import bytes from './payload/bytes.js';
 import compression from './payload/compression.js';
 import json from './payload/json.js';
@@ -75,6 +77,8 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   oauthProtectedResource,
   agentSkillsIndex,
   mcpServerCard,
+  pagination,
+  paginationLink,
 ];
 
 export function createChaosRegistry(): Registry<ChaosContext> {

@@ -50,6 +50,8 @@ import chunked from './payload/chunked.js';
 import compression from './payload/compression.js';
 import garbage from './payload/garbage.js';
 import json from './payload/json.js';
+import pagination from './payload/pagination.js';
+import paginationLink from './payload/pagination-link.js';
 import partialStream from './payload/partial-stream.js';
 import range from './payload/range.js';
 import truncate from './payload/truncate.js';
@@ -91,6 +93,8 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   chunked,
   range,
   json,
+  pagination,
+  paginationLink,
   redirectChain,
   etag,
   matchedContentType,
