@@ -32,9 +32,12 @@ import method from './method/method.js';
 import pagination from './pagination/pagination.js';
 import paginationLink from './pagination/pagination-link.js';
 import bytes from './payload/bytes.js';
+import cloudevents from './payload/cloudevents.js';
 import compression from './payload/compression.js';
 import json from './payload/json.js';
+import jsonapi from './payload/jsonapi.js';
 import partialStream from './payload/partial-stream.js';
+import problemDetails from './payload/problem-details.js';
 import range from './payload/range.js';
 import truncate from './payload/truncate.js';
 import rateLimit from './rate-limiting/rate-limit.js';
@@ -52,6 +55,9 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   compression,
   range,
   json,
+  cloudevents,
+  jsonapi,
+  problemDetails,
   redirectChain,
   etag,
   wrongContentType,
