@@ -328,7 +328,7 @@ function cursorPage(req: PageRequest<PaginationMode>, truthfulLast: number): Pag
     return { status: 410, contentType: 'application/problem+json', headers: [], body: GONE_BODY };
   }
   const size = req.cursor?.size ?? req.size;
-  const offset = req.cursor?.offset ?? 0;
+  const offset = req.cursor?.offset ?? (req.page - 1) * size;
   const last = lastPage(COLLECTION_SIZE, size);
   let next: Cursor | undefined = offset + size < COLLECTION_SIZE ? { offset: offset + size, size } : undefined;
   if (mode === 'cursor-loop') {
@@ -355,9 +355,13 @@ function cursorPage(req: PageRequest<PaginationMode>, truthfulLast: number): Pag
 
 /** The chaos /pagination-link: a truthful page whose Link header and body links disagree. */
 export function disagreeingPage(req: PageRequest<PaginationLinkMode>): PageAnswer {
-  const { path, mode, page, size } = req;
+  const { path, mode } = req;
+  // A cursor (from the twin) names a position; this page answers it with numbered links.
+  const size = req.cursor?.size ?? req.size;
+  const start = req.cursor?.offset ?? (req.page - 1) * size;
+  const page = Math.floor(start / size) + 1;
   const last = lastPage(COLLECTION_SIZE, size);
-  const truth = sliced(path, mode, page, size, (page - 1) * size, last);
+  const truth = sliced(path, mode, page, size, start, last);
   const links = truth.headerLinks;
   let headerLinks = links;
   let body = links;

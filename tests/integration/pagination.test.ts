@@ -299,6 +299,11 @@ t.test('chaos /pagination-link: the Link header and the body disagree exactly as
         break;
     }
   }
+  const byCursor = await call(port, `/pagination-link?cursor=${encodeCursor({ offset: 5, size: 5 })}`);
+  t.match(json(byCursor), { page: 2, size: 5 }, 'a cursor names the position');
+  t.same(ids(json(byCursor).items), ALL_IDS.slice(5, 10));
+  const numberedCursorMode = await call(port, '/pagination?mode=cursor-loop&page=2&size=10');
+  t.equal(json(numberedCursorMode).next_cursor, encodeCursor({ offset: 10, size: 10 }), 'cursor-loop: page 2 by number loops too');
 });
 
 t.test('bad parameters: 400 on both hosts; out-of-range numbers clamped and reported', async (t) => {

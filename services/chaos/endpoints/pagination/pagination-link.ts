@@ -8,9 +8,7 @@ export default defineChaosEndpoint({
   summary: 'A truthful page whose Link header and body links disagree: a different next, links missing from one side, prev and next swapped',
   params: PAGINATION_LINK_PARAMS,
   headers: ['Link', 'X-Total-Count', 'X-Chaos-Pagination-Link-Mode'],
-  random: 'seeded',
   handle(ctx, { mode, page, size, cursor }) {
-    // A cursor is accepted for parity with the twin; this page is numbered.
     const answer = disagreeingPage({ path: '/pagination-link', mode, page, size, cursor });
     sendComplete(ctx, answer.status, answer.contentType, answer.body, { 'Pagination-Link-Mode': mode }, answer.headers);
   },

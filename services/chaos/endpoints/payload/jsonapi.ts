@@ -8,7 +8,6 @@ export default defineChaosEndpoint({
   summary: 'A JSON:API document that breaks JSON:API 1.1: data and errors together, media type parameters, relationship links that 404, one resource included twice',
   params: JSONAPI_PARAMS,
   headers: ['X-Chaos-Jsonapi-Mode'],
-  random: 'seeded',
   handle(ctx, { mode }) {
     const answer = chaosJsonApi(mode);
     sendComplete(ctx, answer.status, answer.contentType, answer.body, { 'Jsonapi-Mode': mode }, answer.headers);

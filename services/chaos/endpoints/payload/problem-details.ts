@@ -8,7 +8,6 @@ export default defineChaosEndpoint({
   summary: 'An RFC 9457 problem that breaks the RFC: labelled application/json, a 200 whose status member says 403, a relative type that 404s, standard members shadowed by later duplicates',
   params: PROBLEM_PARAMS,
   headers: ['X-Chaos-Problem-Mode'],
-  random: 'seeded',
   handle(ctx, { mode }) {
     const answer = chaosProblem(mode);
     sendComplete(ctx, answer.status, answer.contentType, answer.body, { 'Problem-Mode': mode }, answer.headers);
