@@ -7,7 +7,7 @@ import { jsonBody } from '../json.js';
 
 // ---------------------------------------------------------------- /json
 
-export const JSON_MODES = ['all', 'missing-brace', 'unquoted-key', 'trailing-comma'] as const;
+export const JSON_MODES = ['all', 'missing-brace', 'unquoted-key', 'trailing-comma', 'trailing-garbage'] as const;
 export type JsonMode = (typeof JSON_MODES)[number];
 
 const JSON_ITEMS = [
@@ -25,12 +25,21 @@ export const JSON_DEFECTS: Readonly<Record<JsonMode, readonly string[]>> = {
   'missing-brace': ['missing-brace'],
   'unquoted-key': ['unquoted-key'],
   'trailing-comma': ['trailing-comma'],
+  'trailing-garbage': ['trailing-garbage'],
 };
+
+/**
+ * What trailing-garbage appends after the complete document and its newline:
+ * bytes a lenient reader might skip and a strict one rejects (a NUL, bytes that
+ * are not UTF-8, and the start of a second value). Content-Length counts them.
+ */
+export const JSON_TRAILING_GARBAGE = Buffer.from('\u0000\u00ff\u00fe<!-- garbage -->{"truncated":', 'latin1');
 
 /**
  * The chaos /json text: the control document with exactly the mode's defects
  * (`items` unquoted; a comma after the last array element; the closing `}`
- * of the object left off). Never valid JSON.
+ * of the object left off; or a complete document followed by garbage bytes).
+ * Never valid JSON.
  */
 function brokenJson(mode: JsonMode): Buffer {
   const defects = JSON_DEFECTS[mode];
@@ -38,7 +47,8 @@ function brokenJson(mode: JsonMode): Buffer {
   const items = defects.includes('trailing-comma') ? ITEMS_TRAILING_COMMA : ITEMS_TEXT;
   const close = defects.includes('missing-brace') ? '' : '}';
   const head = `{"endpoint":"/json","mode":${JSON.stringify(mode)},"valid":false,"defects":${JSON.stringify(defects)}`;
-  return Buffer.from(`${head},${key}:${items}${close}\n`, 'latin1');
+  const text = Buffer.from(`${head},${key}:${items}${close}\n`, 'latin1');
+  return defects.includes('trailing-garbage') ? Buffer.concat([text, JSON_TRAILING_GARBAGE]) : text;
 }
 
 const BROKEN_JSON = new Map<JsonMode, Buffer>(JSON_MODES.map((mode) => [mode, brokenJson(mode)]));

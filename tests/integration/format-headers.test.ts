@@ -78,12 +78,14 @@ t.test('GET /json: every mode is application/json, status 200, and never valid J
     'unquoted-key': (s) => s.replace(',items:', ',"items":'),
     'trailing-comma': (s) => s.replace('},]', '}]'),
     'missing-brace': (s) => `${s.trimEnd()}}`,
+    'trailing-garbage': (s) => s.slice(0, s.indexOf('}\n') + 2),
   };
   const defectsOf: Record<JsonMode, string[]> = {
     all: ['unquoted-key', 'trailing-comma', 'missing-brace'],
     'missing-brace': ['missing-brace'],
     'unquoted-key': ['unquoted-key'],
     'trailing-comma': ['trailing-comma'],
+    'trailing-garbage': ['trailing-garbage'],
   };
   for (const mode of JSON_MODES) {
     const { res, body, headText } = await call(port, `/json?mode=${mode}`);

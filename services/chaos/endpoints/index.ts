@@ -29,10 +29,15 @@ import drip from './latency/drip.js';
 import stall from './latency/stall.js';
 import slow from './latency/slow.js';
 import method from './method/method.js';
+import pagination from './pagination/pagination.js';
+import paginationLink from './pagination/pagination-link.js';
 import bytes from './payload/bytes.js';
+import cloudevents from './payload/cloudevents.js';
 import compression from './payload/compression.js';
 import json from './payload/json.js';
+import jsonapi from './payload/jsonapi.js';
 import partialStream from './payload/partial-stream.js';
+import problemDetails from './payload/problem-details.js';
 import range from './payload/range.js';
 import truncate from './payload/truncate.js';
 import rateLimit from './rate-limiting/rate-limit.js';
@@ -50,6 +55,9 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   compression,
   range,
   json,
+  cloudevents,
+  jsonapi,
+  problemDetails,
   redirectChain,
   etag,
   wrongContentType,
@@ -75,6 +83,8 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   oauthProtectedResource,
   agentSkillsIndex,
   mcpServerCard,
+  pagination,
+  paginationLink,
 ];
 
 export function createChaosRegistry(): Registry<ChaosContext> {

@@ -46,11 +46,16 @@ import stall from './latency/stall.js';
 import slow from './latency/slow.js';
 import method from './method/method.js';
 import bytes from './payload/bytes.js';
+import cloudevents from './payload/cloudevents.js';
 import chunked from './payload/chunked.js';
 import compression from './payload/compression.js';
 import garbage from './payload/garbage.js';
 import json from './payload/json.js';
+import jsonapi from './payload/jsonapi.js';
+import pagination from './payload/pagination.js';
+import paginationLink from './payload/pagination-link.js';
 import partialStream from './payload/partial-stream.js';
+import problemDetails from './payload/problem-details.js';
 import range from './payload/range.js';
 import truncate from './payload/truncate.js';
 import rateLimit from './rate-limiting/rate-limit.js';
@@ -91,6 +96,11 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   chunked,
   range,
   json,
+  cloudevents,
+  jsonapi,
+  problemDetails,
+  pagination,
+  paginationLink,
   redirectChain,
   etag,
   matchedContentType,

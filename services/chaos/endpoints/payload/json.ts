@@ -6,9 +6,9 @@ export default defineChaosEndpoint({
   id: 'json',
   path: '/json',
   category: 'payload',
-  summary: 'Labelled application/json, never valid JSON: an unquoted key, a trailing comma, a missing closing brace, or all three',
+  summary: 'Labelled application/json, never valid JSON: an unquoted key, a trailing comma, a missing closing brace, all three, or a valid document followed by garbage bytes',
   params: {
-    mode: oneOf(JSON_MODES, { default: 'all', description: 'which defect; all bundles the three in one payload' }),
+    mode: oneOf(JSON_MODES, { default: 'all', description: 'which defect; all bundles the first three in one payload; trailing-garbage appends bytes after a complete document' }),
   },
   headers: ['X-Chaos-Payload', 'X-Chaos-Json-Mode'],
   random: 'seeded',

@@ -1,0 +1,15 @@
+import { CLOUDEVENTS_PARAMS, chaosCloudEvent } from '../../../../shared/content/standards.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+
+export default defineChaosEndpoint({
+  id: 'cloudevents',
+  path: '/cloudevents',
+  category: 'payload',
+  summary: 'A CloudEvent that breaks CloudEvents 1.0: binary attributes under a structured Content-Type, no id and source, specversion 2.0, or a datacontenttype that lies',
+  params: CLOUDEVENTS_PARAMS,
+  headers: ['ce-specversion', 'ce-id', 'ce-source', 'ce-type', 'ce-subject', 'ce-time', 'X-Chaos-Cloudevents-Mode'],
+  handle(ctx, { mode, binary }) {
+    const answer = chaosCloudEvent(mode, binary);
+    sendComplete(ctx, answer.status, answer.contentType, answer.body, { 'Cloudevents-Mode': mode }, answer.headers);
+  },
+});

@@ -1,0 +1,15 @@
+import { JSONAPI_PARAMS, chaosJsonApi } from '../../../../shared/content/standards.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+
+export default defineChaosEndpoint({
+  id: 'jsonapi',
+  path: '/jsonapi',
+  category: 'payload',
+  summary: 'A JSON:API document that breaks JSON:API 1.1: data and errors together, media type parameters, relationship links that 404, one resource included twice',
+  params: JSONAPI_PARAMS,
+  headers: ['X-Chaos-Jsonapi-Mode'],
+  handle(ctx, { mode }) {
+    const answer = chaosJsonApi(mode);
+    sendComplete(ctx, answer.status, answer.contentType, answer.body, { 'Jsonapi-Mode': mode }, answer.headers);
+  },
+});

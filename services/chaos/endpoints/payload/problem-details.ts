@@ -1,0 +1,15 @@
+import { PROBLEM_PARAMS, chaosProblem } from '../../../../shared/content/standards.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+
+export default defineChaosEndpoint({
+  id: 'problem-details',
+  path: '/problem-details',
+  category: 'payload',
+  summary: 'An RFC 9457 problem that breaks the RFC: labelled application/json, a 200 whose status member says 403, a relative type that 404s, standard members shadowed by later duplicates',
+  params: PROBLEM_PARAMS,
+  headers: ['X-Chaos-Problem-Mode'],
+  handle(ctx, { mode }) {
+    const answer = chaosProblem(mode);
+    sendComplete(ctx, answer.status, answer.contentType, answer.body, { 'Problem-Mode': mode }, answer.headers);
+  },
+});
