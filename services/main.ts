@@ -73,12 +73,15 @@ function programSpec(name: string, command: string, args: readonly string[], por
 
 async function runEmbedded(config: Config, note: string | undefined): Promise<void> {
   const urls = new Map<HostName, string>();
-  for (const service of SERVICES) {
-    await supervisor.add(serviceSpec(service, service, process.env, (m) => urls.set(service, m.url)));
+  for (const [i, service] of SERVICES.entries()) {
+    // METRICS_PORT is the first process's admin port; the others take the next ones.
+    const env = config.metricsPort > 0 ? { ...process.env, METRICS_PORT: String(config.metricsPort + i) } : process.env;
+    await supervisor.add(serviceSpec(service, service, env, (m) => urls.set(service, m.url)));
   }
   out(
     `\nChaos Endpoint Service is up (embedded default: ${config.redisUrl ? 'state shared on Redis' : 'in-memory store'}, direct ports)\n` +
       SERVICES.map((s) => `  ${s.padEnd(8)} ${urls.get(s)}/`).join('\n') +
+      (config.metricsPort > 0 ? `\n  admin    http://127.0.0.1:${config.metricsPort}…${config.metricsPort + 2} /metrics /healthz /readyz (chaos, control, bots)` : '') +
       `\nTry: curl -v ${urls.get('chaos')}/truncate   (its twin: curl -v ${urls.get('control')}/truncate)\n` +
       (note ? `${note}\n` : '') +
       'Ctrl-C stops all three (a second Ctrl-C kills at once).\n',
@@ -103,11 +106,14 @@ const hostnameOf = (url: string): string => new URL(url).hostname.toLowerCase();
 
 async function runFull(base: Config): Promise<void> {
   // Every private port at once, so they are distinct: Redis, HAProxy's admin port, then the replicas'.
-  const [redisPort, adminPort, ...replicaPorts] = (await freeLoopbackPorts(2 + SERVICES.length * base.replicas)) as [number, number, ...number[]];
+  const count = SERVICES.length * base.replicas;
+  const [redisPort, adminPort, ...replicaPorts] = (await freeLoopbackPorts(2 + 2 * count)) as [number, number, ...number[]];
+  // Every replica has an admin port (/metrics, /healthz, /readyz): METRICS_PORT and the next ones, or free ones.
+  const metricsPorts = base.metricsPort > 0 ? Array.from({ length: count }, (_, i) => base.metricsPort + i) : replicaPorts.splice(count);
   const runDir = mkdtempSync(join(tmpdir(), 'chaos-stack-'));
   process.on('exit', () => rmSync(runDir, { recursive: true, force: true }));
   const trust = process.env.TRUST_PROXY ? `loopback,${process.env.TRUST_PROXY}` : 'loopback';
-  const env: NodeJS.ProcessEnv = { ...process.env, ...frontUrls(base), TRUST_PROXY: trust, BIND_ADDRESS: '127.0.0.1', METRICS_PORT: '0' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...frontUrls(base), TRUST_PROXY: trust, BIND_ADDRESS: '127.0.0.1' };
   // The replicas' configuration, checked once here so a bad value names its variable before anything starts.
   const config = loadConfig(env);
 
@@ -122,12 +128,16 @@ async function runFull(base: Config): Promise<void> {
   }
 
   const replicas: Record<HostName, number[]> = { chaos: [], control: [], bots: [] };
+  const admins: string[] = [];
   const starts: Promise<void>[] = [];
   for (const service of SERVICES) {
     for (let i = 1; i <= config.replicas; i++) {
       const port = replicaPorts.shift() as number;
+      const metricsPort = metricsPorts.shift() as number;
       replicas[service].push(port);
-      starts.push(supervisor.add(serviceSpec(`${service}.${i}`, service, { ...env, [PORT_VARIABLE[service]]: String(port) })));
+      admins.push(`${service}.${i} :${metricsPort}`);
+      const replicaEnv = { ...env, [PORT_VARIABLE[service]]: String(port), METRICS_PORT: String(metricsPort) };
+      starts.push(supervisor.add(serviceSpec(`${service}.${i}`, service, replicaEnv)));
     }
   }
   // All replicas start together; HAProxy only once every one serves.
@@ -162,6 +172,7 @@ async function runFull(base: Config): Promise<void> {
       `${config.replicas} replica${config.replicas === 1 ? '' : 's'} of each service, ${redisNote})\n` +
       `  chaos    ${u.base}/\n  control  ${u.control}/\n  bots     ${u.bots}/\n  hub      ${u.hub}/   (the catalog of all three hosts)\n` +
       `  HAProxy  http://127.0.0.1:${adminPort}/stats and /metrics (private)   config: ${haproxyCfg}\n` +
+      `  admin    /metrics /healthz /readyz on 127.0.0.1 (private): ${admins.join(', ')}\n` +
       `Try: curl -v ${u.base}/truncate   (its twin: curl -v ${u.control}/truncate)\n` +
       'Ctrl-C stops everything (a second Ctrl-C kills at once).\n',
   );

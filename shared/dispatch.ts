@@ -66,6 +66,8 @@ type Decision<Ctx> =
 
 export class Pipeline<Ctx> {
   readonly #catalog: CatalogBodies;
+  /** Responses of holding endpoints in progress in this process (chaos_held_responses). */
+  heldResponses = 0;
 
   constructor(readonly options: PipelineOptions<Ctx>) {
     this.#catalog = catalogBodies(options.registry, options.config);
@@ -199,6 +201,10 @@ export class Pipeline<Ctx> {
     }
     const { endpoint, values } = decision;
     if (exchange) this.#note(exchange, endpoint, values);
+    if (endpoint.holdsConnection) {
+      this.heldResponses++;
+      responder.whenDone(() => this.heldResponses--);
+    }
     try {
       const pending = endpoint.handle(responder.context(endpoint, decision.clamped), values);
       if (pending) pending.catch((error: unknown) => this.#failed(endpoint, responder, error));

@@ -80,6 +80,7 @@ export class HttpService {
   readonly store: Store;
   /** Per-client connection caps, applied at accept. */
   readonly caps: ConnectionCaps;
+  #open = 0;
 
   constructor(readonly options: HttpServiceOptions) {
     const { registry, config, logger } = options;
@@ -112,6 +113,8 @@ export class HttpService {
     this.server.maxConnections = config.maxConnections;
     this.server.on('connection', (socket: Socket) => {
       if (!this.caps.admit(socket)) return;
+      this.#open++;
+      socket.once('close', () => this.#open--);
       this.#connections.set(socket, { openedAt: performance.now(), served: 0, checks: undefined });
       const silent = setTimeout(() => {
         if (socket.bytesRead === 0) socket.destroy();
@@ -136,6 +139,21 @@ export class HttpService {
 
   listen(port: number, host: string): Promise<number> {
     return listenOn(this.server, port, host);
+  }
+
+  /** Open client connections (chaos_connections_open). */
+  get connectionCount(): number {
+    return this.#open;
+  }
+
+  /** Responses of holding endpoints in progress (chaos_held_responses). */
+  get heldResponses(): number {
+    return this.#pipeline.heldResponses;
+  }
+
+  /** Endpoint id → route template: the metrics' endpoint label. */
+  get endpointPaths(): ReadonlyMap<string, string> {
+    return new Map(this.options.registry.endpoints.map((e) => [e.id, e.path]));
   }
 
   async shutdown(graceMs: number): Promise<void> {

@@ -86,3 +86,22 @@ export class Exchange {
     channel.publish(observation);
   }
 }
+
+const aiChannel = diagnosticsChannel.channel('chaos-endpoint-service:ai');
+
+/** Where an AI-mode body came from: the model, or the fallback and why (`none` when the model wrote it). */
+export function publishAi(source: 'ai' | 'fallback', reason: string): void {
+  if (aiChannel.hasSubscribers) aiChannel.publish({ source, reason });
+}
+
+/** Subscribes to AI-mode outcomes; returns the unsubscribe function. */
+export function observeAi(listener: (source: string, reason: string) => void): () => void {
+  const onMessage = (message: unknown): void => {
+    const { source, reason } = message as { source: string; reason: string };
+    listener(source, reason);
+  };
+  aiChannel.subscribe(onMessage);
+  return () => {
+    aiChannel.unsubscribe(onMessage);
+  };
+}

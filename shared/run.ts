@@ -5,12 +5,19 @@
 import type { Server } from 'node:net';
 import { ConfigError, loadConfig, type Config, type HostName } from './config.js';
 import { createLogger, type Logger } from './log.js';
+import { AdminServer } from './admin.js';
+import { Metrics } from './metrics.js';
 import { createStore } from './store/index.js';
 import type { Store } from './store/types.js';
 
 export interface Service {
   listen(port: number, host: string): Promise<number>;
   shutdown(graceMs: number): Promise<void>;
+  /** What the metrics read at scrape time (absent: 0). */
+  readonly connectionCount?: number;
+  readonly heldResponses?: number;
+  /** Endpoint id → route template: the metrics' endpoint label. */
+  readonly endpointPaths?: ReadonlyMap<string, string>;
 }
 
 export interface ReadyMessage {
@@ -65,27 +72,46 @@ export async function startService(
   portOf: (config: Config) => number,
   config: Config,
   logger: Logger,
+  host?: HostName,
 ): Promise<StartedService> {
-  const store = await createStore(config, logger);
-  let service: Service;
+  // The admin port (METRICS_PORT): metrics subscribe before the first request, and count the store's fallbacks.
+  let service: Service | undefined;
+  const metrics =
+    config.metricsPort > 0 && host !== undefined
+      ? new Metrics(host, () => service?.endpointPaths ?? new Map(), {
+          connections: () => service?.connectionCount ?? 0,
+          heldResponses: () => service?.heldResponses ?? 0,
+        })
+      : undefined;
+  const store = await createStore(config, logger, metrics ? { onFallback: metrics.storeFallback } : {});
+  const admin = metrics ? new AdminServer(metrics) : undefined;
   let port: number;
   try {
     service = create(config, logger, store);
     port = await service.listen(portOf(config), config.bindAddress);
+    if (admin) await admin.listen(config.metricsPort, config.bindAddress);
   } catch (error) {
+    metrics?.close();
+    await admin?.close();
     await store.close().catch((closeError: unknown) => logger.error({ err: closeError }, 'store close failed'));
     throw error;
   }
+  if (admin) admin.ready = true;
+  const running = service;
   const url = `http://${config.bindAddress.includes(':') ? `[${config.bindAddress}]` : config.bindAddress}:${port}`;
   return {
     port,
     url,
     async stop(graceMs) {
+      // Not ready from the first moment of the drain, so a balancer stops sending new connections.
+      if (admin) admin.ready = false;
       try {
-        await service.shutdown(graceMs);
+        await running.shutdown(graceMs);
       } finally {
         // After the service: responses still finishing may need the store.
         await store.close();
+        metrics?.close();
+        await admin?.close();
       }
     },
   };
@@ -100,7 +126,7 @@ export async function runService(
   const logger = createLogger(name, config.logLevel);
   let started: StartedService;
   try {
-    started = await startService(create, portOf, config, logger);
+    started = await startService(create, portOf, config, logger, name);
   } catch (error) {
     logger.fatal({ err: error }, 'could not start');
     process.stderr.write(`${name}: could not start: ${error instanceof Error ? error.message : String(error)}\n`);

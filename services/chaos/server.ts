@@ -96,6 +96,16 @@ export class ChaosServer implements ConnectionHost {
     return this.#connections.size;
   }
 
+  /** Responses of holding endpoints in progress (chaos_held_responses). */
+  get heldResponses(): number {
+    return this.#pipeline.heldResponses;
+  }
+
+  /** Endpoint id → route template: the metrics' endpoint label. */
+  get endpointPaths(): ReadonlyMap<string, string> {
+    return new Map(this.options.registry.endpoints.map((e) => [e.id, e.path]));
+  }
+
   listen(port: number, host: string): Promise<number> {
     return listenOn(this.server, port, host);
   }

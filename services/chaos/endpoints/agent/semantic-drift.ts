@@ -1,3 +1,4 @@
+import { publishAi } from '../../../../shared/observe.js';
 import { SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS, type SemanticSchema } from '../../../../shared/content/discovery.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { bool, oneOf } from '../../../../shared/params.js';
@@ -42,8 +43,10 @@ async function serveGenerated(ctx: ChaosContext, schema: SemanticSchema): Promis
   // The client left while the model was writing: nothing may be written now.
   if (outcome === undefined || ctx.wire.closed) return;
   if ('body' in outcome) {
+    publishAi('ai', 'none');
     send(ctx, schema, outcome.body, { 'Ai-Source': 'ai' });
   } else {
+    publishAi('fallback', outcome.reason);
     send(ctx, schema, driftBodies(ctx.config)[schema], { 'Ai-Source': 'fallback', 'Ai-Fallback-Reason': outcome.reason });
   }
 }

@@ -1,0 +1,199 @@
+// Prometheus metrics of one process (DESIGN §10): one prom-client registry,
+// fed by the observation channel (observe.ts), served on the admin port.
+// Labels come from the registry only (route template, declared modes, status
+// code), never an address, a seed, an id or a raw path, so their number is
+// bounded by the registry. Label children are looked up in nested maps and
+// created once, so a counted response allocates nothing after warm-up.
+import client from 'prom-client';
+import type { HostName } from './config.js';
+import { observe, observeAi, type Observation, type Outcome } from './observe.js';
+
+/** Every metric name this service exposes (dashboards and deployment files are checked against it). */
+export const METRIC_NAMES = [
+  'chaos_responses_total',
+  'chaos_response_duration_seconds',
+  'chaos_response_bytes_total',
+  'chaos_connections_open',
+  'chaos_held_responses',
+  'chaos_rate_limited_total',
+  'chaos_store_fallback_total',
+  'chaos_ai_requests_total',
+  'chaos_request_errors_total',
+] as const;
+
+/** Seconds: from 1 ms to the longest response a holding endpoint may take (MAX_RESPONSE_MS, 120 s by default). */
+const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+/** What a real failure counts as in chaos_request_errors_total{reason}. */
+const ERROR_REASONS: Partial<Record<Outcome, string>> = {
+  rejected: 'malformed_request',
+  'invalid-params': 'invalid_params',
+  'method-not-allowed': 'method_not_allowed',
+  misdirected: 'misdirected',
+  failed: 'internal_error',
+};
+
+const NO_ENDPOINT = 'none';
+
+export interface MetricsSources {
+  /** Open connections of the process's public server, read at scrape time. */
+  readonly connections: () => number;
+  /** Responses of holding endpoints in progress, read at scrape time. */
+  readonly heldResponses: () => number;
+}
+
+interface EndpointChildren {
+  readonly duration: Map<string, client.Histogram.Internal<string>>;
+  readonly bytes: client.Counter.Internal;
+  /** mode → code → child */
+  readonly responses: Map<string, Map<number, client.Counter.Internal>>;
+}
+
+export class Metrics {
+  readonly registry = new client.Registry();
+  readonly #responses: client.Counter<string>;
+  readonly #duration: client.Histogram<string>;
+  readonly #bytes: client.Counter<string>;
+  readonly #rateLimited: client.Counter<string>;
+  readonly #errors: client.Counter<string>;
+  readonly #fallbacks: client.Counter<string>;
+  readonly #ai: client.Counter<string>;
+  readonly #byEndpoint = new Map<string, EndpointChildren>();
+  readonly #pathsOf: () => ReadonlyMap<string, string>;
+  #paths: ReadonlyMap<string, string> | undefined;
+  readonly #unsubscribe: (() => void)[] = [];
+
+  constructor(
+    readonly host: HostName,
+    /** Endpoint id → route template, from the registry (read at the first response: the service is built after the metrics). */
+    paths: () => ReadonlyMap<string, string>,
+    sources: MetricsSources,
+  ) {
+    this.#pathsOf = paths;
+    const registers = [this.registry];
+    client.collectDefaultMetrics({ register: this.registry });
+    this.#responses = new client.Counter({
+      name: 'chaos_responses_total',
+      help: 'Responses finished, by host, category, endpoint (route template), mode and status code (0: no status line was sent)',
+      labelNames: ['host', 'category', 'endpoint', 'mode', 'code'],
+      registers,
+    });
+    this.#duration = new client.Histogram({
+      name: 'chaos_response_duration_seconds',
+      help: 'From the complete request to the last byte written or the close',
+      labelNames: ['host', 'category', 'endpoint', 'status_class'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.#bytes = new client.Counter({
+      name: 'chaos_response_bytes_total',
+      help: 'Bytes handed to the socket for responses, heads included',
+      labelNames: ['host', 'category', 'endpoint'],
+      registers,
+    });
+    new client.Gauge({
+      name: 'chaos_connections_open',
+      help: 'Open client connections of this process',
+      labelNames: ['host'],
+      registers,
+      collect() {
+        this.set({ host }, sources.connections());
+      },
+    });
+    new client.Gauge({
+      name: 'chaos_held_responses',
+      help: 'Responses of endpoints that hold the connection, in progress',
+      labelNames: ['host'],
+      registers,
+      collect() {
+        this.set({ host }, sources.heldResponses());
+      },
+    });
+    this.#rateLimited = new client.Counter({
+      name: 'chaos_rate_limited_total',
+      help: 'Real 429s of the per-IP policies, by policy',
+      labelNames: ['host', 'policy'],
+      registers,
+    });
+    this.#errors = new client.Counter({
+      name: 'chaos_request_errors_total',
+      help: 'Real failures: malformed requests, parameter errors, wrong methods, misdirected requests, internal errors',
+      labelNames: ['host', 'reason'],
+      registers,
+    });
+    this.#fallbacks = new client.Counter({
+      name: 'chaos_store_fallback_total',
+      help: 'Times the shared store (Redis) could not answer and local memory served instead, by reason',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.#ai = new client.Counter({
+      name: 'chaos_ai_requests_total',
+      help: 'AI-mode requests by source of the body (ai, fallback) and fallback reason (none when the model wrote it)',
+      labelNames: ['source', 'reason'],
+      registers,
+    });
+    // Known series exist from the start at 0, so rate() and absent() work before the first event.
+    for (const reason of ['unavailable', 'timeout', 'error']) this.#fallbacks.labels(reason).inc(0);
+    for (const reason of new Set(Object.values(ERROR_REASONS))) this.#errors.labels(host, reason).inc(0);
+    this.#unsubscribe.push(
+      observe((o) => this.#count(o)),
+      observeAi((source, reason) => this.#ai.labels(source, reason).inc()),
+    );
+  }
+
+  /** The store's fallback hook (createStore's onFallback). */
+  readonly storeFallback = (reason: string): void => {
+    this.#fallbacks.labels(reason).inc();
+  };
+
+  #path(id: string): string {
+    this.#paths ??= this.#pathsOf();
+    return this.#paths.get(id) ?? id;
+  }
+
+  #children(o: Observation): EndpointChildren {
+    const id = o.endpoint ?? NO_ENDPOINT;
+    let children = this.#byEndpoint.get(id);
+    if (children === undefined) {
+      const endpoint = o.endpoint === undefined ? NO_ENDPOINT : this.#path(o.endpoint);
+      const category = o.category ?? NO_ENDPOINT;
+      children = {
+        duration: new Map(['1xx', '2xx', '3xx', '4xx', '5xx', 'none'].map((c) => [c, this.#duration.labels(this.host, category, endpoint, c)])),
+        bytes: this.#bytes.labels(this.host, category, endpoint),
+        responses: new Map(),
+      };
+      this.#byEndpoint.set(id, children);
+    }
+    return children;
+  }
+
+  #count(o: Observation): void {
+    if (o.host !== this.host) return;
+    const children = this.#children(o);
+    const mode = o.mode ?? '';
+    let byCode = children.responses.get(mode);
+    if (byCode === undefined) children.responses.set(mode, (byCode = new Map()));
+    let counter = byCode.get(o.status);
+    if (counter === undefined) {
+      const endpoint = o.endpoint === undefined ? NO_ENDPOINT : this.#path(o.endpoint);
+      byCode.set(o.status, (counter = this.#responses.labels(this.host, o.category ?? NO_ENDPOINT, endpoint, mode, String(o.status))));
+    }
+    counter.inc();
+    const statusClass = o.status >= 100 && o.status < 600 ? `${Math.floor(o.status / 100)}xx` : 'none';
+    children.duration.get(statusClass)?.observe(o.durationMs / 1000);
+    children.bytes.inc(o.bytes);
+    if (o.outcome === 'rate-limited') this.#rateLimited.labels(this.host, o.policy ?? 'general').inc();
+    const reason = ERROR_REASONS[o.outcome];
+    if (reason !== undefined) this.#errors.labels(this.host, reason).inc();
+  }
+
+  /** The exposition text and its content type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  close(): void {
+    for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
+  }
+}
