@@ -1,9 +1,12 @@
 // Twin content, headers family and its neighbours: /json, /wrong-content-type,
-// /cache-confused, /header-flood, /redirect-chain, /method.
+// /cache-confused, /header-flood, /redirect-chain, /method, /duplicate-headers,
+// /huge-header, /cookies.
 // Bodies and header values of the format-and-header family, shared by each
 // chaos endpoint and its control twin so the twin serves the same resource and
 // only the lie differs. Everything is built once at module load.
+import type { HeaderList } from '../headers.js';
 import { jsonBody } from '../json.js';
+import { int, oneOf } from '../params.js';
 
 // ---------------------------------------------------------------- /json
 
@@ -267,4 +270,130 @@ const METHOD_GET_BODIES = new Map<MethodMode, Buffer>(
 
 export function methodGetBody(mode: MethodMode): Buffer {
   return METHOD_GET_BODIES.get(mode) as Buffer;
+}
+
+// ---------------------------------------------------------------- /duplicate-headers
+
+export const DUPLICATE_MODES = ['content-type', 'content-length', 'cache-control', 'location', 'set-cookie-folded'] as const;
+export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
+
+export const DUPLICATE_HEADERS_PARAMS = {
+  mode: oneOf(DUPLICATE_MODES, { default: 'content-type', description: 'which header comes twice (set-cookie-folded: two cookies folded into one line)' }),
+};
+
+/** The header each mode doubles, as X-Chaos-Duplicated names it. */
+export const DUPLICATED_HEADER: Readonly<Record<DuplicateMode, string>> = {
+  'content-type': 'Content-Type',
+  'content-length': 'Content-Length',
+  'cache-control': 'Cache-Control',
+  location: 'Location',
+  'set-cookie-folded': 'Set-Cookie',
+};
+
+/** location: a redirect (the code every client follows); the others answer 200. */
+export function duplicateStatus(mode: DuplicateMode): number {
+  return mode === 'location' ? 302 : 200;
+}
+
+export const DUPLICATE_CONTENT_TYPES = ['application/json', 'text/html; charset=utf-8'] as const;
+export const DUPLICATE_CACHE_CONTROLS = ['public, max-age=3600', 'no-store'] as const;
+export const DUPLICATE_LOCATIONS = ['/status/200', '/status/418'] as const;
+/** The first Expires holds a comma of its own, so a comma-folded line cannot be split back with certainty. */
+export const FOLDED_COOKIES = ['first=1; Path=/; Expires=Wed, 21 Oct 2037 07:28:00 GMT', 'second=2; Path=/'] as const;
+
+/**
+ * Lines the chaos host adds after its ordinary head for `mode` (content-type
+ * and content-length are written in place of the single line instead); the
+ * twin sends the first of each pair, and both cookies on lines of their own.
+ */
+export function duplicateExtraLines(mode: DuplicateMode): HeaderList {
+  switch (mode) {
+    case 'cache-control':
+      return DUPLICATE_CACHE_CONTROLS.map((v) => ['Cache-Control', v] as const);
+    case 'location':
+      return DUPLICATE_LOCATIONS.map((v) => ['Location', v] as const);
+    case 'set-cookie-folded':
+      return [['Set-Cookie', FOLDED_COOKIES.join(', ')]];
+    default:
+      return [];
+  }
+}
+
+export function duplicateTwinLines(mode: DuplicateMode): HeaderList {
+  switch (mode) {
+    case 'cache-control':
+      return [['Cache-Control', DUPLICATE_CACHE_CONTROLS[0]]];
+    case 'location':
+      return [['Location', DUPLICATE_LOCATIONS[0]]];
+    case 'set-cookie-folded':
+      return FOLDED_COOKIES.map((v) => ['Set-Cookie', v] as const);
+    default:
+      return [];
+  }
+}
+
+export function duplicateHeadersBody(mode: DuplicateMode): Buffer {
+  return jsonBody({ endpoint: '/duplicate-headers', mode, header: DUPLICATED_HEADER[mode] });
+}
+
+// ---------------------------------------------------------------- /huge-header
+
+export const HUGE_HEADER_NAME = 'X-Huge-Header';
+export const HUGE_HEADER_MAX = 262_144;
+
+export const HUGE_HEADER_PARAMS = {
+  size: int({ min: 1, max: HUGE_HEADER_MAX, default: 16_384, description: 'bytes in the one header value' }),
+};
+
+/** The value: the letters a–z repeating, built once for the largest size. */
+const HUGE_VALUE = 'abcdefghijklmnopqrstuvwxyz'.repeat(Math.ceil(HUGE_HEADER_MAX / 26)).slice(0, HUGE_HEADER_MAX);
+export function hugeHeaderValue(size: number): string {
+  return HUGE_VALUE.slice(0, size);
+}
+
+/** The chaos body names the header; the twin's carries its value as data instead. */
+export function hugeHeaderBody(size: number, withValue: boolean): Buffer {
+  return jsonBody({ endpoint: '/huge-header', header: HUGE_HEADER_NAME, size, ...(withValue ? { value: hugeHeaderValue(size) } : {}) });
+}
+
+// ---------------------------------------------------------------- /cookies
+
+export const COOKIE_MODES = [
+  'malformed', 'conflicting-domain', 'conflicting-path', 'expired', 'oversized', 'samesite-none-insecure', 'many',
+] as const;
+export type CookieMode = (typeof COOKIE_MODES)[number];
+
+export const COOKIES_PARAMS = {
+  mode: oneOf(COOKIE_MODES, { default: 'malformed', description: 'how the Set-Cookie lines are wrong' }),
+};
+
+/** Name and value of the oversized cookie: 5000 bytes, over the 4096 RFC 6265 §6.1 asks clients to keep. */
+const OVERSIZED_VALUE = 'x'.repeat(4996);
+const MANY = Array.from({ length: 200 }, (_, i) => `c${String(i + 1).padStart(3, '0')}=${i + 1}; Path=/`);
+
+/** The Set-Cookie values the chaos host sends for `mode`; `domain` is its own host name. */
+export function chaosCookies(mode: CookieMode, domain: string): readonly string[] {
+  switch (mode) {
+    case 'malformed':
+      return ['session', '=no-name; Path=/', 'bad name=1; Path=/', 'attrs=1; Max-Age=soon; Expires=tomorrow; Path=/'];
+    case 'conflicting-domain':
+      return ['session=host-only; Path=/', `session=domain-wide; Domain=${domain}; Path=/`];
+    case 'conflicting-path':
+      return ['session=root; Path=/', 'session=cookies; Path=/cookies'];
+    case 'expired':
+      return ['session=expired; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT'];
+    case 'oversized':
+      return [`big=${OVERSIZED_VALUE}; Path=/`];
+    case 'samesite-none-insecure':
+      return ['session=cross-site; Path=/; SameSite=None'];
+    case 'many':
+      return MANY;
+  }
+}
+
+/** The one well-formed cookie the twin sets, whatever the mode. */
+export const TWIN_COOKIE = 'session=ok; Path=/; HttpOnly; SameSite=Lax';
+
+export function cookiesBody(mode: CookieMode, count: number): Buffer {
+  return jsonBody({ endpoint: '/cookies', mode, set_cookie_lines: count });
 }

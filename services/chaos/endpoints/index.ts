@@ -18,6 +18,9 @@ import cacheConfused from './headers/cache-confused.js';
 import etag from './headers/etag.js';
 import headerFlood from './headers/header-flood.js';
 import wrongContentType from './headers/wrong-content-type.js';
+import duplicateHeaders from './headers/duplicate-headers.js';
+import hugeHeader from './headers/huge-header.js';
+import cookies from './headers/cookies.js';
 import semanticDrift from './agent/semantic-drift.js';
 import agentCard from './discovery/agent-card.js';
 import agentSkillsIndex from './discovery/agent-skills-index.js';
@@ -27,6 +30,8 @@ import oauthProtectedResource from './discovery/oauth-protected-resource.js';
 import openidConfiguration from './discovery/openid-configuration.js';
 import drip from './latency/drip.js';
 import stall from './latency/stall.js';
+import slowHeaders from './latency/slow-headers.js';
+import jitter from './latency/jitter.js';
 import slow from './latency/slow.js';
 import method from './method/method.js';
 import pagination from './pagination/pagination.js';
@@ -43,12 +48,18 @@ import truncate from './payload/truncate.js';
 import rateLimit from './rate-limiting/rate-limit.js';
 import redirectChain from './redirects/redirect-chain.js';
 import status from './status/status.js';
+import statusLine from './status/status-line.js';
+import weightedStatus from './status/weighted-status.js';
 
 export const chaosEndpoints: readonly ChaosEndpoint[] = [
   slow,
   drip,
   stall,
+  slowHeaders,
+  jitter,
   status,
+  statusLine,
+  weightedStatus,
   truncate,
   partialStream,
   bytes,
@@ -63,6 +74,9 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   wrongContentType,
   cacheConfused,
   headerFlood,
+  duplicateHeaders,
+  hugeHeader,
+  cookies,
   rateLimit,
   flaky,
   retryMismatch,

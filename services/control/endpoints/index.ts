@@ -9,6 +9,9 @@ import etag from './headers/etag.js';
 import headerFlood from './headers/header-flood.js';
 import keepaliveLie from './headers/keepalive-lie.js';
 import matchedContentType from './headers/matched-content-type.js';
+import duplicateHeaders from './headers/duplicate-headers.js';
+import hugeHeader from './headers/huge-header.js';
+import cookies from './headers/cookies.js';
 import jwks from './auth/jwks.js';
 import oauthAuthorizationServer from './auth/oauth-authorization-server.js';
 import oauthAuthorize from './auth/oauth-authorize.js';
@@ -43,6 +46,8 @@ import webfinger from './crawler-files/webfinger.js';
 import infinite from './infinite/infinite.js';
 import drip from './latency/drip.js';
 import stall from './latency/stall.js';
+import slowHeaders from './latency/slow-headers.js';
+import jitter from './latency/jitter.js';
 import slow from './latency/slow.js';
 import method from './method/method.js';
 import bytes from './payload/bytes.js';
@@ -68,6 +73,8 @@ import mix from './status/mix.js';
 import random from './status/random.js';
 import reset from './status/reset.js';
 import status from './status/status.js';
+import statusLine from './status/status-line.js';
+import weightedStatus from './status/weighted-status.js';
 
 /** The control files of SPEC §4.2 and their app-linking and identity companions (README: Crawler, app-linking and federated files). */
 export const crawlerFileEndpoints: readonly HttpEndpoint[] = [
@@ -81,7 +88,11 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   slow,
   drip,
   stall,
+  slowHeaders,
+  jitter,
   status,
+  statusLine,
+  weightedStatus,
   flaky,
   failFirst,
   reset,
@@ -106,6 +117,9 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   matchedContentType,
   cacheCoherent,
   headerFlood,
+  duplicateHeaders,
+  hugeHeader,
+  cookies,
   keepaliveLie,
   rateLimit,
   retryMismatch,

@@ -1,0 +1,30 @@
+import { JITTER_MAX_MS, JITTER_PARAMS, jitterBody, jitterDraw } from '../../../../shared/content/payload.js';
+import { freshSeed } from '../../../../shared/seed.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { delayFirstByte } from '../../faults/delay-first-byte.js';
+import { compose } from '../../faults/stage.js';
+
+export default defineChaosEndpoint({
+  id: 'jitter',
+  path: '/jitter',
+  category: 'latency',
+  modeParam: 'dist',
+  holdsConnection: true,
+  longestMs: () => JITTER_MAX_MS,
+  summary: 'Waits a delay drawn from `dist` (uniform, normal, lognormal) around `ms`, bounded to 0–15000 ms and fixed by `seed`, then sends the whole response',
+  params: JITTER_PARAMS,
+  headers: ['X-Chaos-Delayed-Ms', 'X-Chaos-Jitter-Dist', 'X-Chaos-Jitter-Seed'],
+  handle(ctx, { dist, ms, spread, seed }) {
+    const used = seed ?? freshSeed();
+    const delay = jitterDraw(dist, ms, spread, used);
+    // As /slow: the wait dies with the socket, and the response is built when it is over.
+    const wire = compose(ctx.wire, [delayFirstByte(delay)]);
+    wire.whenWritable(() => {
+      sendComplete({ ...ctx, wire }, 200, 'application/json', jitterBody(dist, ms, spread, used, delay, delay), {
+        'Delayed-Ms': delay,
+        'Jitter-Dist': dist,
+        'Jitter-Seed': encodeURIComponent(used),
+      });
+    });
+  },
+});

@@ -1,0 +1,17 @@
+import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { jsonBody } from '../../../../shared/json.js';
+import { freshSeed } from '../../../../shared/seed.js';
+import { WEIGHTED_DEFAULT, WEIGHTED_STATUS_PARAMS, weightedDraw, weightedStatusBody } from '../../../../shared/content/status.js';
+
+export default defineControlEndpoint({
+  id: 'weighted-status',
+  path: '/weighted-status',
+  category: 'status',
+  summary: 'Twin of /weighted-status: always 200, the same JSON naming the same seeded draw (drawn), whatever it is',
+  params: WEIGHTED_STATUS_PARAMS,
+  handle(ctx, { codes, seed }) {
+    const list = codes ?? WEIGHTED_DEFAULT;
+    const used = seed ?? freshSeed();
+    ctx.send(200, 'application/json', jsonBody(weightedStatusBody(list, used, weightedDraw(list, used), 200)));
+  },
+});
