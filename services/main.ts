@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderHaproxyConfig } from '../proxy/haproxy-config.js';
+import { renderPrometheusConfig } from './prometheus-config.js';
 import { loadConfig, type Config, type HostName } from '../shared/config.js';
 import { configOrExit, type ReadyMessage } from '../shared/run.js';
 import { freeLoopbackPorts, portAccepts, Supervisor, type ProcessSpec } from './supervisor.js';
@@ -107,7 +108,7 @@ const hostnameOf = (url: string): string => new URL(url).hostname.toLowerCase();
 async function runFull(base: Config): Promise<void> {
   // Every private port at once, so they are distinct: Redis, HAProxy's admin port, then the replicas'.
   const count = SERVICES.length * base.replicas;
-  const [redisPort, adminPort, ...replicaPorts] = (await freeLoopbackPorts(2 + 2 * count)) as [number, number, ...number[]];
+  const [redisPort, adminPort, prometheusPort, ...replicaPorts] = (await freeLoopbackPorts(3 + 2 * count)) as [number, number, number, ...number[]];
   // Every replica has an admin port (/metrics, /healthz, /readyz): METRICS_PORT and the next ones, or free ones.
   const metricsPorts = base.metricsPort > 0 ? Array.from({ length: count }, (_, i) => base.metricsPort + i) : replicaPorts.splice(count);
   const runDir = mkdtempSync(join(tmpdir(), 'chaos-stack-'));
@@ -129,6 +130,7 @@ async function runFull(base: Config): Promise<void> {
 
   const replicas: Record<HostName, number[]> = { chaos: [], control: [], bots: [] };
   const admins: string[] = [];
+  const scrapeTargets: { name: string; service: string; port: number }[] = [];
   const starts: Promise<void>[] = [];
   for (const service of SERVICES) {
     for (let i = 1; i <= config.replicas; i++) {
@@ -136,6 +138,7 @@ async function runFull(base: Config): Promise<void> {
       const metricsPort = metricsPorts.shift() as number;
       replicas[service].push(port);
       admins.push(`${service}.${i} :${metricsPort}`);
+      scrapeTargets.push({ name: `${service}.${i}`, service, port: metricsPort });
       const replicaEnv = { ...env, [PORT_VARIABLE[service]]: String(port), METRICS_PORT: String(metricsPort) };
       starts.push(supervisor.add(serviceSpec(`${service}.${i}`, service, replicaEnv)));
     }
@@ -166,6 +169,21 @@ async function runFull(base: Config): Promise<void> {
   // -db: foreground, logs on stderr. SIGUSR1 stops it softly: it stops listening and lets connections finish.
   await supervisor.add(programSpec('haproxy', 'haproxy', ['-db', '-f', haproxyCfg], config.ports.front, 0, 'SIGUSR1'));
 
+  // Prometheus, when installed: scrapes every replica and HAProxy's exporter.
+  let prometheusNote = '  Prometheus: not installed (apt-get install -y prometheus adds it to this stack)\n';
+  if (installed('prometheus')) {
+    const prometheusCfg = join(runDir, 'prometheus.yml');
+    writeFileSync(prometheusCfg, renderPrometheusConfig({ replicas: scrapeTargets, haproxyPort: adminPort }));
+    const args = [
+      `--config.file=${prometheusCfg}`,
+      `--storage.tsdb.path=${join(runDir, 'prometheus')}`,
+      `--web.listen-address=127.0.0.1:${prometheusPort}`,
+      '--log.level=warn',
+    ];
+    await supervisor.add(programSpec('prometheus', 'prometheus', args, prometheusPort, 0, 'SIGTERM'));
+    prometheusNote = `  Prometheus http://127.0.0.1:${prometheusPort}/ (scrapes every replica and HAProxy)\n`;
+  }
+
   const u = config.urls;
   out(
     `\nChaos Endpoint Service is up (full stack: HAProxy on ${base.bindAddress}:${config.ports.front}, ` +
@@ -173,6 +191,7 @@ async function runFull(base: Config): Promise<void> {
       `  chaos    ${u.base}/\n  control  ${u.control}/\n  bots     ${u.bots}/\n  hub      ${u.hub}/   (the catalog of all three hosts)\n` +
       `  HAProxy  http://127.0.0.1:${adminPort}/stats and /metrics (private)   config: ${haproxyCfg}\n` +
       `  admin    /metrics /healthz /readyz on 127.0.0.1 (private): ${admins.join(', ')}\n` +
+      prometheusNote +
       `Try: curl -v ${u.base}/truncate   (its twin: curl -v ${u.control}/truncate)\n` +
       'Ctrl-C stops everything (a second Ctrl-C kills at once).\n',
   );
