@@ -37,6 +37,12 @@ import range from './payload/range.js';
 import truncate from './payload/truncate.js';
 import rateLimit from './rate-limiting/rate-limit.js';
 import redirectChain from './redirects/redirect-chain.js';
+import redirectCrossHost from './redirects/redirect-cross-host.js';
+import redirectKinds from './redirects/redirect-kinds.js';
+import redirectKindsTarget from './redirects/redirect-kinds-target.js';
+import redirectLocation from './redirects/redirect-location.js';
+import redirectLocationFinal from './redirects/redirect-location-final.js';
+import redirectLoop from './redirects/redirect-loop.js';
 import status from './status/status.js';
 
 export const chaosEndpoints: readonly ChaosEndpoint[] = [
@@ -51,6 +57,12 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   range,
   json,
   redirectChain,
+  redirectLoop,
+  redirectKinds,
+  redirectKindsTarget,
+  redirectLocation,
+  redirectLocationFinal,
+  redirectCrossHost,
   etag,
   wrongContentType,
   cacheConfused,

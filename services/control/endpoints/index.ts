@@ -56,6 +56,12 @@ import truncate from './payload/truncate.js';
 import rateLimit from './rate-limiting/rate-limit.js';
 import retryMismatch from './rate-limiting/retry-mismatch.js';
 import redirectChain from './status/redirect-chain.js';
+import redirectCrossHost from './status/redirect-cross-host.js';
+import redirectKinds from './status/redirect-kinds.js';
+import redirectKindsTarget from './status/redirect-kinds-target.js';
+import redirectLocation from './status/redirect-location.js';
+import redirectLocationFinal from './status/redirect-location-final.js';
+import redirectLoop from './status/redirect-loop.js';
 import empty from './status/empty.js';
 import failFirst from './status/fail-first.js';
 import flaky from './status/flaky.js';
@@ -92,6 +98,12 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   range,
   json,
   redirectChain,
+  redirectLoop,
+  redirectKinds,
+  redirectKindsTarget,
+  redirectLocation,
+  redirectLocationFinal,
+  redirectCrossHost,
   etag,
   matchedContentType,
   cacheCoherent,
