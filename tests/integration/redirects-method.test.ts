@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import t from 'tap';
 import { ALLOW_CONTROL, ALLOW_SIX, ALLOW_TRUE, METHOD_MODES, type MethodMode } from '../../shared/content/format.js';
+import { HEAD_LIES_MODES } from '../../shared/content/method.js';
 import { LOCATION_MODES, REDIRECT_CODES } from '../../shared/content/redirects.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { ChaosServer } from '../../services/chaos/server.js';
@@ -332,4 +333,55 @@ t.test('/method: every method in every mode, OPTIONS included, as the table says
   }
   const explained = await call(port, '/method?mode=lying-allow');
   t.match(json(explained).options, /^405 /, 'the GET explanation says what OPTIONS gets');
+});
+
+// ---------------------------------------------------------------- /head-lies
+
+/** A head's lines without Date (it may tick between two requests). */
+function dateless(res: ParsedResponse): string[] {
+  return res.headerLines.filter(([name]) => name.toLowerCase() !== 'date').map(([name, value]) => `${name}: ${value}`);
+}
+
+t.test("/head-lies: HEAD's answer differs from GET's as each mode says; the twin's HEAD is GET's head", async (t) => {
+  const { port } = await startChaos(t);
+  const { port: control } = await startHttp(t, 'control');
+  for (const mode of HEAD_LIES_MODES) {
+    const getReply = await call(port, `/head-lies?mode=${mode}`);
+    t.equal(getReply.res.status, 200);
+    t.equal(getReply.res.header('content-type'), 'application/json');
+    t.equal(Number(getReply.res.header('content-length')), getReply.body.length, `${mode}: GET is honest`);
+    t.match(json(getReply), { endpoint: '/head-lies', mode, head: String });
+    t.equal(getReply.res.header('x-chaos-head-lies-mode'), mode);
+    // HEAD, then GET, pipelined on one connection: what a client that reuses it sees.
+    const r = await rawExchange(port, [get(`/head-lies?mode=${mode}`, {}, 'HEAD'), get(`/head-lies?mode=${mode}`, { Connection: 'close' })]);
+    t.equal(r.end, 'fin');
+    const head = parseHead(r.data);
+    const length = getReply.body.length;
+    const getHead = dateless(getReply.res);
+    switch (mode) {
+      case 'different-length':
+        t.same(dateless(head), getHead.map((l) => (l.startsWith('Content-Length:') ? `Content-Length: ${2 * length}` : l)), 'HEAD: GET head, Content-Length doubled');
+        t.match(head.rest.toString('latin1'), /^HTTP\/1\.1 200 OK\r\n/, 'no body after HEAD: the next response follows at once');
+        break;
+      case 'different-type':
+        t.same(dateless(head), getHead.map((l) => (l.startsWith('Content-Type:') ? 'Content-Type: text/html; charset=utf-8' : l)), 'HEAD: GET head, another Content-Type');
+        t.match(head.rest.toString('latin1'), /^HTTP\/1\.1 200 OK\r\n/);
+        break;
+      case 'body-on-head':
+        t.same(dateless(head), getHead, "HEAD: exactly GET's head");
+        t.same(head.rest.subarray(0, length), getReply.body, '…then the body, which HEAD must not have');
+        t.match(head.rest.subarray(length).toString('latin1'), /^HTTP\/1\.1 200 OK\r\n/, 'the next response comes after those bytes: poisoned for a client');
+        break;
+    }
+    // The twin: HEAD exactly GET's head, no body, in every mode.
+    const twinGet = await call(control, `/head-lies?mode=${mode}`);
+    const twin = await rawExchange(control, [get(`/head-lies?mode=${mode}`, {}, 'HEAD'), get(`/head-lies?mode=${mode}`, { Connection: 'close' })]);
+    const twinHead = parseHead(twin.data);
+    t.same(dateless(twinHead), dateless(twinGet.res), `control ${mode}: HEAD's head is GET's`);
+    t.match(twinHead.rest.toString('latin1'), /^HTTP\/1\.1 200 OK\r\n/, `control ${mode}: no body after HEAD`);
+  }
+  assertParamError(t, await call(port, '/head-lies?mode=honest'), '/head-lies', 'mode', 'honest');
+  const badHead = await call(port, '/head-lies?mode=honest', 'HEAD');
+  t.same([badHead.res.status, badHead.res.rest.length], [400, 0], 'HEAD with a bad mode: the 400 head, no body');
+  t.equal((await call(port, '/head-lies', 'POST', 'a')).res.status, 405, 'POST: the router 405');
 });

@@ -28,6 +28,7 @@ import openidConfiguration from './discovery/openid-configuration.js';
 import drip from './latency/drip.js';
 import stall from './latency/stall.js';
 import slow from './latency/slow.js';
+import headLies from './method/head-lies.js';
 import method from './method/method.js';
 import bytes from './payload/bytes.js';
 import compression from './payload/compression.js';
@@ -80,6 +81,7 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   random,
   authRequired,
   method,
+  headLies,
   semanticDrift,
   openidConfiguration,
   oauthAuthorizationServer,

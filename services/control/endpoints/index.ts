@@ -44,6 +44,7 @@ import infinite from './infinite/infinite.js';
 import drip from './latency/drip.js';
 import stall from './latency/stall.js';
 import slow from './latency/slow.js';
+import headLies from './method/head-lies.js';
 import method from './method/method.js';
 import bytes from './payload/bytes.js';
 import chunked from './payload/chunked.js';
@@ -113,6 +114,7 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   retryMismatch,
   authRequired,
   method,
+  headLies,
   openidConfiguration,
   oauthAuthorizationServer,
   oauthProtectedResource,
