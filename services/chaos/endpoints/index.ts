@@ -37,6 +37,8 @@ import partialStream from './payload/partial-stream.js';
 import range from './payload/range.js';
 import truncate from './payload/truncate.js';
 import rateLimit from './rate-limiting/rate-limit.js';
+import retryAfterFormats from './rate-limiting/retry-after-formats.js';
+import throttle from './rate-limiting/throttle.js';
 import redirectChain from './redirects/redirect-chain.js';
 import redirectCrossHost from './redirects/redirect-cross-host.js';
 import redirectKinds from './redirects/redirect-kinds.js';
@@ -69,6 +71,8 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   cacheConfused,
   headerFlood,
   rateLimit,
+  retryAfterFormats,
+  throttle,
   flaky,
   retryMismatch,
   failFirst,

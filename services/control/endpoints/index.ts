@@ -55,6 +55,8 @@ import partialStream from './payload/partial-stream.js';
 import range from './payload/range.js';
 import truncate from './payload/truncate.js';
 import rateLimit from './rate-limiting/rate-limit.js';
+import retryAfterFormats from './rate-limiting/retry-after-formats.js';
+import throttle from './rate-limiting/throttle.js';
 import retryMismatch from './rate-limiting/retry-mismatch.js';
 import redirectChain from './status/redirect-chain.js';
 import redirectCrossHost from './status/redirect-cross-host.js';
@@ -111,6 +113,8 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   headerFlood,
   keepaliveLie,
   rateLimit,
+  retryAfterFormats,
+  throttle,
   retryMismatch,
   authRequired,
   method,
