@@ -238,15 +238,15 @@ export const ALLOW_CONTROL = 'GET, HEAD, OPTIONS';
 export const METHOD_BEHAVIOUR: Readonly<Record<MethodMode, { readonly others: string; readonly options: string }>> = {
   'lying-allow': {
     others: `405 with Allow: ${ALLOW_SIX} (claims the very method it refuses)`,
-    options: `204 with the same lying Allow: ${ALLOW_SIX}`,
+    options: `405 with the same lying Allow: ${ALLOW_SIX}, like every other non-GET method`,
   },
   'silent-on-wrong-method': {
     others: '200 with an empty body; nothing was done',
-    options: '204 with no Allow header',
+    options: '200 with an empty body, like every other non-GET method',
   },
   '405-without-allow': {
     others: '405 with no Allow header',
-    options: '204 with no Allow header',
+    options: '405 with no Allow header, like every other non-GET method',
   },
   'options-mismatch': {
     others: `405 with Allow: ${ALLOW_TRUE}, contradicting what OPTIONS advertises`,

@@ -89,6 +89,11 @@ export class FallbackStore implements Store {
     return this.#run('countInWindow', (store) => store.countInWindow(key, ttlMs));
   }
 
+  // A first call recorded on Redis and repeated while it is away starts afresh locally.
+  elapsedSinceFirst(key: string, ttlMs: number): Promise<number> {
+    return this.#run('elapsedSinceFirst', (store) => store.elapsedSinceFirst(key, ttlMs));
+  }
+
   checkRate(checks: readonly RateCheck[]): Promise<RateDecision> {
     return this.#run('checkRate', (store) => store.checkRate(checks));
   }

@@ -132,6 +132,8 @@ class ExpiringTable {
  */
 export class MemoryStore implements Store {
   readonly #windows: ExpiringTable;
+  /** First-call times (elapsedSinceFirst). */
+  readonly #firsts: ExpiringTable;
   readonly #rates: ExpiringTable;
   /** A few keys a day: small, never crowded out by the others. */
   readonly #budgets = new ExpiringTable(1000);
@@ -143,6 +145,7 @@ export class MemoryStore implements Store {
   constructor(options: MemoryStoreOptions = {}) {
     const max = options.maxEntries ?? 200_000;
     this.#windows = new ExpiringTable(max);
+    this.#firsts = new ExpiringTable(max);
     this.#rates = new ExpiringTable(max);
     this.#slotTable = new ExpiringTable(max);
     this.#now = options.now ?? Date.now;
@@ -150,7 +153,7 @@ export class MemoryStore implements Store {
 
   /** Keys held, all kinds together (for tests and metrics). */
   get size(): number {
-    return this.#windows.size + this.#rates.size + this.#budgets.size + this.#slotTable.size;
+    return this.#windows.size + this.#firsts.size + this.#rates.size + this.#budgets.size + this.#slotTable.size;
   }
 
   async countInWindow(key: string, ttlMs: number): Promise<number> {
@@ -163,6 +166,17 @@ export class MemoryStore implements Store {
     }
     entry.value++;
     return entry.value;
+  }
+
+  async elapsedSinceFirst(key: string, ttlMs: number): Promise<number> {
+    if (this.#closed) throw new StoreClosedError('elapsedSinceFirst');
+    const now = this.#now();
+    const entry = this.#firsts.get(key, now);
+    if (!entry) {
+      this.#firsts.put(key, { value: now, expiresAt: now + ttlMs }, now);
+      return 0;
+    }
+    return Math.max(0, now - entry.value);
   }
 
   async checkRate(checks: readonly RateCheck[]): Promise<RateDecision> {
@@ -236,6 +250,7 @@ export class MemoryStore implements Store {
     this.#closed = true;
     this.#slotTable.clear();
     this.#windows.clear();
+    this.#firsts.clear();
     this.#rates.clear();
     this.#budgets.clear();
   }

@@ -39,6 +39,24 @@ return count
 `;
 
 /**
+ * elapsedSinceFirst: the first call stores the server's clock (ms) with an
+ * expiry of ARGV[1] ms; every call answers how long ago that was. The clock is
+ * Redis TIME, so replicas whose clocks disagree still agree on the elapsed time.
+ */
+const FIRST_LUA = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local first = redis.call('GET', KEYS[1])
+if not first then
+  redis.call('SET', KEYS[1], now, 'PX', ARGV[1])
+  return 0
+end
+local elapsed = now - tonumber(first)
+if elapsed < 0 then return 0 end
+return elapsed
+`;
+
+/**
  * checkRate: GCRA over every key at once (KEYS[i] with ARGV[2i-1] = limit and
  * ARGV[2i] = periodMs, limits > 0 only), the same arithmetic as MemoryStore
  * with the server's clock. A refusal returns before anything is written.
@@ -109,6 +127,7 @@ type Reply = Promise<unknown>;
 /** The scripts, as defineCommand adds them to the client. */
 interface ScriptCommands {
   chaosWindow(key: string, ttlMs: number): Reply;
+  chaosFirst(key: string, ttlMs: number): Reply;
   chaosRate(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Reply;
   chaosBudget(key: string, budget: number, ttlMs: number): Reply;
   chaosSlotAcquire(key: string, limit: number, ttlMs: number): Reply;
@@ -153,6 +172,7 @@ export class RedisStore implements Store {
     // would be printed by ioredis on every reconnect attempt.
     this.client.on('error', () => undefined);
     this.client.defineCommand('chaosWindow', { numberOfKeys: 1, lua: WINDOW_LUA });
+    this.client.defineCommand('chaosFirst', { numberOfKeys: 1, lua: FIRST_LUA });
     this.client.defineCommand('chaosRate', { lua: RATE_LUA });
     this.client.defineCommand('chaosBudget', { numberOfKeys: 1, lua: BUDGET_LUA });
     this.client.defineCommand('chaosSlotAcquire', { numberOfKeys: 1, lua: SLOT_ACQUIRE_LUA });
@@ -197,7 +217,7 @@ export class RedisStore implements Store {
   }
 
   /** The Redis key of a caller's key of one kind (the in-memory store keeps one table per kind). */
-  keyOf(kind: 'window' | 'rate' | 'budget' | 'slot', key: string): string {
+  keyOf(kind: 'window' | 'first' | 'rate' | 'budget' | 'slot', key: string): string {
     const part = key.length <= MAX_KEY_PART ? key : `sha256:${createHash('sha256').update(key).digest('base64url')}`;
     return `${this.prefix}${kind}:${part}`;
   }
@@ -205,6 +225,11 @@ export class RedisStore implements Store {
   async countInWindow(key: string, ttlMs: number): Promise<number> {
     if (this.#closed) throw new StoreClosedError('countInWindow');
     return Number(await this.#scripts.chaosWindow(this.keyOf('window', key), Math.max(1, Math.ceil(ttlMs))));
+  }
+
+  async elapsedSinceFirst(key: string, ttlMs: number): Promise<number> {
+    if (this.#closed) throw new StoreClosedError('elapsedSinceFirst');
+    return Number(await this.#scripts.chaosFirst(this.keyOf('first', key), Math.max(1, Math.ceil(ttlMs))));
   }
 
   async checkRate(checks: readonly RateCheck[]): Promise<RateDecision> {

@@ -35,6 +35,12 @@ export interface Store {
    */
   countInWindow(key: string, ttlMs: number): Promise<number>;
   /**
+   * Milliseconds since the first call for `key`: 0 for the first call, which
+   * opens a record kept `ttlMs` from it and not extended by later calls; a
+   * call after that opens a new one.
+   */
+  elapsedSinceFirst(key: string, ttlMs: number): Promise<number>;
+  /**
    * GCRA over every check at once: allowed only if all allow, and then each
    * check consumes one unit; a refused request consumes nothing.
    */

@@ -51,6 +51,30 @@ export function runStoreCases(t: Test, name: string, makeStore: () => Promise<St
     t.equal(await store.countInWindow(key('a'), ttlMs), 2, 'the new cycle counts on');
   });
 
+  t.test(`${name}: elapsedSinceFirst measures from the first call; the record is not extended`, async (t) => {
+    const { store, key } = await setUp(t);
+    // Bounds taken around each call, so a loaded machine widens them instead of failing.
+    const before = performance.now();
+    t.equal(await store.elapsedSinceFirst(key('a'), 60_000), 0, 'the first call opens a record');
+    const after = performance.now();
+    await sleep(150);
+    const atLeast = performance.now() - after;
+    const later = await store.elapsedSinceFirst(key('a'), 60_000);
+    const atMost = performance.now() - before;
+    t.ok(later >= atLeast - 10 && later <= atMost + 10, `elapsed ${later} ms: between ${Math.round(atLeast)} and ${Math.round(atMost)} ms`);
+    t.equal(await store.elapsedSinceFirst(key('b'), 60_000), 0, 'keys are separate');
+
+    const ttlMs = 300;
+    const opened = performance.now();
+    t.equal(await store.elapsedSinceFirst(key('x'), ttlMs), 0);
+    await sleep(100);
+    const mid = await store.elapsedSinceFirst(key('x'), ttlMs);
+    t.ok(mid > 0 || performance.now() - opened >= ttlMs, 'a later call within the ttl reads the same record');
+    await until(opened, ttlMs + 50);
+    // Only when the later call read the first record: had it come after the ttl, it opened a new one.
+    if (mid > 0) t.equal(await store.elapsedSinceFirst(key('x'), ttlMs), 0, 'expired ttl after the first call, not extended: a new record');
+  });
+
   t.test(`${name}: checkRate allows a burst of limit, then refuses; remaining and resetMs count down`, async (t) => {
     const { store, key } = await setUp(t);
     // One emission interval is 12 s: nothing refills while the case runs.
@@ -188,6 +212,7 @@ export function runStoreCases(t: Test, name: string, makeStore: () => Promise<St
     t.pass('a second close resolves');
     const closed = 'ERR_CHAOS_STORE_CLOSED';
     t.equal(await failureCode(() => store.countInWindow(key('w'), 60_000)), closed, 'countInWindow rejects');
+    t.equal(await failureCode(() => store.elapsedSinceFirst(key('f'), 60_000)), closed, 'elapsedSinceFirst rejects');
     t.equal(await failureCode(() => store.checkRate([{ policy: 'general', key: key('r'), limit: 5, periodMs: 60_000 }])), closed, 'checkRate rejects');
     t.equal(await failureCode(() => store.consumeBudget(key('b'), 5, 60_000)), closed, 'consumeBudget rejects');
     if (store.checkRateNow) {

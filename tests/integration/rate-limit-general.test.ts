@@ -50,6 +50,7 @@ function roundTripStore(): Store {
   const inner = new MemoryStore();
   return {
     countInWindow: (key, ttl) => inner.countInWindow(key, ttl),
+    elapsedSinceFirst: (key, ttl) => inner.elapsedSinceFirst(key, ttl),
     checkRate: (checks) => new Promise((resolve) => setTimeout(() => resolve(inner.checkRateNow(checks)), 5)),
     consumeBudget: (key, budget, ttl) => inner.consumeBudget(key, budget, ttl),
     acquireSlot: (key, limit, ttl) => inner.acquireSlot(key, limit, ttl),

@@ -33,6 +33,7 @@ import stall from './latency/stall.js';
 import slowHeaders from './latency/slow-headers.js';
 import jitter from './latency/jitter.js';
 import slow from './latency/slow.js';
+import headLies from './method/head-lies.js';
 import method from './method/method.js';
 import pagination from './pagination/pagination.js';
 import paginationLink from './pagination/pagination-link.js';
@@ -46,7 +47,15 @@ import problemDetails from './payload/problem-details.js';
 import range from './payload/range.js';
 import truncate from './payload/truncate.js';
 import rateLimit from './rate-limiting/rate-limit.js';
+import retryAfterFormats from './rate-limiting/retry-after-formats.js';
+import throttle from './rate-limiting/throttle.js';
 import redirectChain from './redirects/redirect-chain.js';
+import redirectCrossHost from './redirects/redirect-cross-host.js';
+import redirectKinds from './redirects/redirect-kinds.js';
+import redirectKindsTarget from './redirects/redirect-kinds-target.js';
+import redirectLocation from './redirects/redirect-location.js';
+import redirectLocationFinal from './redirects/redirect-location-final.js';
+import redirectLoop from './redirects/redirect-loop.js';
 import status from './status/status.js';
 import statusLine from './status/status-line.js';
 import weightedStatus from './status/weighted-status.js';
@@ -70,6 +79,12 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   jsonapi,
   problemDetails,
   redirectChain,
+  redirectLoop,
+  redirectKinds,
+  redirectKindsTarget,
+  redirectLocation,
+  redirectLocationFinal,
+  redirectCrossHost,
   etag,
   wrongContentType,
   cacheConfused,
@@ -78,6 +93,8 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   hugeHeader,
   cookies,
   rateLimit,
+  retryAfterFormats,
+  throttle,
   flaky,
   retryMismatch,
   failFirst,
@@ -90,6 +107,7 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   random,
   authRequired,
   method,
+  headLies,
   semanticDrift,
   openidConfiguration,
   oauthAuthorizationServer,

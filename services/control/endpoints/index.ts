@@ -49,6 +49,7 @@ import stall from './latency/stall.js';
 import slowHeaders from './latency/slow-headers.js';
 import jitter from './latency/jitter.js';
 import slow from './latency/slow.js';
+import headLies from './method/head-lies.js';
 import method from './method/method.js';
 import bytes from './payload/bytes.js';
 import cloudevents from './payload/cloudevents.js';
@@ -64,8 +65,16 @@ import problemDetails from './payload/problem-details.js';
 import range from './payload/range.js';
 import truncate from './payload/truncate.js';
 import rateLimit from './rate-limiting/rate-limit.js';
+import retryAfterFormats from './rate-limiting/retry-after-formats.js';
+import throttle from './rate-limiting/throttle.js';
 import retryMismatch from './rate-limiting/retry-mismatch.js';
 import redirectChain from './status/redirect-chain.js';
+import redirectCrossHost from './status/redirect-cross-host.js';
+import redirectKinds from './status/redirect-kinds.js';
+import redirectKindsTarget from './status/redirect-kinds-target.js';
+import redirectLocation from './status/redirect-location.js';
+import redirectLocationFinal from './status/redirect-location-final.js';
+import redirectLoop from './status/redirect-loop.js';
 import empty from './status/empty.js';
 import failFirst from './status/fail-first.js';
 import flaky from './status/flaky.js';
@@ -113,6 +122,12 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   pagination,
   paginationLink,
   redirectChain,
+  redirectLoop,
+  redirectKinds,
+  redirectKindsTarget,
+  redirectLocation,
+  redirectLocationFinal,
+  redirectCrossHost,
   etag,
   matchedContentType,
   cacheCoherent,
@@ -122,9 +137,12 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   cookies,
   keepaliveLie,
   rateLimit,
+  retryAfterFormats,
+  throttle,
   retryMismatch,
   authRequired,
   method,
+  headLies,
   openidConfiguration,
   oauthAuthorizationServer,
   oauthProtectedResource,

@@ -3,18 +3,12 @@ import { jsonBody } from '../../../../shared/json.js';
 import { oneOf } from '../../../../shared/params.js';
 import { chaosHead, defineChaosEndpoint, type ChaosContext } from '../../endpoint.js';
 
-/** The Allow line each mode sends on its 405 and on OPTIONS; undefined = no Allow line. */
+/** The Allow line each mode sends on its 405; undefined = no Allow line. */
 const ALLOW_ON_405: Readonly<Record<MethodMode, string | undefined>> = {
   'lying-allow': ALLOW_SIX,
   'silent-on-wrong-method': undefined, // never sends a 405
   '405-without-allow': undefined,
   'options-mismatch': ALLOW_TRUE,
-};
-const ALLOW_ON_OPTIONS: Readonly<Record<MethodMode, string | undefined>> = {
-  'lying-allow': ALLOW_SIX,
-  'silent-on-wrong-method': undefined,
-  '405-without-allow': undefined,
-  'options-mismatch': ALLOW_SIX,
 };
 
 export default defineChaosEndpoint({
@@ -36,9 +30,11 @@ export default defineChaosEndpoint({
       send(ctx, 200, 'application/json', body, extra, undefined);
       return;
     }
-    if (method === 'OPTIONS') {
-      // DESIGN §8: OPTIONS is 204 in every mode, with the mode's Allow behaviour; no body, no Content-Length.
-      send(ctx, 204, undefined, undefined, extra, ALLOW_ON_OPTIONS[mode]);
+    if (method === 'OPTIONS' && mode === 'options-mismatch') {
+      // DESIGN §8: only this mode gives OPTIONS an answer of its own, 204 advertising
+      // the six methods its 405 refuses; no body, no Content-Length. In the other
+      // modes OPTIONS is a non-GET method like the rest (SPEC §4.1's table).
+      send(ctx, 204, undefined, undefined, extra, ALLOW_SIX);
       return;
     }
     if (mode === 'silent-on-wrong-method') {

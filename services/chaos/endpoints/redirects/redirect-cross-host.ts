@@ -1,0 +1,16 @@
+import { CROSS_CHAOS_PARAMS, crossHopBody, crossToControl } from '../../../../shared/content/redirects.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+
+export default defineChaosEndpoint({
+  id: 'redirect-cross-host',
+  path: '/redirect-cross-host',
+  category: 'redirects',
+  summary: 'A 302 chain that alternates between the chaos and control hosts (absolute Locations) hops times, resolving with 200 on control',
+  params: CROSS_CHAOS_PARAMS,
+  headers: ['Location', 'X-Chaos-Redirect-Remaining'],
+  handle(ctx, { hops }) {
+    // Always across: the control hop sends the chain back here while hops remain.
+    const location = crossToControl(ctx.config, hops - 1);
+    sendComplete(ctx, 302, 'application/json', crossHopBody('chaos', hops, location), { 'Redirect-Remaining': hops }, [['Location', location]]);
+  },
+});

@@ -1,0 +1,20 @@
+import { KINDS_METHODS, KINDS_PARAMS, kindsBody, kindsLocation } from '../../../../shared/content/redirects.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+
+export default defineChaosEndpoint({
+  id: 'redirect-kinds',
+  path: '/redirect-kinds',
+  methods: [...KINDS_METHODS],
+  category: 'redirects',
+  summary: '301, 302, 303, 307 or 308 (code) to /redirect-kinds/target, which reports the method and body it received: method rewriting made visible',
+  params: KINDS_PARAMS,
+  modeParam: 'code',
+  headers: ['Location', 'X-Chaos-Redirect-Code', 'X-Chaos-Request-Method'],
+  handle(ctx, { code }) {
+    // The request body, if any, was read and discarded: only the target reports one.
+    const method = ctx.req.method;
+    sendComplete(ctx, Number(code), 'application/json', kindsBody(code, method), { 'Redirect-Code': code, 'Request-Method': method }, [
+      ['Location', kindsLocation(code)],
+    ]);
+  },
+});

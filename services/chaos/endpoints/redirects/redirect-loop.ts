@@ -1,0 +1,17 @@
+import { LOOP_PARAMS, loopHopBody, loopLocation } from '../../../../shared/content/redirects.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+
+export default defineChaosEndpoint({
+  id: 'redirect-loop',
+  path: '/redirect-loop',
+  category: 'redirects',
+  summary: 'A true cycle of n URLs (302 to /redirect-loop?n=<n>&at=<next>) that never resolves; curl -L gives up with exit 47',
+  params: LOOP_PARAMS,
+  headers: ['Location', 'X-Chaos-Redirect-Loop-At'],
+  handle(ctx, { n, at }) {
+    // Any position is taken modulo n, so every URL of the family stays on the cycle.
+    const here = at % n;
+    const location = loopLocation(n, (here + 1) % n);
+    sendComplete(ctx, 302, 'application/json', loopHopBody(n, here, location, false), { 'Redirect-Loop-At': here }, [['Location', location]]);
+  },
+});
