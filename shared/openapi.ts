@@ -163,7 +163,10 @@ function operation<Ctx>(
   path: string,
   operationId: string,
 ): OpenApiOperation {
-  const params = Object.entries(endpoint.params).map(([name, spec]) => parameter(name, spec, path));
+  // An alias without a template segment (`/anything` beside `/anything/{path*}`) has no path parameter.
+  const params = Object.entries(endpoint.params)
+    .filter(([name, spec]) => spec.in !== 'path' || path.includes(`{${name}`))
+    .map(([name, spec]) => parameter(name, spec, path));
   return {
     operationId,
     summary: endpoint.summary,
