@@ -6,7 +6,7 @@ import { counterpartUrl, hostUrl, OPENAPI_PATH } from './catalog.js';
 import type { Config, HostName } from './config.js';
 import { CHAOS_PREFIX } from './headers.js';
 import type { Param } from './params.js';
-import { allowedMethods, type AnyEndpoint, type Method, type Registry } from './registry.js';
+import { allowedMethods, METHODS, type AnyEndpoint, type Method, type Registry } from './registry.js';
 
 export { OPENAPI_PATH };
 export const OPENAPI_VERSION = '3.1.0';
@@ -141,7 +141,7 @@ function headerDescription(name: string): string {
     : 'Set by this endpoint (see its documentation).';
 }
 
-function responses(endpoint: AnyEndpoint<unknown>): Record<string, OpenApiResponse> {
+function responses(endpoint: Pick<AnyEndpoint<never>, 'summary' | 'headers' | 'params' | 'methods'>): Record<string, OpenApiResponse> {
   const declared = endpoint.headers ?? [];
   const headers = Object.fromEntries(declared.map((name) => [name, { description: headerDescription(name), schema: { type: 'string' as const } }]));
   const problem = (description: string, schema: string): OpenApiResponse => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
@@ -151,7 +151,8 @@ function responses(endpoint: AnyEndpoint<unknown>): Record<string, OpenApiRespon
       ...(declared.length > 0 ? { headers } : {}),
     },
     ...(Object.keys(endpoint.params).length > 0 ? { '400': problem('A parameter is malformed, unknown or missing (a real error, no X-Chaos-* line).', 'ParamError') } : {}),
-    '405': problem('The method is not served here; Allow names those that are.', 'Error'),
+    // An endpoint that takes every method never meets the router's 405.
+    ...(allowedMethods(endpoint).length < METHODS.length ? { '405': problem('The method is not served here; Allow names those that are.', 'Error') } : {}),
   };
 }
 
@@ -173,7 +174,7 @@ function operation<Ctx>(
     ...(path !== endpoint.path ? { description: `An alias of ${endpoint.path}.` } : method === 'HEAD' ? { description: 'The GET response without its body.' } : {}),
     tags: [endpoint.category],
     ...(params.length > 0 ? { parameters: params } : {}),
-    responses: responses(endpoint as AnyEndpoint<unknown>),
+    responses: responses(endpoint),
     'x-counterpart': counterpartUrl(registry.host, endpoint, config.urls),
     ...(endpoint.longestMs ? { 'x-longest-ms': endpoint.longestMs(config) } : {}),
     ...(endpoint.random ? { 'x-random': endpoint.random } : {}),
