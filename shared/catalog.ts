@@ -34,6 +34,8 @@ export interface CatalogEndpoint {
 export interface Catalog {
   readonly host: HostName;
   readonly url: string;
+  /** The host's OpenAPI 3.1 document, generated from the same registry. */
+  readonly openapi: string;
   readonly banner: string;
   readonly endpoint_count: number;
   readonly category_count: number;
@@ -42,6 +44,14 @@ export interface Catalog {
 }
 
 const HOST_URL: Record<HostName, keyof PublicUrls> = { chaos: 'base', control: 'control', bots: 'bots' };
+
+/** A host's configured public URL (no trailing slash). */
+export function hostUrl(host: HostName, urls: PublicUrls): string {
+  return urls[HOST_URL[host]];
+}
+
+/** Where each host serves its OpenAPI document (shared/openapi.ts), beside this catalog. */
+export const OPENAPI_PATH = '/openapi.json';
 
 /**
  * Absolute URL of an endpoint's twin on the other host, or null when it has
@@ -79,6 +89,7 @@ export function buildCatalog<Ctx>(registry: Registry<Ctx>, config: Config): Cata
   return {
     host: registry.host,
     url: config.urls[HOST_URL[registry.host]],
+    openapi: config.urls[HOST_URL[registry.host]] + OPENAPI_PATH,
     banner:
       `${endpointCount} endpoints in ${groups.length} categories on the ${registry.host} host. ` +
       (rate > 0 ? `Rate limit: ${rate} requests per minute per IP.` : 'Rate limit: off.'),
@@ -177,7 +188,7 @@ export function renderCatalogHtml(catalog: Catalog): string {
 <body>
 <h1>Chaos Endpoint Service — ${escapeHtml(catalog.host)} host</h1>
 <p class="banner">${escapeHtml(catalog.banner)}</p>
-<p>Ask with <code>Accept: application/json</code> for this catalog as JSON.</p>
+<p>Ask with <code>Accept: application/json</code> for this catalog as JSON. The same endpoints as an OpenAPI 3.1 document: <a class="openapi" href="${OPENAPI_PATH}">${OPENAPI_PATH}</a>.</p>
 ${randomSummary(catalog)}${catalogSections(catalog)}
 </body>
 </html>

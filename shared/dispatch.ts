@@ -8,6 +8,7 @@ import type { Config, HostName } from './config.js';
 import { errorResponse, heldRefusal, type PlainResponse, type Refusal } from './errors.js';
 import type { HeaderList } from './headers.js';
 import type { Logger } from './log.js';
+import { OPENAPI_PATH, openApiBody } from './openapi.js';
 import { Exchange, observing, type Outcome } from './observe.js';
 import { parseParams, splitQuery } from './params.js';
 import { ClientChecks, refusalFor, refusalNow } from './rate-limit.js';
@@ -68,9 +69,21 @@ export class Pipeline<Ctx> {
   readonly #catalog: CatalogBodies;
   /** Responses of holding endpoints in progress in this process (chaos_held_responses). */
   heldResponses = 0;
+  readonly #openapi: PlainResponse;
 
   constructor(readonly options: PipelineOptions<Ctx>) {
     this.#catalog = catalogBodies(options.registry, options.config);
+    const openapi = openApiBody(options.registry, options.config);
+    this.#openapi = {
+      status: 200,
+      headers: [
+        ['Content-Type', 'application/json'],
+        ['Content-Length', String(openapi.length)],
+        // Browser-based OpenAPI viewers fetch it from their own origin.
+        ['Access-Control-Allow-Origin', '*'],
+      ],
+      body: openapi,
+    };
   }
 
   /**
@@ -98,7 +111,7 @@ export class Pipeline<Ctx> {
   #decide(req: IncomingRequest): Decision<Ctx> {
     const { registry } = this.options;
     const match = registry.match(req.path);
-    if (!match) return { kind: 'plain', outcome: 'catalog', response: this.#catalogResponse(req) };
+    if (!match) return { kind: 'plain', outcome: 'catalog', response: req.path === OPENAPI_PATH ? this.#openapiResponse(req) : this.#catalogResponse(req) };
     const endpoint = match.endpoint;
     if (!(allowedMethods(endpoint) as readonly string[]).includes(req.method)) {
       const response = errorResponse(405, `${req.method} is not served at ${endpoint.path}`, [
@@ -116,6 +129,12 @@ export class Pipeline<Ctx> {
     const raised = endpoint.adjust?.(parsed.values, this.options.config);
     if (raised) return { kind: 'serve', endpoint, ...withRaised(parsed.values, parsed.clamped, raised) };
     return { kind: 'serve', endpoint, values: parsed.values, clamped: parsed.clamped };
+  }
+
+  /** The OpenAPI document beside the catalog (a registry endpoint at the path would win): GET and HEAD only. */
+  #openapiResponse(req: IncomingRequest): PlainResponse {
+    if (req.method === 'GET' || req.method === 'HEAD') return this.#openapi;
+    return errorResponse(405, `${req.method} is not served at ${OPENAPI_PATH}`, [['Allow', 'GET, HEAD']]);
   }
 
   #catalogResponse(req: IncomingRequest): PlainResponse {

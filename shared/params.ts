@@ -26,6 +26,13 @@ export interface Param<T> {
   readonly description?: string;
   /** A repeatable query parameter (list()): `parseAll` gets every occurrence, in order; `parse` one. */
   readonly repeatable?: boolean;
+  /** Bounds a str() value's length (code points), for OpenAPI. */
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** Occurrences a list() accepts, for OpenAPI. */
+  readonly maxItems?: number;
+  /** An ECMA regular expression a list() item or grammar() value matches (OpenAPI `pattern`); parse() still decides. */
+  readonly pattern?: string;
   parse(raw: string): ParseOutcome<T>;
   parseAll?(raws: readonly string[]): ParseOutcome<T>;
 }
@@ -116,6 +123,8 @@ export function str(o: StringOptions & { readonly default?: string; readonly req
     required: o.required === true,
     default: o.default,
     accepted,
+    minLength,
+    maxLength: o.maxLength,
     in: o.in ?? 'query',
     description: o.description,
     parse(raw) {
@@ -177,6 +186,8 @@ interface ListOptions<T> extends Common {
   readonly maxItems: number;
   /** What one item looks like, for errors, the catalog and OpenAPI (`Name:Value`). */
   readonly item: string;
+  /** A regular expression every valid item matches (OpenAPI `pattern`). */
+  readonly pattern?: string;
   parseItem(raw: string): ItemOutcome<T>;
 }
 
@@ -202,6 +213,8 @@ export function list<T>(o: ListOptions<T>): Param<readonly T[] | undefined> {
     required: false,
     default: undefined,
     accepted,
+    maxItems: o.maxItems,
+    ...(o.pattern !== undefined ? { pattern: o.pattern } : {}),
     in: 'query',
     description: o.description,
     repeatable: true,
@@ -215,12 +228,15 @@ export function list<T>(o: ListOptions<T>): Param<readonly T[] | undefined> {
  * `parse` turns it into a typed value or a reason. Not clamped: a part out of
  * range is refused, since the part names what the request composes.
  */
-export function grammar<T>(o: Common & { readonly accepted: readonly string[]; readonly default?: T; parse(raw: string): ItemOutcome<T> }): Param<T | undefined> {
+export function grammar<T>(
+  o: Common & { readonly accepted: readonly string[]; readonly default?: T; readonly pattern?: string; parse(raw: string): ItemOutcome<T> },
+): Param<T | undefined> {
   return {
     kind: 'string',
     required: false,
     default: o.default,
     accepted: o.accepted,
+    ...(o.pattern !== undefined ? { pattern: o.pattern } : {}),
     in: o.in ?? 'query',
     description: o.description,
     parse(raw) {

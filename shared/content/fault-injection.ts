@@ -165,10 +165,22 @@ export function parseMixFault(raw: string): ItemOutcome<MixFault> {
 export const MIX_PARAMS = {
   status: int({ min: 200, max: 599, default: 200, description: 'the status of the answer' }),
   delay: int({ min: 0, max: MIX_DELAY_MAX_MS, default: 0, description: 'ms before the first byte' }),
-  header: list({ maxItems: MIX_HEADERS_MAX, item: 'Name:Value', parseItem: parseMixHeader, description: 'a header line to add (repeatable)' }),
-  body: grammar<MixBody>({ accepted: ['json', 'bytes:N (0–65536)', 'text:… (at most 4096 bytes)'], parse: parseMixBody, description: 'the body (json when absent)' }),
+  header: list({
+    maxItems: MIX_HEADERS_MAX,
+    item: 'Name:Value',
+    pattern: "^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+:[\\t\\x20-\\x7e\\x80-\\xff]*$",
+    parseItem: parseMixHeader,
+    description: 'a header line to add (repeatable)',
+  }),
+  body: grammar<MixBody>({
+    accepted: ['json', 'bytes:N (0–65536)', 'text:… (at most 4096 bytes)'],
+    pattern: '^(json|bytes:\\d+|text:[\\s\\S]*)$',
+    parse: parseMixBody,
+    description: 'the body (json when absent)',
+  }),
   fault: grammar<MixFault>({
     accepted: ['reset-before-head', 'reset-mid-body', 'truncate:N (0–65536)', 'empty', 'garbage', 'chunked-bad-size', 'slow-head:MS (1–1000)'],
+    pattern: '^(reset-before-head|reset-mid-body|empty|garbage|chunked-bad-size|truncate:\\d+|slow-head:\\d+)$',
     parse: parseMixFault,
     description: 'one wire fault (chaos host only)',
   }),

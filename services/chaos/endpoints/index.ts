@@ -17,6 +17,11 @@ import retryMismatch from './fault-injection/retry-mismatch.js';
 import cacheConfused from './headers/cache-confused.js';
 import etag from './headers/etag.js';
 import headerFlood from './headers/header-flood.js';
+import anything from './inspection/anything.js';
+import dump from './inspection/dump.js';
+import inspectHeaders from './inspection/headers.js';
+import ip from './inspection/ip.js';
+import userAgent from './inspection/user-agent.js';
 import wrongContentType from './headers/wrong-content-type.js';
 import duplicateHeaders from './headers/duplicate-headers.js';
 import hugeHeader from './headers/huge-header.js';
@@ -105,6 +110,11 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   keepaliveLie,
   mix,
   random,
+  anything,
+  inspectHeaders,
+  ip,
+  userAgent,
+  dump,
   authRequired,
   method,
   headLies,

@@ -4,14 +4,19 @@ import type { HttpContext, HttpEndpoint } from '../../../shared/http-service.js'
 import { randomPool } from '../../../shared/random-pick.js';
 import { Registry } from '../../../shared/registry.js';
 import authRequired from './auth/auth-required.js';
+import anything from './headers/anything.js';
 import cacheCoherent from './headers/cache-coherent.js';
+import dump from './headers/dump.js';
 import etag from './headers/etag.js';
 import headerFlood from './headers/header-flood.js';
+import inspectHeaders from './headers/headers.js';
+import ip from './headers/ip.js';
 import keepaliveLie from './headers/keepalive-lie.js';
 import matchedContentType from './headers/matched-content-type.js';
 import duplicateHeaders from './headers/duplicate-headers.js';
 import hugeHeader from './headers/huge-header.js';
 import cookies from './headers/cookies.js';
+import userAgent from './headers/user-agent.js';
 import jwks from './auth/jwks.js';
 import oauthAuthorizationServer from './auth/oauth-authorization-server.js';
 import oauthAuthorize from './auth/oauth-authorize.js';
@@ -136,6 +141,11 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   hugeHeader,
   cookies,
   keepaliveLie,
+  anything,
+  inspectHeaders,
+  ip,
+  userAgent,
+  dump,
   rateLimit,
   retryAfterFormats,
   throttle,

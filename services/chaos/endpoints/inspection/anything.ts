@@ -1,0 +1,26 @@
+import { hostUrl } from '../../../../shared/catalog.js';
+import { anythingBody, distort, INSPECTION_MODES, DROP_PARAM, inspectionMode } from '../../../../shared/content/inspection.js';
+import { METHODS } from '../../../../shared/registry.js';
+import { str } from '../../../../shared/params.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { INSPECT_CAPTURE, inspected } from './inspected.js';
+
+export default defineChaosEndpoint({
+  id: 'anything',
+  path: '/anything/{path*}',
+  aliases: ['/anything'],
+  methods: [...METHODS],
+  category: 'inspection',
+  summary: 'Echoes the request as JSON (method, path, args, headers in order, body as text or base64, client address), distorted as `mode` says',
+  params: {
+    mode: inspectionMode(INSPECTION_MODES),
+    drop: DROP_PARAM,
+    path: str({ in: 'path', maxLength: 8192, default: '', description: 'any sub-path (echoed in `path`)' }),
+  },
+  headers: ['X-Chaos-Inspection-Mode'],
+  capture: INSPECT_CAPTURE,
+  handle(ctx, { mode, drop }) {
+    const body = anythingBody(distort(inspected(ctx), mode, drop), hostUrl('chaos', ctx.config.urls));
+    sendComplete(ctx, 200, 'application/json', body, { 'Inspection-Mode': mode });
+  },
+});

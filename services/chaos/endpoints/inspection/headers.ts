@@ -1,0 +1,16 @@
+import { distort, HEADER_MODES, headersBody, DROP_PARAM, inspectionMode } from '../../../../shared/content/inspection.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { INSPECT_CAPTURE, inspected } from './inspected.js';
+
+export default defineChaosEndpoint({
+  id: 'headers',
+  path: '/headers',
+  category: 'inspection',
+  summary: 'Echoes the request header lines as JSON (an object and the lines in order), distorted as `mode` says',
+  params: { mode: inspectionMode(HEADER_MODES), drop: DROP_PARAM },
+  headers: ['X-Chaos-Inspection-Mode'],
+  capture: INSPECT_CAPTURE,
+  handle(ctx, { mode, drop }) {
+    sendComplete(ctx, 200, 'application/json', headersBody(distort(inspected(ctx), mode, drop)), { 'Inspection-Mode': mode });
+  },
+});

@@ -1,0 +1,247 @@
+// The per-host OpenAPI 3.1 document, generated from the registry as the
+// catalog is (never a second hand-kept list). Built once at start-up and
+// served as cached bytes at /openapi.json beside the catalog: like `/`, it is
+// not a registry endpoint, so it never changes the catalog's counts.
+import { counterpartUrl, hostUrl, OPENAPI_PATH } from './catalog.js';
+import type { Config, HostName } from './config.js';
+import { CHAOS_PREFIX } from './headers.js';
+import type { Param } from './params.js';
+import { allowedMethods, METHODS, type AnyEndpoint, type Method, type Registry } from './registry.js';
+
+export { OPENAPI_PATH };
+export const OPENAPI_VERSION = '3.1.0';
+
+/** A JSON Schema (2020-12, OpenAPI 3.1's dialect), as far as parameters need one. */
+export interface JsonSchema {
+  readonly type: 'integer' | 'number' | 'string' | 'boolean' | 'array';
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly maxItems?: number;
+  readonly pattern?: string;
+  readonly enum?: readonly string[];
+  readonly default?: unknown;
+  readonly items?: JsonSchema;
+  readonly description?: string;
+}
+
+export interface OpenApiParameter {
+  readonly name: string;
+  readonly in: 'query' | 'path';
+  readonly required: boolean;
+  readonly description: string;
+  readonly schema: JsonSchema;
+  readonly style?: 'form';
+  readonly explode?: boolean;
+  /** A `{name*}` rest segment: the value may span several path segments, `/` included. */
+  readonly 'x-rest'?: true;
+}
+
+export interface OpenApiHeader {
+  readonly description: string;
+  readonly schema: { readonly type: 'string' };
+}
+
+export interface OpenApiResponse {
+  readonly description: string;
+  readonly headers?: Readonly<Record<string, OpenApiHeader>>;
+  readonly content?: Readonly<Record<string, { readonly schema: { readonly $ref: string } }>>;
+}
+
+export interface OpenApiOperation {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags: readonly string[];
+  readonly parameters?: readonly OpenApiParameter[];
+  readonly responses: Readonly<Record<string, OpenApiResponse>>;
+  /** The twin's URL on the other host (null: none). */
+  readonly 'x-counterpart': string | null;
+  /** For an endpoint that holds or cuts the connection: its longest response, in ms. */
+  readonly 'x-longest-ms'?: number;
+  readonly 'x-random'?: string;
+}
+
+export type OpenApiPathItem = Partial<Record<Lowercase<Method>, OpenApiOperation>>;
+
+export interface OpenApiDocument {
+  readonly openapi: typeof OPENAPI_VERSION;
+  readonly info: { readonly title: string; readonly version: string; readonly description: string };
+  readonly servers: readonly { readonly url: string; readonly description: string }[];
+  readonly tags: readonly { readonly name: string; readonly description: string }[];
+  readonly paths: Readonly<Record<string, OpenApiPathItem>>;
+  readonly components: { readonly schemas: Readonly<Record<string, object>> };
+}
+
+/** The document's own version: it changes with the service, not with the registry's contents. */
+const DOCUMENT_VERSION = '0.1.0';
+
+/** `{name*}` (our rest segment) becomes `{name}`: OpenAPI templates have no rest form; the parameter says so. */
+function openApiPath(path: string): string {
+  return path.replace(/\{([a-z_][a-z0-9_]*)\*\}/g, '{$1}');
+}
+
+function isRest(path: string, name: string): boolean {
+  return path.includes(`{${name}*}`);
+}
+
+/** The JSON Schema a parameter's spec implies: types, ranges, lengths, enums, patterns and its default. */
+export function paramSchema(spec: Param<unknown>): JsonSchema {
+  const withDefault = (schema: JsonSchema): JsonSchema =>
+    spec.default === undefined || typeof spec.default === 'object' ? schema : { ...schema, default: spec.default };
+  switch (spec.kind) {
+    case 'int':
+    case 'number':
+      return withDefault({ type: spec.kind === 'int' ? 'integer' : 'number', minimum: spec.min, maximum: spec.max });
+    case 'boolean':
+      return withDefault({ type: 'boolean' });
+    case 'enum':
+      return withDefault({ type: 'string', enum: spec.accepted as readonly string[] });
+    case 'list':
+      return {
+        type: 'array',
+        ...(spec.maxItems !== undefined ? { maxItems: spec.maxItems } : {}),
+        items: { type: 'string', ...(spec.pattern !== undefined ? { pattern: spec.pattern } : {}) },
+      };
+    case 'string':
+      return withDefault({
+        type: 'string',
+        ...(spec.minLength !== undefined && spec.minLength > 0 ? { minLength: spec.minLength } : {}),
+        ...(spec.maxLength !== undefined ? { maxLength: spec.maxLength } : {}),
+        ...(spec.pattern !== undefined ? { pattern: spec.pattern } : {}),
+      });
+  }
+}
+
+/** What a parameter is for, then what it accepts (a grammar's forms, a list's items) and how bad input is met. */
+function paramDescription(spec: Param<unknown>): string {
+  const accepted = typeof spec.accepted === 'string' ? spec.accepted : spec.kind === 'enum' ? undefined : `one of the forms ${spec.accepted.join(' | ')}`;
+  const clamps = spec.min !== undefined ? `out-of-range values are clamped${spec.silentClamp ? '' : ' and reported in X-Chaos-Clamped'}` : undefined;
+  return [spec.description, accepted, clamps, 'malformed values are a 400'].filter((part) => part !== undefined).join('; ');
+}
+
+function parameter(name: string, spec: Param<unknown>, path: string): OpenApiParameter {
+  const rest = spec.in === 'path' && isRest(path, name);
+  return {
+    name,
+    in: spec.in,
+    // OpenAPI requires path parameters; a query parameter with a default is optional.
+    required: spec.in === 'path' || spec.required,
+    description: rest ? `${paramDescription(spec)}; the rest of the path, which may span several segments (/ included)` : paramDescription(spec),
+    schema: paramSchema(spec),
+    ...(spec.repeatable ? { style: 'form' as const, explode: true } : {}),
+    ...(rest ? { 'x-rest': true as const } : {}),
+  };
+}
+
+function headerDescription(name: string): string {
+  return name.toLowerCase().startsWith(CHAOS_PREFIX.toLowerCase())
+    ? 'Names the chaos this response applies (absent from real failures).'
+    : 'Set by this endpoint (see its documentation).';
+}
+
+function responses(endpoint: Pick<AnyEndpoint<never>, 'summary' | 'headers' | 'params' | 'methods'>): Record<string, OpenApiResponse> {
+  const declared = endpoint.headers ?? [];
+  const headers = Object.fromEntries(declared.map((name) => [name, { description: headerDescription(name), schema: { type: 'string' as const } }]));
+  const problem = (description: string, schema: string): OpenApiResponse => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
+  return {
+    default: {
+      description: `${endpoint.summary} (the status and body are whatever this endpoint documents)`,
+      ...(declared.length > 0 ? { headers } : {}),
+    },
+    ...(Object.keys(endpoint.params).length > 0 ? { '400': problem('A parameter is malformed, unknown or missing (a real error, no X-Chaos-* line).', 'ParamError') } : {}),
+    // An endpoint that takes every method never meets the router's 405.
+    ...(allowedMethods(endpoint).length < METHODS.length ? { '405': problem('The method is not served here; Allow names those that are.', 'Error') } : {}),
+  };
+}
+
+function operation<Ctx>(
+  registry: Registry<Ctx>,
+  config: Config,
+  endpoint: AnyEndpoint<Ctx>,
+  method: Method,
+  path: string,
+  operationId: string,
+): OpenApiOperation {
+  // An alias without a template segment (`/anything` beside `/anything/{path*}`) has no path parameter.
+  const params = Object.entries(endpoint.params)
+    .filter(([name, spec]) => spec.in !== 'path' || path.includes(`{${name}`))
+    .map(([name, spec]) => parameter(name, spec, path));
+  return {
+    operationId,
+    summary: endpoint.summary,
+    ...(path !== endpoint.path ? { description: `An alias of ${endpoint.path}.` } : method === 'HEAD' ? { description: 'The GET response without its body.' } : {}),
+    tags: [endpoint.category],
+    ...(params.length > 0 ? { parameters: params } : {}),
+    responses: responses(endpoint),
+    'x-counterpart': counterpartUrl(registry.host, endpoint, config.urls),
+    ...(endpoint.longestMs ? { 'x-longest-ms': endpoint.longestMs(config) } : {}),
+    ...(endpoint.random ? { 'x-random': endpoint.random } : {}),
+  };
+}
+
+/**
+ * operationIds are unique in a document: the endpoint's first method takes the
+ * endpoint id itself, every other method (HEAD implied by GET included) the id
+ * and the method, and an alias's operations add `alias-N`.
+ */
+export function operationIdOf(id: string, method: Method, methodIndex: number, aliasIndex: number): string {
+  const base = aliasIndex === 0 ? id : `${id}-alias-${aliasIndex}`;
+  return methodIndex === 0 ? base : `${base}-${method.toLowerCase()}`;
+}
+
+export function buildOpenApi<Ctx>(registry: Registry<Ctx>, config: Config): OpenApiDocument {
+  const host: HostName = registry.host;
+  const paths: Record<string, OpenApiPathItem> = {};
+  for (const endpoint of registry.endpoints) {
+    const methods = allowedMethods(endpoint);
+    [endpoint.path, ...(endpoint.aliases ?? [])].forEach((path, aliasIndex) => {
+      const item: OpenApiPathItem = {};
+      methods.forEach((method, methodIndex) => {
+        item[method.toLowerCase() as Lowercase<Method>] = operation(registry, config, endpoint, method, path, operationIdOf(endpoint.id, method, methodIndex, aliasIndex));
+      });
+      paths[openApiPath(path)] = item;
+    });
+  }
+  const used = registry.byCategory().filter((g) => g.endpoints.length > 0);
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: `Chaos Endpoint Service — ${host} host`,
+      version: DOCUMENT_VERSION,
+      description:
+        `Every endpoint of the ${host} host, generated from its registry. The catalog at / lists the same endpoints (HTML, or JSON with Accept: application/json). ` +
+        'Responses marked with X-Chaos-* headers misbehave on purpose; real failures (400, 405, 429, …) never carry one.',
+    },
+    servers: [{ url: hostUrl(host, config.urls), description: `the ${host} host` }],
+    tags: used.map((g) => ({ name: g.category, description: `${g.endpoints.length} endpoint${g.endpoints.length === 1 ? '' : 's'} of the ${g.category} category` })),
+    paths,
+    components: {
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error', 'reason'],
+          properties: { error: { type: 'string' }, reason: { type: 'string' } },
+        },
+        ParamError: {
+          type: 'object',
+          required: ['endpoint', 'error', 'requested', 'reason', 'param', 'accepted'],
+          properties: {
+            endpoint: { type: 'string' },
+            error: { type: 'string', enum: ['invalid_parameter', 'missing_parameter', 'malformed_query'] },
+            requested: { type: ['string', 'null'] },
+            reason: { type: 'string' },
+            param: { type: 'string' },
+            accepted: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** The document, encoded once for every request. */
+export function openApiBody<Ctx>(registry: Registry<Ctx>, config: Config): Buffer {
+  return Buffer.from(`${JSON.stringify(buildOpenApi(registry, config), null, 2)}\n`);
+}
