@@ -63,7 +63,7 @@ t.test('a capturing endpoint gets raw lines and a bounded body; the others the d
 t.test('the shipped registry asks only for its capturing endpoints: the others keep nothing more', async (t) => {
   const { port, server } = await startChaos(t);
   const capturing = chaosEndpoints.filter((e) => e.capture !== undefined);
-  t.same(capturing.map((e) => e.id).sort(), ['anything', 'dump', 'headers', 'ip', 'redirect-kinds-target', 'user-agent'].sort(), 'the inspection endpoints and /redirect-kinds/target');
+  t.same(capturing.map((e) => e.id).sort(), ['anything', 'dump', 'headers', 'redirect-kinds-target', 'user-agent'].sort(), 'the inspection endpoints and /redirect-kinds/target');
   t.equal(server.capture?.('GET', '/status/200'), undefined, 'another endpoint: nothing asked');
   t.ok(server.capture?.('POST', '/dump'), '/dump: its capture');
   t.same(server.capture?.('POST', '/redirect-kinds/target?code=307'), { body: { max: 1024 } }, '/redirect-kinds/target reports a bounded body');
