@@ -27,7 +27,7 @@ build: deps
 # System tools the tests drive: curl checks the headline lies as a user sees them;
 # redis-server backs the shared-store tests (they start their own on a free port).
 tools:
-	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server
+	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server chromium:chromium
 
 up:
 	@bash scripts/check-ports.sh

@@ -4,6 +4,9 @@ import { randomPool } from '../../../shared/random-pick.js';
 import { Registry } from '../../../shared/registry.js';
 import type { ChaosContext, ChaosEndpoint } from '../endpoint.js';
 import authRequired from './auth/auth-required.js';
+import cors from './cors/cors.js';
+import corsExpose from './cors/cors-expose.js';
+import corsPreflight from './cors/cors-preflight.js';
 import chunked from './fault-injection/chunked.js';
 import empty from './fault-injection/empty.js';
 import failFirst from './fault-injection/fail-first.js';
@@ -67,6 +70,9 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   mix,
   random,
   authRequired,
+  cors,
+  corsPreflight,
+  corsExpose,
   method,
   semanticDrift,
   openidConfiguration,

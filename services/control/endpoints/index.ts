@@ -5,6 +5,9 @@ import { randomPool } from '../../../shared/random-pick.js';
 import { Registry } from '../../../shared/registry.js';
 import authRequired from './auth/auth-required.js';
 import cacheCoherent from './headers/cache-coherent.js';
+import cors from './headers/cors.js';
+import corsExpose from './headers/cors-expose.js';
+import corsPreflight from './headers/cors-preflight.js';
 import etag from './headers/etag.js';
 import headerFlood from './headers/header-flood.js';
 import keepaliveLie from './headers/keepalive-lie.js';
@@ -97,6 +100,9 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   cacheCoherent,
   headerFlood,
   keepaliveLie,
+  cors,
+  corsPreflight,
+  corsExpose,
   rateLimit,
   retryMismatch,
   authRequired,
