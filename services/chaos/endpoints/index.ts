@@ -21,6 +21,8 @@ import cacheConfused from './headers/cache-confused.js';
 import etag from './headers/etag.js';
 import headerFlood from './headers/header-flood.js';
 import wrongContentType from './headers/wrong-content-type.js';
+import llmChatCompletions from './agent/llm-chat-completions.js';
+import mcp from './agent/mcp.js';
 import semanticDrift from './agent/semantic-drift.js';
 import agentCard from './discovery/agent-card.js';
 import agentSkillsIndex from './discovery/agent-skills-index.js';
@@ -75,6 +77,8 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   corsExpose,
   method,
   semanticDrift,
+  llmChatCompletions,
+  mcp,
   openidConfiguration,
   oauthAuthorizationServer,
   agentCard,

@@ -22,6 +22,7 @@ import agentCard from './agent/agent-card.js';
 import agentSkill from './agent/agent-skill.js';
 import agentSkillsIndex from './agent/agent-skills-index.js';
 import echoAgent from './agent/echo-agent.js';
+import llmChatCompletions from './agent/llm-chat-completions.js';
 import mcp from './agent/mcp.js';
 import mcpServerCard from './agent/mcp-server-card.js';
 import semanticDrift from './agent/semantic-drift.js';
@@ -120,6 +121,7 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   mcpServerCard,
   echoAgent,
   mcp,
+  llmChatCompletions,
   ...crawlerFileEndpoints,
   infinite,
 ];
