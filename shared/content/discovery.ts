@@ -271,6 +271,9 @@ export const SEMANTIC_SCHEMAS = [
 ] as const;
 export type SemanticSchema = (typeof SEMANTIC_SCHEMAS)[number];
 
+/** Modes of /.well-known/chaos: wrong in meaning (the /semantic-drift document), or in shape. */
+export const WELL_KNOWN_CHAOS_MODES = ['semantic', 'missing-fields', 'wrong-types'] as const;
+
 /** Media type of each schema's documents. */
 export const SCHEMA_CONTENT_TYPES: Readonly<Record<SemanticSchema, string>> = {
   'openid-configuration': 'application/json',

@@ -30,6 +30,7 @@ import mcpServerCard from './discovery/mcp-server-card.js';
 import oauthAuthorizationServer from './discovery/oauth-authorization-server.js';
 import oauthProtectedResource from './discovery/oauth-protected-resource.js';
 import openidConfiguration from './discovery/openid-configuration.js';
+import wellKnownChaos from './discovery/well-known-chaos.js';
 import drip from './latency/drip.js';
 import stall from './latency/stall.js';
 import slow from './latency/slow.js';
@@ -85,6 +86,7 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   oauthProtectedResource,
   agentSkillsIndex,
   mcpServerCard,
+  wellKnownChaos,
 ];
 
 export function createChaosRegistry(): Registry<ChaosContext> {

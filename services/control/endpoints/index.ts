@@ -26,6 +26,7 @@ import llmChatCompletions from './agent/llm-chat-completions.js';
 import mcp from './agent/mcp.js';
 import mcpServerCard from './agent/mcp-server-card.js';
 import semanticDrift from './agent/semantic-drift.js';
+import wellKnownChaos from './agent/well-known-chaos.js';
 import adsTxt from './crawler-files/ads-txt.js';
 import aiTxt from './crawler-files/ai-txt.js';
 import appIcon from './crawler-files/app-icon.js';
@@ -122,6 +123,7 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   echoAgent,
   mcp,
   llmChatCompletions,
+  wellKnownChaos,
   ...crawlerFileEndpoints,
   infinite,
 ];
