@@ -60,9 +60,12 @@ t.test('a capturing endpoint gets raw lines and a bounded body; the others the d
   t.same(dflt, { rawHeaders: null, rawHead: null, body: null, truncated: null, bodyBytes: 3 }, 'counted and discarded');
 });
 
-t.test('the shipped registry asks for nothing: the parser keeps nothing more', async (t) => {
+t.test('the shipped registry asks only for the bodies its agent endpoints read: the others keep nothing more', async (t) => {
   const { port, server } = await startChaos(t);
-  t.equal(server.capture, undefined);
+  const asked = chaosEndpoints.filter((e) => e.capture !== undefined).map((e) => e.path);
+  t.same(asked, ['/llm/v1/chat/completions', '/mcp'], 'the chat completion and /mcp read their bodies');
+  t.same(server.capture?.('POST', '/mcp'), { body: { max: 64 * 1024 } });
+  t.equal(server.capture?.('GET', '/status/200'), undefined, 'any other endpoint: nothing kept');
   const r = await rawExchange(port, 'GET /status/200 HTTP/1.1\r\nHost: a\r\n\r\n', { until: completeByLength });
   t.match(r.data.toString('latin1'), /^HTTP\/1\.1 200 /);
 });

@@ -40,7 +40,6 @@ export default defineChaosEndpoint({
     'Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Access-Control-Allow-Headers', 'Access-Control-Max-Age', 'Vary',
     'X-Chaos-Cors-Mode',
   ],
-  random: 'seeded',
   handle(ctx, { mode }) {
     const origin = ctx.req.headers.get('origin') ?? '*';
     const extra = { 'Cors-Mode': mode };

@@ -32,7 +32,6 @@ export default defineChaosEndpoint({
     mode: oneOf(CORS_MODES, { default: 'wildcard-with-credentials', description: 'which CORS mistake the response makes' }),
   },
   headers: ['Access-Control-Allow-Origin', 'Access-Control-Allow-Credentials', 'Vary', 'X-Chaos-Cors-Mode'],
-  random: 'seeded',
   handle(ctx, { mode }) {
     const origin = ctx.req.headers.get('origin');
     sendComplete(ctx, 200, 'application/json', corsBody('/cors', mode, origin, ctx.req.method), { 'Cors-Mode': mode }, corsLines(mode, origin));

@@ -16,8 +16,6 @@ export default defineChaosEndpoint({
   headers: [
     'Access-Control-Allow-Origin', 'X-Chaos-Discovery-Mode', 'X-Chaos-Drift-Schema', 'X-Chaos-Broken-Fields', 'X-Chaos-Ai-Source', 'X-Chaos-Ai-Fallback-Reason',
   ],
-  // Deterministic with the defaults (ai=false), which is what /random uses.
-  random: 'seeded',
   handle(ctx, { schema, mode, ai }) {
     const extra = { 'Discovery-Mode': mode, 'Drift-Schema': schema };
     if (mode !== 'semantic') {
