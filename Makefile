@@ -30,7 +30,7 @@ build: deps
 # redis-server backs the shared-store tests (they start their own on a free port);
 # haproxy is the front door the stack tests start.
 tools:
-	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy
+	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy chromium:chromium
 
 # Ports first (before anything is built), then the build, then the tools the
 # full stack needs when STACK=full asks for it (installed as root, or named).

@@ -14,6 +14,8 @@ export interface CatalogParam {
   readonly min?: number;
   readonly max?: number;
   readonly accepted: string | readonly string[];
+  /** Other names accepted for some values (alias → value); absent when none. */
+  readonly aliases?: Readonly<Record<string, string>>;
 }
 
 export interface CatalogEndpoint {
@@ -79,6 +81,7 @@ function describeParam(name: string, spec: Param<unknown>): CatalogParam {
     ...(spec.default !== undefined ? { default: spec.default } : {}),
     ...(spec.min !== undefined ? { min: spec.min, max: spec.max } : {}),
     accepted: spec.accepted,
+    ...(spec.aliases ? { aliases: spec.aliases } : {}),
   };
 }
 

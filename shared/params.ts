@@ -33,6 +33,8 @@ export interface Param<T> {
   readonly maxItems?: number;
   /** An ECMA regular expression a list() item or grammar() value matches (OpenAPI `pattern`); parse() still decides. */
   readonly pattern?: string;
+  /** oneOf only: other names accepted for a value (alias → value), parsed as that value. */
+  readonly aliases?: Readonly<Record<string, string>>;
   parse(raw: string): ParseOutcome<T>;
   parseAll?(raws: readonly string[]): ParseOutcome<T>;
 }
@@ -159,11 +161,18 @@ export function bool(o: Common & { readonly default: boolean }): Param<boolean> 
   };
 }
 
+/**
+ * One of `values`. `aliases` are other names for some of them (another
+ * service's mode names for the same behaviour): accepted, and parsed as the
+ * value they name, so handlers, headers and metrics see one name per behaviour.
+ */
 export function oneOf<const V extends readonly [string, ...string[]]>(
   values: V,
-  o: Common & { readonly default: V[number] },
+  o: Common & { readonly default: V[number]; readonly aliases?: Readonly<Record<string, V[number]>> },
 ): Param<V[number]> {
   const allowed = new Set<string>(values);
+  const aliases = o.aliases !== undefined && Object.keys(o.aliases).length > 0 ? o.aliases : undefined;
+  const names = aliases ? [...values, ...Object.keys(aliases)] : values;
   return {
     kind: 'enum',
     required: false,
@@ -171,9 +180,11 @@ export function oneOf<const V extends readonly [string, ...string[]]>(
     accepted: values,
     in: o.in ?? 'query',
     description: o.description,
+    ...(aliases ? { aliases } : {}),
     parse(raw) {
-      if (!allowed.has(raw)) return { ok: false, reason: `must be one of ${values.join(', ')}` };
-      return { ok: true, value: raw as V[number], clamped: false };
+      if (allowed.has(raw)) return { ok: true, value: raw as V[number], clamped: false };
+      if (aliases && Object.hasOwn(aliases, raw)) return { ok: true, value: aliases[raw] as V[number], clamped: false };
+      return { ok: false, reason: `must be one of ${names.join(', ')}` };
     },
   };
 }
@@ -383,6 +394,10 @@ export function checkParamSpecs(specs: ParamSpecs): string[] {
     for (const pick of spec.picks ?? []) {
       const outcome = spec.parse(String(pick));
       if (!outcome.ok || outcome.clamped) problems.push(`${name}: pick ${pick} is outside what it accepts (${String(spec.accepted)})`);
+    }
+    for (const [alias, value] of Object.entries(spec.aliases ?? {})) {
+      if (!(spec.accepted as readonly string[]).includes(value)) problems.push(`${name}: alias ${alias} names ${value}, which it does not accept`);
+      if ((spec.accepted as readonly string[]).includes(alias)) problems.push(`${name}: alias ${alias} is also a value`);
     }
     if (spec.default === undefined) continue;
     if (spec.required) problems.push(`${name}: a required parameter has no default`);

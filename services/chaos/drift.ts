@@ -3,6 +3,7 @@
 // own chaos host, under a path that nothing is served at, so they look like
 // ordinary links of the host the document came from and really answer 404.
 // The same rules validate what a language model writes in ai=true mode.
+import { publishAi } from '../../shared/observe.js';
 import type { Config } from '../../shared/config.js';
 import {
   A2A_PROTOCOL_VERSION,
@@ -12,7 +13,10 @@ import {
   SEMANTIC_SCHEMAS,
   type SemanticSchema,
 } from '../../shared/content/discovery.js';
+import { jsonBody } from '../../shared/json.js';
 import { rngFromSeed } from '../../shared/seed.js';
+import { askModel } from './ai.js';
+import type { ChaosContext } from './endpoint.js';
 
 type Json = Record<string, unknown>;
 
@@ -127,10 +131,10 @@ export const driftBodies = perConfig((config): Readonly<Record<SemanticSchema, B
 
 // --- Checking a document written by a model --------------------------------
 
-type Kind = 'string' | 'string[]' | 'object' | 'object[]';
+export type Kind = 'string' | 'string[]' | 'object' | 'object[]';
 
 /** Required members per schema and their JSON types (from each specification). */
-const REQUIRED: Readonly<Record<SemanticSchema, Readonly<Record<string, Kind>>>> = {
+export const REQUIRED: Readonly<Record<SemanticSchema, Readonly<Record<string, Kind>>>> = {
   'openid-configuration': {
     issuer: 'string',
     authorization_endpoint: 'string',
@@ -359,4 +363,103 @@ export function driftPrompt(schema: SemanticSchema, config: Config): ChatMessage
       ].join('\n'),
     },
   ];
+}
+
+// --- The AI path (ai=true), shared by /semantic-drift and /.well-known/chaos --
+
+export type FallbackReason = 'ai-disabled' | 'budget-exhausted' | 'invalid-json' | 'ai-error' | 'timeout';
+export type Generated = { readonly body: Buffer } | { readonly reason: FallbackReason };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A model-written drift, the reason there is none, or undefined when the client left. */
+export async function generateDrift(ctx: ChaosContext, schema: SemanticSchema): Promise<Generated | undefined> {
+  const ai = ctx.config.ai;
+  if (ai.baseUrl === undefined || ai.model === undefined) return { reason: 'ai-disabled' };
+  let granted: boolean;
+  try {
+    // One shared budget per UTC day, across replicas when the store is Redis.
+    granted = await ctx.store.consumeBudget(`ai-budget:${new Date().toISOString().slice(0, 10)}`, ai.dailyBudget, DAY_MS);
+  } catch {
+    return { reason: 'ai-error' };
+  }
+  if (!granted) return { reason: 'budget-exhausted' };
+  if (ctx.wire.closed) return undefined;
+  const clientGone = new AbortController();
+  ctx.wire.onClose(() => clientGone.abort());
+  const answer = await askModel(ai, driftPrompt(schema, ctx.config), clientGone.signal);
+  switch (answer.kind) {
+    case 'aborted':
+      return undefined;
+    case 'failed':
+      return { reason: answer.reason };
+    case 'content': {
+      // Checked and encoded here, so a document that cannot be serialised is refused like any other.
+      try {
+        const document = parseDriftAnswer(schema, answer.content, deadPrefix(ctx.config, schema));
+        return document === undefined ? { reason: 'invalid-json' } : { body: jsonBody(document) };
+      } catch {
+        return { reason: 'invalid-json' };
+      }
+    }
+  }
+}
+
+/**
+ * The ai=true answer: a model-written drift, or the fixed one with the reason
+ * it fell back; nothing when the client left meanwhile. `send` writes either.
+ */
+export async function serveGeneratedDrift(
+  ctx: ChaosContext,
+  schema: SemanticSchema,
+  send: (body: Buffer, aiHeaders: Readonly<Record<string, string>>) => void,
+): Promise<void> {
+  // Whatever goes wrong on the way to a model-written body is a fallback, never a 5xx.
+  const outcome = await generateDrift(ctx, schema).catch((): Generated => ({ reason: 'ai-error' }));
+  // The client left while the model was writing: nothing may be written now.
+  if (outcome === undefined || ctx.wire.closed) return;
+  if ('body' in outcome) {
+    publishAi('ai', 'none');
+    send(outcome.body, { 'Ai-Source': 'ai' });
+  } else {
+    publishAi('fallback', outcome.reason);
+    send(driftBodies(ctx.config)[schema], { 'Ai-Source': 'fallback', 'Ai-Fallback-Reason': outcome.reason });
+  }
+}
+
+// --- /.well-known/chaos: the consistent document, broken in its shape ------
+
+/** The modes of /.well-known/chaos that break the shape rather than the meaning. */
+export type ShapeMode = 'missing-fields' | 'wrong-types';
+
+/** A value of another JSON type than `kind`, close enough to the right one to be tempting. */
+function wrongKind(value: unknown, kind: Kind): unknown {
+  switch (kind) {
+    case 'string':
+      // A URL or name as a one-element list.
+      return [value];
+    case 'string[]':
+      // A list as one space-separated string (what a form field would hold).
+      return Array.isArray(value) ? value.join(' ') : String(value);
+    case 'object':
+      return JSON.stringify(value);
+    case 'object[]':
+      // A list of objects as its first object alone.
+      return Array.isArray(value) && value.length > 0 ? value[0] : {};
+  }
+}
+
+/**
+ * The control host's well-formed document of `schema` with every member its
+ * specification requires removed (missing-fields) or of another JSON type
+ * (wrong-types), and the names of those members, in order.
+ */
+export function brokenShape(consistent: Buffer, schema: SemanticSchema, mode: ShapeMode): { readonly body: Buffer; readonly fields: readonly string[] } {
+  const doc = JSON.parse(consistent.toString('utf8')) as Json;
+  const fields = Object.keys(REQUIRED[schema]);
+  for (const [name, kind] of Object.entries(REQUIRED[schema])) {
+    if (mode === 'missing-fields') delete doc[name];
+    else doc[name] = wrongKind(doc[name], kind);
+  }
+  return { body: documentBody(doc), fields };
 }

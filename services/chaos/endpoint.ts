@@ -2,6 +2,7 @@
 // helpers that build the honest parts of a response so each endpoint file only
 // spells out its lie.
 import type { Config } from '../../shared/config.js';
+import { errorResponse, type ErrorStatus } from '../../shared/errors.js';
 import { addChaosHeaders, addClampedHeader, httpDate, type HeaderList, type HeaderValue } from '../../shared/headers.js';
 import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '../../shared/registry.js';
 import type { Store } from '../../shared/store/types.js';
@@ -77,5 +78,20 @@ export function sendComplete(
   if (headersAfter) headers.push(...headersAfter);
   ctx.wire.head(status, headers);
   ctx.wire.write(body);
+  ctx.wire.end();
+}
+
+/**
+ * A real error an endpoint decides itself (a request body it cannot read):
+ * errors.ts framing with the endpoint's own JSON body, and no X-Chaos-* line,
+ * since it is not chaos.
+ */
+export function sendRealError(ctx: ChaosContext, status: ErrorStatus, body: object): void {
+  const response = errorResponse(status, body);
+  const headers: HeaderList = [...response.headers, ['Date', httpDate()]];
+  const connection = connectionValue(ctx);
+  if (connection) headers.push(['Connection', connection]);
+  ctx.wire.head(status, headers);
+  ctx.wire.write(response.body);
   ctx.wire.end();
 }

@@ -246,7 +246,7 @@ export function serverCard(control: string, remotes: readonly McpRemote[] | unde
     $schema: SERVER_CARD_SCHEMA,
     name: mcpServerName(control),
     version: '1.0.0',
-    description: 'A minimal MCP server: initialize and ping, no tools.',
+    description: 'A minimal MCP server: initialize, ping and one echo tool.',
     title: 'Chaos control MCP server',
     websiteUrl: `${control}/`,
     ...(remotes !== undefined ? { remotes: remotes.map((r) => ({ ...r, supportedProtocolVersions: [...r.supportedProtocolVersions] })) } : {}),
@@ -270,6 +270,9 @@ export const SEMANTIC_SCHEMAS = [
   'agent-card',
 ] as const;
 export type SemanticSchema = (typeof SEMANTIC_SCHEMAS)[number];
+
+/** Modes of /.well-known/chaos: wrong in meaning (the /semantic-drift document), or in shape. */
+export const WELL_KNOWN_CHAOS_MODES = ['semantic', 'missing-fields', 'wrong-types'] as const;
 
 /** Media type of each schema's documents. */
 export const SCHEMA_CONTENT_TYPES: Readonly<Record<SemanticSchema, string>> = {

@@ -870,7 +870,7 @@ t.test('control: the MCP server card names /mcp, which speaks the versions liste
   t.equal(initialized.status, 202, 'a notification is accepted');
   t.equal(initialized.text, '');
   t.same((await rpc(mcpPath, { jsonrpc: '2.0', id: 9, method: 'ping' })).json, { jsonrpc: '2.0', id: 9, result: {} });
-  t.equal((await rpc(mcpPath, { jsonrpc: '2.0', id: 10, method: 'tools/call', params: {} })).json.error.code, -32601);
+  t.equal((await rpc(mcpPath, { jsonrpc: '2.0', id: 10, method: 'resources/list', params: {} })).json.error.code, -32601);
   const batch = await rpc(mcpPath, [{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
   t.equal(batch.status, 400);
   t.equal(batch.json.error.code, -32600);

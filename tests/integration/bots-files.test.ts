@@ -224,6 +224,11 @@ const CHECKS: Readonly<Record<string, Readonly<Record<string, Check>>>> = {
       t.ok(parses(r.text), 'valid JSON');
       t.equal(r.res.header('content-type'), 'application/json');
     },
+    'path-mismatch': async (t, r) => {
+      const components = JSON.parse(r.text).applinks.details[0].components as { '/': string }[];
+      t.same(components.map((c) => c['/']), ['/gone/*'], 'only a path this host does not serve');
+      t.equal(await status(`${B}/gone/anything`), 404);
+    },
   },
   '/.well-known/assetlinks.json': {
     'short-fingerprint': (t, r) => {
@@ -296,6 +301,21 @@ const CHECKS: Readonly<Record<string, Readonly<Record<string, Check>>>> = {
       t.equal(mediaType(r), 'text/html');
       t.ok(JSON.parse(r.text).name);
     },
+    'contradictory-display': (t, r) => {
+      const m = JSON.parse(r.text);
+      t.equal(m.display, 'fullscreen');
+      t.same(m.display_override, ['browser'], 'the override asks for a tab');
+    },
+    'invalid-colors': (t, r) => {
+      const m = JSON.parse(r.text);
+      t.equal(m.theme_color, '#12345G', 'G is no hex digit');
+      t.equal(m.background_color, 'bluish');
+    },
+    'name-mismatch': (t, r) => {
+      const m = JSON.parse(r.text);
+      t.equal(m.short_name, 'Other App');
+      t.notMatch(m.name, /Other App/, 'name names another app');
+    },
   },
   '/icon.png': {
     'wrong-size': (t, r) => {
@@ -341,6 +361,10 @@ const CHECKS: Readonly<Record<string, Readonly<Record<string, Check>>>> = {
     'invalid-syntax': (t, r) => {
       t.match(r.text, /^DID:WEB:/);
       t.equal(`did:web:${r.text.slice(8)}`, BOTS_DID, 'otherwise this host');
+    },
+    empty: (t, r) => {
+      t.equal(r.res.status, 200);
+      t.equal(r.body.length, 0, 'no DID at all');
     },
   },
   '/.well-known/did.json': {

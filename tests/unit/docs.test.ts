@@ -47,7 +47,7 @@ t.test('a control twin is documented beside its chaos or bots twin; a twinless o
   const at = (path: string) => control?.match(path)?.endpoint;
   const matched = at('/matched-content-type');
   t.ok(matched && twinOf('control', matched, all)?.endpoint.path === '/wrong-content-type', 'a counterpartPath resolves');
-  for (const path of ['/.well-known/jwks.json', '/mcp', '/infinite/json/users/a']) {
+  for (const path of ['/.well-known/jwks.json', '/echo', '/infinite/json/users/a']) {
     const endpoint = at(path);
     t.ok(endpoint && twinOf('control', endpoint, all) === undefined, `${path}: no twin on another host`);
   }

@@ -96,6 +96,8 @@ export interface ChaosFileDef<L extends Lies> {
   readonly summary: string;
   /** mode → the lie it tells, in catalog order; the first is the default. */
   readonly lies: L;
+  /** Other services' names for some modes (alias → mode), accepted as those modes. */
+  readonly aliases?: Readonly<Record<string, keyof L & string>>;
   /** The control twin's path, when it differs from `path`. */
   readonly counterpart?: string;
   readonly headers?: readonly string[];
@@ -138,7 +140,7 @@ export function chaosFile<const L extends Lies>(def: ChaosFileDef<L>): HttpEndpo
     path: def.path,
     category: def.category,
     summary: def.summary,
-    params: { mode: oneOf(modes, { default: modes[0], description: 'which documented lie to tell' }) },
+    params: { mode: oneOf(modes, { default: modes[0], description: 'which documented lie to tell', ...(def.aliases ? { aliases: def.aliases } : {}) }) },
     headers: [...FILE_HEADERS, ...(def.headers ?? [])],
     ...(def.counterpart ? { counterpart: def.counterpart } : {}),
     ...(def.sitemap ? { sitemap: true } : {}),

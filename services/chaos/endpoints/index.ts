@@ -4,6 +4,9 @@ import { randomPool } from '../../../shared/random-pick.js';
 import { Registry } from '../../../shared/registry.js';
 import type { ChaosContext, ChaosEndpoint } from '../endpoint.js';
 import authRequired from './auth/auth-required.js';
+import cors from './cors/cors.js';
+import corsExpose from './cors/cors-expose.js';
+import corsPreflight from './cors/cors-preflight.js';
 import chunked from './fault-injection/chunked.js';
 import empty from './fault-injection/empty.js';
 import failFirst from './fault-injection/fail-first.js';
@@ -26,6 +29,8 @@ import wrongContentType from './headers/wrong-content-type.js';
 import duplicateHeaders from './headers/duplicate-headers.js';
 import hugeHeader from './headers/huge-header.js';
 import cookies from './headers/cookies.js';
+import llmChatCompletions from './agent/llm-chat-completions.js';
+import mcp from './agent/mcp.js';
 import semanticDrift from './agent/semantic-drift.js';
 import agentCard from './discovery/agent-card.js';
 import agentSkillsIndex from './discovery/agent-skills-index.js';
@@ -33,6 +38,7 @@ import mcpServerCard from './discovery/mcp-server-card.js';
 import oauthAuthorizationServer from './discovery/oauth-authorization-server.js';
 import oauthProtectedResource from './discovery/oauth-protected-resource.js';
 import openidConfiguration from './discovery/openid-configuration.js';
+import wellKnownChaos from './discovery/well-known-chaos.js';
 import drip from './latency/drip.js';
 import stall from './latency/stall.js';
 import slowHeaders from './latency/slow-headers.js';
@@ -116,9 +122,14 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   userAgent,
   dump,
   authRequired,
+  cors,
+  corsPreflight,
+  corsExpose,
   method,
   headLies,
   semanticDrift,
+  llmChatCompletions,
+  mcp,
   openidConfiguration,
   oauthAuthorizationServer,
   agentCard,
@@ -127,6 +138,7 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   mcpServerCard,
   pagination,
   paginationLink,
+  wellKnownChaos,
 ];
 
 export function createChaosRegistry(): Registry<ChaosContext> {

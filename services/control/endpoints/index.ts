@@ -7,6 +7,9 @@ import authRequired from './auth/auth-required.js';
 import anything from './headers/anything.js';
 import cacheCoherent from './headers/cache-coherent.js';
 import dump from './headers/dump.js';
+import cors from './headers/cors.js';
+import corsExpose from './headers/cors-expose.js';
+import corsPreflight from './headers/cors-preflight.js';
 import etag from './headers/etag.js';
 import headerFlood from './headers/header-flood.js';
 import inspectHeaders from './headers/headers.js';
@@ -27,9 +30,11 @@ import agentCard from './agent/agent-card.js';
 import agentSkill from './agent/agent-skill.js';
 import agentSkillsIndex from './agent/agent-skills-index.js';
 import echoAgent from './agent/echo-agent.js';
+import llmChatCompletions from './agent/llm-chat-completions.js';
 import mcp from './agent/mcp.js';
 import mcpServerCard from './agent/mcp-server-card.js';
 import semanticDrift from './agent/semantic-drift.js';
+import wellKnownChaos from './agent/well-known-chaos.js';
 import adsTxt from './crawler-files/ads-txt.js';
 import aiTxt from './crawler-files/ai-txt.js';
 import appIcon from './crawler-files/app-icon.js';
@@ -146,6 +151,9 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   ip,
   userAgent,
   dump,
+  cors,
+  corsPreflight,
+  corsExpose,
   rateLimit,
   retryAfterFormats,
   throttle,
@@ -166,6 +174,8 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   mcpServerCard,
   echoAgent,
   mcp,
+  llmChatCompletions,
+  wellKnownChaos,
   ...crawlerFileEndpoints,
   infinite,
 ];

@@ -1,6 +1,6 @@
 import { appleAppSiteAssociation } from '../../../../shared/content/crawler-files/documents.js';
 import { APP_BUNDLE_ID, APPLE_APP_ID, prettyJson } from '../../../../shared/content/crawler-files/site.js';
-import { chaosFile, json, JSON_TYPE, redirect, reply } from '../file.js';
+import { chaosFile, DEAD_PREFIX, json, JSON_TYPE, redirect, reply } from '../file.js';
 
 /** Apple's CDN refuses an apple-app-site-association file over 128 KB. */
 export const AASA_SIZE_LIMIT = 128 * 1024;
@@ -21,7 +21,7 @@ export default chaosFile({
   path: '/.well-known/apple-app-site-association',
   category: 'app-linking',
   file: 'apple-app-site-association',
-  summary: "apple-app-site-association files Apple's verifier rejects: octet-stream, a redirect, invalid JSON, a malformed team ID, mixed legacy keys, over 128 KB",
+  summary: "apple-app-site-association files Apple's verifier rejects: octet-stream, a redirect, invalid JSON, a malformed team ID, mixed legacy keys, over 128 KB, paths the site does not serve",
   lies: {
     'wrong-content-type': 'a valid file labelled application/octet-stream, as servers label extension-less files (Apple requires application/json)',
     redirect: "302 to the control host's file (Apple follows no redirect for this file)",
@@ -29,7 +29,9 @@ export default chaosFile({
     'bad-team-id': `app IDs whose team ID is "${BAD_TEAM_ID}": 9 lower-case characters, not 10 upper-case alphanumerics`,
     'legacy-mixed': 'one details entry mixes the iOS 12 keys (appID, paths) with appIDs/components that name another app',
     'too-large': 'valid JSON over the 128 KB Apple accepts',
+    'path-mismatch': `components claim only ${DEAD_PREFIX}/*, where this host serves nothing (every claimed link is a 404), and none of its pages`,
   },
+  aliases: { 'malformed-json': 'invalid-json' },
   build: (site) => {
     const valid = appleAppSiteAssociation();
     const badId = `${BAD_TEAM_ID}.${APP_BUNDLE_ID}`;
@@ -51,6 +53,7 @@ export default chaosFile({
         },
       }),
       'too-large': reply(JSON_TYPE, TOO_LARGE),
+      'path-mismatch': json({ ...valid, applinks: { details: [{ appIDs: [APPLE_APP_ID], components: [{ '/': `${DEAD_PREFIX}/*` }] }] } }),
     };
   },
 });

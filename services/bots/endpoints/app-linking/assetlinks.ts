@@ -26,6 +26,7 @@ export default chaosFile({
     redirect: "301 to the control host's file (Android verifies without following redirects)",
     'wrong-content-type': 'a valid statement list labelled text/html',
   },
+  aliases: { 'malformed-json': 'invalid-json' },
   build: (site) => {
     const valid = assetLinks();
     const good = JSON.stringify(valid[0], null, 2);

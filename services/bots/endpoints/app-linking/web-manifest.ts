@@ -10,7 +10,7 @@ export default chaosFile({
   path: '/manifest.webmanifest',
   category: 'app-linking',
   file: 'manifest.webmanifest',
-  summary: 'Web app manifests that install wrong or not at all: dead icons, icons smaller than declared, start_url outside scope or origin, no name, invalid JSON, an HTML label',
+  summary: 'Web app manifests that install wrong or not at all: dead icons, icons smaller than declared, start_url outside scope or origin, no name, invalid JSON, an HTML label, contradictory display, invalid colors, names of two apps',
   lies: {
     'dead-icons': 'both icons answer 404',
     'icon-size-lies': 'icons declared 192x192 and 512x512 are 16x16 PNGs',
@@ -19,7 +19,11 @@ export default chaosFile({
     'missing-name': 'neither name nor short_name (not installable)',
     'invalid-json': 'single-quoted strings',
     'wrong-content-type': 'a valid manifest labelled text/html (browsers parse it anyway; validators flag it)',
+    'contradictory-display': 'display fullscreen with display_override ["browser"]: the override, which wins, asks for an ordinary tab',
+    'invalid-colors': 'theme_color #12345G and background_color "bluish": not CSS colors (browsers ignore both)',
+    'name-mismatch': 'short_name names another app ("Other App") than name',
   },
+  aliases: { 'malformed-json': 'invalid-json' },
   build: (site) => {
     // The correct bots-host manifest; each mode changes only what its lie names.
     // Every mode but the icon ones keeps the control icons (see webManifest).
@@ -37,6 +41,9 @@ export default chaosFile({
       // The correct manifest with every string single-quoted (none holds a quote).
       'invalid-json': reply(MANIFEST, prettyJson(base).replace(/"/g, "'")),
       'wrong-content-type': json(base, HTML),
+      'contradictory-display': manifest({ ...base, display: 'fullscreen', display_override: ['browser'] }),
+      'invalid-colors': manifest({ ...base, theme_color: '#12345G', background_color: 'bluish' }),
+      'name-mismatch': manifest({ ...base, short_name: 'Other App' }),
     };
   },
 });

@@ -17,6 +17,7 @@ export default chaosFile({
     'invalid-json': 'an unquoted key',
     'wrong-content-type': 'a valid document labelled text/html',
   },
+  aliases: { 'malformed-json': 'invalid-json' },
   build: (site) => {
     const context = ['https://www.w3.org/ns/did/v1'];
     const valid = { '@context': context, id: site.botsDid, alsoKnownAs: [`at://${site.botsHostname}`] };

@@ -19,6 +19,7 @@ export default chaosFile({
     'invalid-json': 'localPosts is NaN, which JSON does not have',
     'wrong-content-type': 'a valid document labelled text/html',
   },
+  aliases: { 'malformed-json': 'invalid-json', 'version-mismatch': 'version-contradicts-path' },
   build: (site) => {
     const valid = nodeinfo20('bots');
     const profile = (value: unknown) => json(value, NODEINFO_20_PROFILE);

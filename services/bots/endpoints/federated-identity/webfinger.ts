@@ -51,7 +51,7 @@ export default defineBotsEndpoint({
   summary: 'WebFinger for acct:bots@<this host> that misleads: another subject, answers for anyone, links to another host, an HTML label, a cut JRD; unknown resources 404',
   params: {
     resource: str({ required: true, minLength: 1, maxLength: 512, description: 'the URI asked about (RFC 7033: missing → 400)' }),
-    mode: oneOf(MODES, { default: MODES[0], description: 'which documented lie to tell' }),
+    mode: oneOf(MODES, { default: MODES[0], description: 'which documented lie to tell', aliases: { 'malformed-json': 'invalid-json' } }),
   },
   headers: [...FILE_HEADERS],
   handle(ctx, { resource, mode }) {

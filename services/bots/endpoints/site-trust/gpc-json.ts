@@ -14,6 +14,7 @@ export default chaosFile({
     'invalid-json': 'a trailing comma',
     'wrong-content-type': 'a valid resource labelled text/html',
   },
+  aliases: { 'malformed-json': 'invalid-json' },
   build: (_site, day) => ({
     'string-boolean': json({ gpc: 'true', lastUpdate: day.iso }),
     'future-last-update': json({ gpc: true, lastUpdate: '2099-01-01' }),

@@ -35,7 +35,8 @@ interface Variant {
 const variants = perConfig((config: Config): Readonly<Record<Mode, Variant>> => {
   const control = config.urls.control;
   const remote = controlRemote(control);
-  const deadUrl = config.urls.base + LINKED_PATHS.mcp;
+  // Not /mcp: the chaos host serves its own lying MCP server there.
+  const deadUrl = `${config.urls.base}${LINKED_PATHS.mcp}-gone`;
   return {
     'missing-transport': {
       body: documentBody(serverCard(control, undefined)),

@@ -1,4 +1,6 @@
 import { LINKED_PATHS, MCP_PROTOCOL_VERSIONS, mcpServerName } from '../../../../shared/content/discovery.js';
+import { callEchoTool, ECHO_TOOL, MCP_MODES } from '../../../../shared/content/mcp.js';
+import { oneOf } from '../../../../shared/params.js';
 import { defineControlEndpoint, type HttpContext } from '../../../../shared/http-service.js';
 import { readRpcRequest, rpcError, rpcResult, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND } from './json-rpc.js';
 
@@ -12,10 +14,10 @@ export default defineControlEndpoint({
   path: LINKED_PATHS.mcp,
   methods: ['POST'],
   category: 'agent',
-  // Linked from the discovery documents; no chaos endpoint lies about it.
-  counterpart: null,
-  summary: 'The MCP server the server card names: initialize (version negotiation) and ping; no tools, resources or prompts',
-  params: {},
+  summary: 'The MCP server the server card names: initialize (version negotiation), ping, and one echo tool (tools/list, tools/call)',
+  params: {
+    mode: oneOf(MCP_MODES, { default: 'version-mismatch', description: 'accepted for parity with the chaos /mcp; always correct' }),
+  },
   handle(ctx) {
     return answer(ctx);
   },
@@ -40,9 +42,9 @@ async function answer(ctx: HttpContext): Promise<void> {
         'application/json',
         rpcResult(id, {
           protocolVersion,
-          capabilities: {},
+          capabilities: { tools: { listChanged: false } },
           serverInfo: { name: mcpServerName(ctx.config.urls.control), version: '1.0.0' },
-          instructions: 'This server answers initialize and ping only: it has no tools, resources or prompts.',
+          instructions: 'This server answers initialize, ping and the echo tool: no resources or prompts.',
         }),
       );
       return;
@@ -50,6 +52,14 @@ async function answer(ctx: HttpContext): Promise<void> {
     case 'ping':
       ctx.send(200, 'application/json', rpcResult(id, {}));
       return;
+    case 'tools/list':
+      ctx.send(200, 'application/json', rpcResult(id, { tools: [ECHO_TOOL] }));
+      return;
+    case 'tools/call': {
+      const outcome = callEchoTool(params);
+      ctx.send(200, 'application/json', 'result' in outcome ? rpcResult(id, outcome.result) : rpcError(id, outcome.error.code, outcome.error.message));
+      return;
+    }
     default:
       ctx.send(200, 'application/json', rpcError(id, RPC_METHOD_NOT_FOUND, `Method not found: ${method}`));
   }
