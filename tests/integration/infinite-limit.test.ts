@@ -11,18 +11,20 @@ async function status(port: number, path: string, headers: Record<string, string
 }
 
 t.test('10 requests per 60 s per IP, then a real 429', async (t) => {
-  // Loopback is the proxy here, so X-Forwarded-For can name another client below.
+  // Loopback is the proxy here: every request names its client in X-Forwarded-For
+  // (one the proxy sends without it is its own health check, which no limit counts).
   const { port } = await startHttp(t, 'control', testConfig({ TRUST_PROXY: '127.0.0.1' }));
+  const client = { 'X-Forwarded-For': '192.0.2.6' };
   // Requests refused before the generator (404, 414, 400) do not count.
-  t.equal((await status(port, '/infinite/json/widgets/a')).head.status, 404);
-  t.equal((await status(port, `/infinite/json/users/${'a'.repeat(1025)}`)).head.status, 414);
-  t.equal((await status(port, '/infinite/json/users/a?fields=a%20b')).head.status, 400);
-  t.equal((await status(port, '/infinite/html/users/../../x')).head.status, 400, 'a dot-segment tail');
+  t.equal((await status(port, '/infinite/json/widgets/a', client)).head.status, 404);
+  t.equal((await status(port, `/infinite/json/users/${'a'.repeat(1025)}`, client)).head.status, 414);
+  t.equal((await status(port, '/infinite/json/users/a?fields=a%20b', client)).head.status, 400);
+  t.equal((await status(port, '/infinite/html/users/../../x', client)).head.status, 400, 'a dot-segment tail');
   for (let i = 0; i < 10; i++) {
-    const { head } = await status(port, `/infinite/${i % 2 ? 'json' : 'html'}/users/limit-${i}`);
+    const { head } = await status(port, `/infinite/${i % 2 ? 'json' : 'html'}/users/limit-${i}`, client);
     t.equal(head.status, 200, `request ${i + 1}`);
   }
-  const { head, body } = await status(port, '/infinite/html/users/limit-11');
+  const { head, body } = await status(port, '/infinite/html/users/limit-11', client);
   t.equal(head.status, 429, 'the 11th within the minute');
   const retry = Number(head.header('retry-after'));
   t.ok(Number.isInteger(retry) && retry >= 1 && retry <= 60, `Retry-After ${retry}`);
@@ -37,7 +39,7 @@ t.test('10 requests per 60 s per IP, then a real 429', async (t) => {
   t.match(problem.detail, /10 requests per 60 seconds per IP/);
   t.match(problem.detail, /not chaos/);
 
-  t.equal((await status(port, '/bytes')).head.status, 200, 'the rest of the host is not limited by it');
+  t.equal((await status(port, '/bytes', client)).head.status, 200, 'the rest of the host is not limited by it');
   const other = await status(port, '/infinite/html/users/limit-11', { 'X-Forwarded-For': '192.0.2.7' });
   t.equal(other.head.status, 200, 'another client (through the trusted proxy) has its own budget');
 });
