@@ -215,6 +215,8 @@ export const EXAMPLE_PLAN: EdgePlan = {
  */
 export const CONTAINER_PLAN: EdgePlan = {
   ...EXAMPLE_PLAN,
+  // The deployments give replicas MAX_RESPONSE_MS to drain; a stopping proxy waits as long.
+  shutdownGraceMs: 120_000,
   bindAddress: '0.0.0.0',
   adminBind: '0.0.0.0',
   replicas: { chaos: { dns: 'chaos:8081', max: 16 }, control: { dns: 'control:8082', max: 16 }, bots: { dns: 'bots:8083', max: 16 } },
