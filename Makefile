@@ -28,9 +28,10 @@ build: deps
 
 # System tools the tests drive: curl checks the headline lies as a user sees them;
 # redis-server backs the shared-store tests (they start their own on a free port);
-# haproxy is the front door the stack tests start.
+# haproxy is the front door the stack tests start; chromium runs the browser tests;
+# promtool (prometheus) checks the Prometheus configurations.
 tools:
-	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy chromium:chromium
+	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy chromium:chromium promtool:prometheus
 
 # Ports first (before anything is built), then the build, then the tools the
 # full stack needs when STACK=full asks for it (installed as root, or named).

@@ -2,6 +2,7 @@
 // chaos replicas in PROXY v2 and to control and bots in X-Forwarded-For, the
 // limiter counts it across replicas on the shared Redis, and the edge caps one
 // address's connections before any replica sees them.
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
@@ -47,4 +48,66 @@ t.test('the client address reaches the limiter; replicas share one budget', asyn
     const other = await rawExchange(stack.front, closing('/slow?ms=0', chaosHost), { localAddress: '127.0.0.21' });
     t.equal(parseHead(other.data).status, 200, 'another address is served');
   });
+});
+
+/** Metric names in a PromQL expression (label values and strings aside). */
+function metricNames(expr: string): string[] {
+  const withoutStrings = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  return [...withoutStrings.matchAll(/\b(?:chaos|haproxy|process|nodejs)_[a-z0-9_]+\b/g)].map((m) => m[0]);
+}
+
+/** Label names a PromQL expression filters or groups on: `{name=…}` matchers and `by (…)` lists. */
+function labelNames(expr: string): string[] {
+  const matchers = [...expr.matchAll(/\{([^}]*)\}/g)].flatMap((m) => [...(m[1] as string).matchAll(/([a-z_]+)\s*(?:=~|!~|!=|=)/g)].map((x) => x[1] as string));
+  const groups = [...expr.matchAll(/\bby\s*\(([^)]*)\)/g)].flatMap((m) => (m[1] as string).split(',').map((s) => s.trim()));
+  return [...new Set([...matchers, ...groups])].filter((l) => l !== '');
+}
+
+/** `name` → the label names its samples carry, from an exposition. */
+function exposed(text: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const line of text.split('\n')) {
+    const type = /^# TYPE (\S+) /.exec(line);
+    if (type) {
+      if (!out.has(type[1] as string)) out.set(type[1] as string, new Set());
+      continue;
+    }
+    const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? /.exec(line);
+    if (!sample) continue;
+    const labels = out.get(sample[1] as string) ?? new Set<string>();
+    for (const m of (sample[2] ?? '').matchAll(/([a-zA-Z_]+)="/g)) labels.add(m[1] as string);
+    out.set(sample[1] as string, labels);
+  }
+  return out;
+}
+
+t.test('every metric and label the Grafana dashboard queries is exposed by a real process after traffic', async (t) => {
+  const stack = await startStack(t, { RATE_LIMIT_GENERAL: '2' });
+  const chaosHost = new URL(stack.urls.chaos).host;
+  // Traffic that creates every series the dashboard reads: a lie, a real 429, a parameter error, an AI-mode fallback.
+  for (let i = 0; i < 3; i++) await rawExchange(stack.front, closing('/truncate', chaosHost), { localAddress: '127.0.0.40' });
+  await rawExchange(stack.front, closing('/drip?bytes=nope', chaosHost), { localAddress: '127.0.0.41' });
+  await rawExchange(stack.front, closing('/semantic-drift?ai=true', chaosHost), { localAddress: '127.0.0.42' });
+  const admins = [...stack.supervisor.stdout().matchAll(/chaos\.1 :(\d+)/g)].map((m) => Number(m[1]));
+  t.equal(admins.length, 1, 'the banner names chaos.1 admin port');
+  const replicas = await Promise.all(
+    [...stack.supervisor.stdout().matchAll(/(chaos|control|bots)\.\d :(\d+)/g)].map(async (m) => (await fetch(`http://127.0.0.1:${m[2]}/metrics`)).text()),
+  );
+  const haproxy = await (await fetch(`http://127.0.0.1:${stack.admin}/metrics`)).text();
+  const all = exposed([...replicas, haproxy].join('\n'));
+  const dashboard = JSON.parse(readFileSync(new URL('../../../deploy/grafana/dashboards/chaos.json', import.meta.url), 'utf8')) as { panels: { targets?: { expr: string }[]; panels?: unknown[] }[] };
+  const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((x) => x.expr));
+  t.ok(exprs.length >= 20, `${exprs.length} queries`);
+  // Added by Prometheus at scrape time (the target's job and instance, compose's service label), not by a process.
+  const targetLabels = new Set(['job', 'instance', 'service', 'le']);
+  for (const expr of exprs) {
+    for (const name of metricNames(expr)) {
+      const labels = all.get(name);
+      t.ok(labels, `${name} is exposed (${expr.slice(0, 60)})`);
+      for (const label of labelNames(expr)) {
+        if (targetLabels.has(label)) continue;
+        t.ok(labels?.has(label), `${name} carries the label ${label}`);
+      }
+    }
+  }
 });

@@ -7,12 +7,29 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
+import { renderPrometheusConfig } from '../../services/prometheus-config.js';
 import { CONTAINER_PLAN, EXAMPLE_FILE, EXAMPLE_PLAN, renderHaproxyConfig, type EdgePlan } from '../../proxy/haproxy-config.js';
 import { rawExchange, get, parseHead, completeByLength, type RawResult } from '../helpers/raw.js';
 import { startChaos, testConfig } from '../helpers/servers.js';
 import { alive, startStack, type Stack } from '../helpers/stack.js';
+
+function promtoolCheck(file: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile('promtool', ['check', 'config', file], (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }));
+  });
+}
+
+t.test('the Prometheus configurations pass promtool', async (t) => {
+  const local = join(mkdtempSync(join(tmpdir(), 'prometheus-check-')), 'prometheus.yml');
+  writeFileSync(local, renderPrometheusConfig({ replicas: [{ name: 'chaos.1', service: 'chaos', port: 9101 }, { name: 'control.1', service: 'control', port: 9201 }], haproxyPort: 8404 }));
+  for (const [name, file] of [['the local stack', local], ['compose', fileURLToPath(new URL('../../../deploy/prometheus/prometheus.yml', import.meta.url))]]) {
+    const { code, output } = await promtoolCheck(file as string);
+    t.equal(code, 0, `${name}: ${output.trim().split('\n').slice(-2).join(' / ')}`);
+  }
+});
 
 function haproxyCheck(text: string): Promise<{ code: number; output: string }> {
   const file = join(mkdtempSync(join(tmpdir(), 'haproxy-check-')), 'haproxy.cfg');
