@@ -45,5 +45,10 @@ if [[ "${BENCH_SKIP:-}" != *front-door* ]]; then
   fi
 fi
 
+# The cost of metrics: a chaos process with its admin port on vs off (needs wrk).
+if [[ "${BENCH_SKIP:-}" != *metrics* ]] && command -v wrk >/dev/null 2>&1; then
+  node dist/bench/metrics.js
+fi
+
 # The infinite namespace: generator pages/s on one core, RSS across 1,000,000 URLs, pages/s over HTTP.
 bash bench/infinite/run.sh
