@@ -100,7 +100,7 @@ t.test('picks: /random draws a parameter from its picks, which must be in range'
 
 t.test('/random: its summary names exactly the endpoints that hold the connection', async (t) => {
   const held = chaosEndpoints.filter((e) => e.holdsConnection === true).map((e) => e.path);
-  t.same([...held].sort(), ['/bytes', '/drip', '/mix', '/partial-stream', '/slow', '/stall']);
+  t.same([...held].sort(), ['/bytes', '/drip', '/mix', '/partial-stream', '/slow', '/sse', '/stall']);
   const random = chaosEndpoints.find((e) => e.id === 'random') as AnyEndpoint<unknown>;
   t.ok(neverRandom(random), '/random never picks itself');
   const named = /\(never ([^)]*?), which stall or hold the connection\)/.exec(random.summary)?.[1] ?? '';

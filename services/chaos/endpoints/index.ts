@@ -32,6 +32,10 @@ import method from './method/method.js';
 import bytes from './payload/bytes.js';
 import compression from './payload/compression.js';
 import json from './payload/json.js';
+import sse from './payload/sse.js';
+import ndjson from './payload/ndjson.js';
+import xml from './payload/xml.js';
+import charset from './payload/charset.js';
 import partialStream from './payload/partial-stream.js';
 import range from './payload/range.js';
 import truncate from './payload/truncate.js';
@@ -50,6 +54,10 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   compression,
   range,
   json,
+  sse,
+  ndjson,
+  xml,
+  charset,
   redirectChain,
   etag,
   wrongContentType,

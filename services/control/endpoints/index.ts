@@ -50,6 +50,10 @@ import chunked from './payload/chunked.js';
 import compression from './payload/compression.js';
 import garbage from './payload/garbage.js';
 import json from './payload/json.js';
+import sse from './payload/sse.js';
+import ndjson from './payload/ndjson.js';
+import xml from './payload/xml.js';
+import charset from './payload/charset.js';
 import partialStream from './payload/partial-stream.js';
 import range from './payload/range.js';
 import truncate from './payload/truncate.js';
@@ -91,6 +95,10 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   chunked,
   range,
   json,
+  sse,
+  ndjson,
+  xml,
+  charset,
   redirectChain,
   etag,
   matchedContentType,
