@@ -4,6 +4,9 @@ import { randomPool } from '../../../shared/random-pick.js';
 import { Registry } from '../../../shared/registry.js';
 import type { ChaosContext, ChaosEndpoint } from '../endpoint.js';
 import authRequired from './auth/auth-required.js';
+import jwt from './auth/jwt.js';
+import authChallenge from './auth/auth-challenge.js';
+import authLoop from './auth/auth-loop.js';
 import chunked from './fault-injection/chunked.js';
 import empty from './fault-injection/empty.js';
 import failFirst from './fault-injection/fail-first.js';
@@ -22,6 +25,7 @@ import semanticDrift from './agent/semantic-drift.js';
 import agentCard from './discovery/agent-card.js';
 import agentSkillsIndex from './discovery/agent-skills-index.js';
 import mcpServerCard from './discovery/mcp-server-card.js';
+import jwks from './discovery/jwks.js';
 import oauthAuthorizationServer from './discovery/oauth-authorization-server.js';
 import oauthProtectedResource from './discovery/oauth-protected-resource.js';
 import openidConfiguration from './discovery/openid-configuration.js';
@@ -75,6 +79,9 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   mix,
   random,
   authRequired,
+  jwt,
+  authChallenge,
+  authLoop,
   method,
   semanticDrift,
   openidConfiguration,
@@ -83,6 +90,7 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   oauthProtectedResource,
   agentSkillsIndex,
   mcpServerCard,
+  jwks,
 ];
 
 export function createChaosRegistry(): Registry<ChaosContext> {

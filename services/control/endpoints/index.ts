@@ -4,6 +4,9 @@ import type { HttpContext, HttpEndpoint } from '../../../shared/http-service.js'
 import { randomPool } from '../../../shared/random-pick.js';
 import { Registry } from '../../../shared/registry.js';
 import authRequired from './auth/auth-required.js';
+import jwt from './auth/jwt.js';
+import authChallenge from './auth/auth-challenge.js';
+import authLoop from './auth/auth-loop.js';
 import cacheCoherent from './headers/cache-coherent.js';
 import etag from './headers/etag.js';
 import headerFlood from './headers/header-flood.js';
@@ -108,6 +111,9 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   rateLimit,
   retryMismatch,
   authRequired,
+  jwt,
+  authChallenge,
+  authLoop,
   method,
   openidConfiguration,
   oauthAuthorizationServer,
