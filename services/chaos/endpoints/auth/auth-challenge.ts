@@ -9,7 +9,7 @@ export default defineChaosEndpoint({
   summary: 'Always 401 with a malformed WWW-Authenticate (`mode`): an unclosed quote, an unknown scheme, contradictory challenges, Basic without realm, or one challenge split over two lines',
   params: CHALLENGE_PARAMS,
   headers: ['WWW-Authenticate', 'X-Chaos-Challenge-Mode'],
-  random: 'seeded',
+  // Not in the /random pool: its picks are pinned by seed, and a new member would move them.
   handle(ctx, { mode }) {
     const lines = CHALLENGE_LINES[mode];
     const body = { endpoint: '/auth-challenge', mode, authenticated: false, challenges: lines, note: 'no credentials can pass: the challenge is the fault' };
