@@ -7,10 +7,11 @@
 // Discovery 1.0, RFC 8414, RFC 9728, RFC 7517, RFC 7033 (JRD), RFC 6415,
 // A2A 0.3 (agent card), the Agent Skills discovery draft 0.2.0 and the MCP
 // Server Card draft (SEP-2127); the last two are pre-1.0 (SPEC §9.4).
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { HeaderList } from '../headers.js';
 import { jsonBody } from '../json.js';
+import { TEST_RSA_PUBLIC_KEY_PEM } from './auth-test-key.js';
 
 /** Paths on the control host that the documents link to (each is served there). */
 export const LINKED_PATHS = {
@@ -111,15 +112,13 @@ export function protectedResourceMetadata(resource: string, authorizationServers
 }
 
 /**
- * The control host's one signing key, public half only. It was generated once
- * and its private half discarded: the host issues no tokens, and a fixed key
- * keeps every replica's JWKS byte-identical.
+ * The control host's one signing key, public half: the published test key
+ * (shared/content/auth-test-key.ts) that signs the tokens of the control
+ * host's /jwt. A fixed key keeps every replica's JWKS byte-identical.
  */
-const RSA_N =
-  '2rgqmqkdB3rSi-OQntGNgj6o_hoS9YLHQlQu9i1rNPyUln5IZY6lPXh99AtNUsFZ_szheNd2MC6JE3dyaOpXsHYg_5spk_gVmMQ4qP8rof0yxKPmsxVkQ0cOKw_W' +
-  'V4gOfELjcWjoxA51TSZJlsNt8z2psfus7mFlVlbYfjT43fXc19xQHz0kMHmsg1nQXVNDg0wbWA2jBD5FAVpyU0ugovWWy2RsqmJUeHljFGJYQroXZ5AQPyuFiNtm' +
-  'vvnEsStCvIZqMfKvXeYqtjxYlfMGjFIcpt_3phYbDp0vH-TtsScAX2_WsP80EK7zN2QjXVSM1zJ5b2fYWTvrpO5prZ0wsQ';
-const RSA_E = 'AQAB';
+const TEST_JWK = createPublicKey(TEST_RSA_PUBLIC_KEY_PEM).export({ format: 'jwk' });
+const RSA_N = TEST_JWK.n as string;
+const RSA_E = TEST_JWK.e as string;
 /** RFC 7638 thumbprint: SHA-256 over the required members in lexicographic order. */
 export const JWK_KID = createHash('sha256').update(JSON.stringify({ e: RSA_E, kty: 'RSA', n: RSA_N })).digest('base64url');
 

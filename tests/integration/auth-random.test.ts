@@ -131,7 +131,7 @@ t.test('/random never picks /slow, /drip, /partial-stream, /bytes, /mix (nor its
   const { port } = await startChaos(t);
   const pool = randomPool(createChaosRegistry());
   const excluded = new Set(createChaosRegistry().endpoints.filter((e) => neverRandom(e)).map((e) => e.path));
-  t.same([...excluded].sort(), ['/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/stall'], 'the exclusions');
+  t.same([...excluded].sort(), ['/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall'], 'the exclusions');
   for (const endpoint of pool) t.notOk(excluded.has(endpoint.path), `${endpoint.path} may be picked`);
   const paths = new Set<string>();
   for (let i = 0; i < 3000; i++) paths.add(pickFor(pool, `many-${i}`).endpoint.path);

@@ -134,7 +134,8 @@ for (const [host, registry] of hosts as readonly (readonly [string, Registry<unk
 t.test('control endpoints without a twin keep X-Chaos-Origin and name no counterpart; the others name theirs', async (t) => {
   const { port } = await startHttp(t, 'control', config);
   for (const [path, twin] of [
-    ['/.well-known/jwks.json', undefined],
+    ['/.well-known/agent-skills/echo-agent/SKILL.md', undefined],
+    ['/.well-known/jwks.json', 'http://chaos.test:8080/.well-known/jwks.json'],
     ['/infinite/json/users/declared', undefined],
     ['/status/418', 'http://chaos.test:8080/status/418'],
     ['/cache-coherent?mode=all', 'http://chaos.test:8080/cache-confused?mode=all'],

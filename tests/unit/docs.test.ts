@@ -47,14 +47,14 @@ t.test('a control twin is documented beside its chaos or bots twin; a twinless o
   const at = (path: string) => control?.match(path)?.endpoint;
   const matched = at('/matched-content-type');
   t.ok(matched && twinOf('control', matched, all)?.endpoint.path === '/wrong-content-type', 'a counterpartPath resolves');
-  for (const path of ['/.well-known/jwks.json', '/echo', '/infinite/json/users/a']) {
+  for (const path of ['/oauth/token', '/echo', '/infinite/json/users/a']) {
     const endpoint = at(path);
     t.ok(endpoint && twinOf('control', endpoint, all) === undefined, `${path}: no twin on another host`);
   }
   const flaky = at('/flaky');
   t.equal(flaky && docFileOf('control', flaky, all), 'docs/fault-injection.md', 'control /flaky (status) sits beside chaos /flaky');
   const jwks = at('/.well-known/jwks.json');
-  t.equal(jwks && docFileOf('control', jwks, all), 'docs/discovery.md');
+  t.equal(jwks && docFileOf('control', jwks, all), 'docs/discovery.md', 'control JWKS sits beside its chaos twin (discovery)');
   const security = at('/security');
   t.equal(security && docFileOf('control', security, all), 'docs/crawler-files.md', 'a bots twin places it too');
 });

@@ -46,7 +46,7 @@ t.test('the real registries build, and every declared twin is served where it po
 
 t.test('control endpoints without a chaos twin say so', async (t) => {
   const none = controlEndpoints.filter((e) => e.counterpart === null).map((e) => e.id).sort();
-  t.same(none, ['agent-skill', 'echo-agent', 'infinite', 'jwks', 'oauth-authorize', 'oauth-token']);
+  t.same(none, ['agent-skill', 'echo-agent', 'infinite', 'oauth-authorize', 'oauth-token']);
   const urls = testConfig().urls;
   for (const endpoint of controlEndpoints) {
     if (endpoint.counterpart === null) t.equal(counterpartUrl('control', endpoint, urls), null, `${endpoint.id} names no twin`);
@@ -100,7 +100,7 @@ t.test('picks: /random draws a parameter from its picks, which must be in range'
 
 t.test('/random: its summary names exactly the endpoints that hold the connection', async (t) => {
   const held = chaosEndpoints.filter((e) => e.holdsConnection === true).map((e) => e.path);
-  t.same([...held].sort(), ['/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/slow', '/slow-headers', '/stall']);
+  t.same([...held].sort(), ['/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/slow', '/slow-headers', '/sse', '/stall']);
   const random = chaosEndpoints.find((e) => e.id === 'random') as AnyEndpoint<unknown>;
   t.ok(neverRandom(random), '/random never picks itself');
   const named = /\(never ([^)]*?), which stall or hold the connection\)/.exec(random.summary)?.[1] ?? '';

@@ -74,7 +74,7 @@ t.test('retry data: same shape, different items per version, deterministic per i
   t.notSame(retryBody('y', 1), one, 'another id, other data');
 });
 
-t.test('/random pool: built from `random`, never with /slow, /drip, /stall, /slow-headers, /jitter, /partial-stream, /bytes, /mix or /random', async (t) => {
+t.test('/random pool: built from `random`, never with /slow, /drip, /stall, /slow-headers, /jitter, /partial-stream, /bytes, /mix, /sse or /random', async (t) => {
   const registry = new Registry('chaos', chaosEndpoints);
   const pool = randomPool(registry);
   t.ok(pool.length >= 5);
@@ -82,7 +82,7 @@ t.test('/random pool: built from `random`, never with /slow, /drip, /stall, /slo
   t.equal(randomPool(registry), pool, 'built once per registry');
 
   const forbidden = chaosEndpoints.filter((e) => neverRandom(e));
-  t.same(forbidden.map((e) => e.path).sort(), ['/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/stall'], 'held endpoints and /random itself');
+  t.same(forbidden.map((e) => e.path).sort(), ['/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall'], 'held endpoints and /random itself');
   for (const endpoint of forbidden) {
     // The same definition, marked for /random by mistake.
     const rogue = { ...endpoint, random: 'seeded' as const };

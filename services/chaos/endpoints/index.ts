@@ -7,6 +7,9 @@ import authRequired from './auth/auth-required.js';
 import cors from './cors/cors.js';
 import corsExpose from './cors/cors-expose.js';
 import corsPreflight from './cors/cors-preflight.js';
+import jwt from './auth/jwt.js';
+import authChallenge from './auth/auth-challenge.js';
+import authLoop from './auth/auth-loop.js';
 import chunked from './fault-injection/chunked.js';
 import empty from './fault-injection/empty.js';
 import failFirst from './fault-injection/fail-first.js';
@@ -35,6 +38,7 @@ import semanticDrift from './agent/semantic-drift.js';
 import agentCard from './discovery/agent-card.js';
 import agentSkillsIndex from './discovery/agent-skills-index.js';
 import mcpServerCard from './discovery/mcp-server-card.js';
+import jwks from './discovery/jwks.js';
 import oauthAuthorizationServer from './discovery/oauth-authorization-server.js';
 import oauthProtectedResource from './discovery/oauth-protected-resource.js';
 import openidConfiguration from './discovery/openid-configuration.js';
@@ -53,6 +57,10 @@ import cloudevents from './payload/cloudevents.js';
 import compression from './payload/compression.js';
 import json from './payload/json.js';
 import jsonapi from './payload/jsonapi.js';
+import sse from './payload/sse.js';
+import ndjson from './payload/ndjson.js';
+import xml from './payload/xml.js';
+import charset from './payload/charset.js';
 import partialStream from './payload/partial-stream.js';
 import problemDetails from './payload/problem-details.js';
 import range from './payload/range.js';
@@ -89,6 +97,10 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   cloudevents,
   jsonapi,
   problemDetails,
+  sse,
+  ndjson,
+  xml,
+  charset,
   redirectChain,
   redirectLoop,
   redirectKinds,
@@ -125,6 +137,9 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   cors,
   corsPreflight,
   corsExpose,
+  jwt,
+  authChallenge,
+  authLoop,
   method,
   headLies,
   semanticDrift,
@@ -139,6 +154,7 @@ export const chaosEndpoints: readonly ChaosEndpoint[] = [
   pagination,
   paginationLink,
   wellKnownChaos,
+  jwks,
 ];
 
 export function createChaosRegistry(): Registry<ChaosContext> {

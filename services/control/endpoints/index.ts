@@ -5,6 +5,9 @@ import { randomPool } from '../../../shared/random-pick.js';
 import { Registry } from '../../../shared/registry.js';
 import authRequired from './auth/auth-required.js';
 import anything from './headers/anything.js';
+import jwt from './auth/jwt.js';
+import authChallenge from './auth/auth-challenge.js';
+import authLoop from './auth/auth-loop.js';
 import cacheCoherent from './headers/cache-coherent.js';
 import dump from './headers/dump.js';
 import cors from './headers/cors.js';
@@ -70,6 +73,10 @@ import json from './payload/json.js';
 import jsonapi from './payload/jsonapi.js';
 import pagination from './payload/pagination.js';
 import paginationLink from './payload/pagination-link.js';
+import sse from './payload/sse.js';
+import ndjson from './payload/ndjson.js';
+import xml from './payload/xml.js';
+import charset from './payload/charset.js';
 import partialStream from './payload/partial-stream.js';
 import problemDetails from './payload/problem-details.js';
 import range from './payload/range.js';
@@ -131,6 +138,10 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   problemDetails,
   pagination,
   paginationLink,
+  sse,
+  ndjson,
+  xml,
+  charset,
   redirectChain,
   redirectLoop,
   redirectKinds,
@@ -159,6 +170,9 @@ export const controlEndpoints: readonly HttpEndpoint[] = [
   throttle,
   retryMismatch,
   authRequired,
+  jwt,
+  authChallenge,
+  authLoop,
   method,
   headLies,
   openidConfiguration,

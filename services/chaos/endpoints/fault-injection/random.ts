@@ -10,7 +10,7 @@ export default defineChaosEndpoint({
   id: 'random',
   path: '/random',
   category: 'fault-injection',
-  summary: "Picks one chaos endpoint (never /slow, /drip, /stall, /slow-headers, /jitter, /partial-stream, /bytes or /mix, which stall or hold the connection) and returns its response; `seed` decides the pick and is forwarded to it",
+  summary: "Picks one chaos endpoint (never /slow, /drip, /stall, /slow-headers, /jitter, /partial-stream, /bytes, /mix or /sse, which stall or hold the connection) and returns its response; `seed` decides the pick and is forwarded to it",
   params: {
     seed: str({ maxLength: 256, description: 'decides the pick and is forwarded as its seed; omitted: a fresh seed, reported' }),
   },

@@ -1,16 +1,16 @@
+import { JWKS_PARAMS } from '../../../../shared/content/auth.js';
 import { controlDocuments, CORS_ANY } from '../../../../shared/content/discovery.js';
 import { defineControlEndpoint } from '../../../../shared/http-service.js';
 
-// Named by jwks_uri of this host's OpenID and RFC 8414 documents. It exists
-// only on the control host: the chaos documents name dead JWKS URLs.
+// Named by jwks_uri of this host's OpenID and RFC 8414 documents; its key
+// verifies the tokens of this host's /jwt. The chaos host's twin lies about it
+// (the chaos discovery documents name dead JWKS URLs, not that twin).
 export default defineControlEndpoint({
   id: 'jwks',
   path: '/.well-known/jwks.json',
   category: 'auth',
-  // Linked from the discovery documents; no chaos endpoint lies about it.
-  counterpart: null,
-  summary: 'The JWK Set named by this host\'s jwks_uri: one RSA signing key (RS256) whose kid is its RFC 7638 thumbprint',
-  params: {},
+  summary: 'The JWK Set named by this host\'s jwks_uri: one RSA signing key (RS256, use "sig") whose kid is its RFC 7638 thumbprint and signs /jwt\'s tokens (mode accepted for parity)',
+  params: JWKS_PARAMS,
   handle(ctx) {
     ctx.send(200, 'application/jwk-set+json', controlDocuments(ctx.config).schemas.jwks, undefined, CORS_ANY);
   },

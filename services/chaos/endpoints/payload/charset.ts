@@ -1,0 +1,16 @@
+import { CHARSET_PARAMS, charsetChaos } from '../../../../shared/content/streams.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+
+export default defineChaosEndpoint({
+  id: 'charset',
+  path: '/charset',
+  category: 'payload',
+  summary: 'A line of text whose charset lies: UTF-8 bytes labelled ISO-8859-1, a UTF-16LE BOM and bytes under charset=utf-8, or invalid UTF-8 sequences under charset=utf-8',
+  params: CHARSET_PARAMS,
+  headers: ['X-Chaos-Charset-Mode'],
+  // Not in the /random pool: its picks are pinned by seed, and a new member would move them.
+  handle(ctx, { mode }) {
+    const { contentType, body } = charsetChaos(mode);
+    sendComplete(ctx, 200, contentType, body, { 'Charset-Mode': mode });
+  },
+});

@@ -1,0 +1,66 @@
+import { SSE_HEARTBEAT, SSE_MAX_MS, SSE_PARAMS, fitSse, sseChaosEvents, sseContentType } from '../../../../shared/content/streams.js';
+import type { HeaderValue } from '../../../../shared/headers.js';
+import { chaosHead, defineChaosEndpoint, type ChaosContext } from '../../endpoint.js';
+import type { ResponseSink } from '../../wire.js';
+
+/** One chunk of Transfer-Encoding: chunked framing (the stream has no length to promise). */
+function chunk(text: string): Buffer {
+  const bytes = Buffer.from(text, 'utf8');
+  return Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`, 'latin1'), bytes, Buffer.from('\r\n', 'latin1')]);
+}
+const LAST_CHUNK = '0\r\n\r\n';
+
+/**
+ * heartbeat-only: a comment line at once and every `interval` ms while under
+ * `ms` (ceil(ms/interval) of them, on an absolute schedule, each after the
+ * socket drained), then the last chunk at `ms`. Every wait is a wire timer,
+ * so it dies with the socket.
+ */
+function heartbeats(wire: ResponseSink, interval: number, ms: number): void {
+  const start = performance.now();
+  const total = Math.ceil(ms / interval);
+  const tick = (beat: number): void => {
+    if (beat >= total) {
+      wire.write(LAST_CHUNK);
+      wire.end();
+      return;
+    }
+    wire.write(chunk(SSE_HEARTBEAT));
+    wire.whenWritable(() => {
+      const due = start + (beat + 1 < total ? (beat + 1) * interval : ms) - performance.now();
+      wire.setTimer(Math.max(0, due), () => tick(beat + 1));
+    });
+  };
+  tick(0);
+}
+
+export default defineChaosEndpoint({
+  id: 'sse',
+  path: '/sse',
+  category: 'payload',
+  holdsConnection: true,
+  longestMs: (config) => Math.min(SSE_MAX_MS, config.maxResponseMs),
+  summary: 'A text/event-stream that lies: no blank lines between events, invalid retry, ids going backwards, a cut mid-event, the wrong Content-Type, or comment-only heartbeats until `ms` (within MAX_RESPONSE_MS)',
+  params: SSE_PARAMS,
+  // Heartbeats longer than MAX_RESPONSE_MS are shortened, reported in X-Chaos-Clamped.
+  adjust: (params, config) => fitSse(params, config.maxResponseMs),
+  headers: ['X-Chaos-Sse-Mode', 'X-Chaos-Sse-Interval-Ms', 'X-Chaos-Sse-Ms'],
+  handle(ctx: ChaosContext, { mode, interval, ms }) {
+    const wire = ctx.wire;
+    const extra: Record<string, HeaderValue> = mode === 'heartbeat-only' ? { 'Sse-Mode': mode, 'Sse-Interval-Ms': interval, 'Sse-Ms': ms } : { 'Sse-Mode': mode };
+    wire.head(200, chaosHead(ctx, sseContentType(mode), undefined, extra).concat([['Cache-Control', 'no-cache'], ['Transfer-Encoding', 'chunked']]));
+    if (mode === 'heartbeat-only') {
+      if (wire.headOnly) wire.end();
+      else heartbeats(wire, interval, ms);
+      return;
+    }
+    for (const piece of sseChaosEvents(mode)) wire.write(chunk(piece));
+    if (mode === 'cut-mid-event') {
+      // The event stops mid-field and the connection closes without the last chunk.
+      wire.end('close');
+      return;
+    }
+    wire.write(LAST_CHUNK);
+    wire.end();
+  },
+});
