@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type Config, type HostName } from './config.js
 import { createLogger, type Logger } from './log.js';
 import { AdminServer } from './admin.js';
 import { Metrics } from './metrics.js';
+import { observe } from './observe.js';
 import { createStore } from './store/index.js';
 import type { Store } from './store/types.js';
 
@@ -134,6 +135,17 @@ export async function runService(
   }
   const { port, url } = started;
   logger.info({ url }, 'listening');
+  // One line per response at debug level: route, outcome, status, size and time only
+  // (never the query, a header value, the body or the client's address: DESIGN §10).
+  if (logger.isLevelEnabled('debug')) {
+    observe((o) => {
+      if (o.host !== name) return;
+      logger.debug(
+        { endpoint: o.endpoint ?? null, category: o.category ?? null, mode: o.mode ?? null, status: o.status, bytes: o.bytes, ms: Math.round(o.durationMs), outcome: o.outcome, completed: o.completed },
+        'response',
+      );
+    });
+  }
   const ready: ReadyMessage = { type: 'ready', service: name, port, url };
   process.send?.(ready);
 
