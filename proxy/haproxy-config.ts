@@ -27,6 +27,13 @@ export interface EdgePlan {
   readonly replicas: { readonly chaos: Replicas; readonly control: Replicas; readonly bots: Replicas };
   /** Address the admin frontend binds: the loopback locally, every address in a container (Prometheus scrapes it). */
   readonly adminBind?: string;
+  /**
+   * Each replica's admin port, where HAProxy checks /readyz: in the same
+   * order as the replica ports, or one port for every replica found by DNS.
+   * A draining replica answers 503 there while it still serves, so HAProxy
+   * stops sending it connections before it stops accepting them.
+   */
+  readonly checkPorts: { readonly chaos: readonly number[] | number; readonly control: readonly number[] | number; readonly bots: readonly number[] | number };
   /** MAX_RESPONSE_MS: the longest legitimate response, silences included; idle timeouts sit above it. */
   readonly maxResponseMs: number;
   /** FIRST_REQUEST_TIMEOUT_MS: how long a new connection may take to send its first request head. */
@@ -45,7 +52,9 @@ export type Replicas = readonly number[] | { readonly dns: string; readonly max:
 /** Hosts route by name only: a Host with or without a port, in any case, is the same host. */
 const HOST_FIELD = 'req.hdr(host),field(1,:),lower';
 /** Health checks every second, down after two failures: a replica that stops accepting is out within ~2 s. */
-const CHECK = 'check inter 1s fall 2 rise 2';
+const CHECK = 'inter 1s fall 2 rise 2';
+/** Readiness on each replica's admin port (plain HTTP there, no PROXY header). */
+const READY_CHECK = ['  option httpchk', '  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host admin', '  http-check expect status 200'];
 
 function ms(value: number): string {
   return `${Math.ceil(value)}ms`;
@@ -57,14 +66,19 @@ function checkHost(name: string): string {
   return name;
 }
 
-function servers(prefix: string, replicas: Replicas): string[] {
+function servers(prefix: string, replicas: Replicas, checkPorts: readonly number[] | number): string[] {
+  const checkPort = (i: number): number => {
+    const port = typeof checkPorts === 'number' ? checkPorts : checkPorts[i];
+    if (port === undefined) throw new Error(`no admin port for ${prefix}${i + 1}`);
+    return port;
+  };
   if ('dns' in replicas) {
     if (!/^[a-z0-9.-]+:\d{1,5}$/.test(replicas.dns)) throw new Error(`not a name:port: ${JSON.stringify(replicas.dns)}`);
     // Slots filled from DNS at run time: replicas that come and go are picked up without a reload.
-    return [`  server-template ${prefix} ${replicas.max} ${replicas.dns} resolvers system init-addr none`];
+    return [`  server-template ${prefix} ${replicas.max} ${replicas.dns} resolvers system init-addr none check port ${checkPort(0)}`];
   }
   if (replicas.length === 0) throw new Error(`no ${prefix} replica`);
-  return replicas.map((port, i) => `  server ${prefix}${i + 1} 127.0.0.1:${port}`);
+  return replicas.map((port, i) => `  server ${prefix}${i + 1} 127.0.0.1:${port} check port ${checkPort(i)}`);
 }
 
 const usesDns = (plan: EdgePlan): boolean => Object.values(plan.replicas).some((r) => 'dns' in r);
@@ -137,11 +151,9 @@ export function renderHaproxyConfig(plan: EdgePlan): string {
     'backend be_chaos',
     '  mode tcp',
     '  balance leastconn',
-    '  option httpchk',
-    `  http-check send meth GET uri / ver HTTP/1.1 hdr Host ${chaos}`,
-    '  http-check expect status 200',
-    `  default-server send-proxy-v2 check-send-proxy ${CHECK}`,
-    ...servers('chaos', plan.replicas.chaos),
+    ...READY_CHECK,
+    `  default-server send-proxy-v2 ${CHECK}`,
+    ...servers('chaos', plan.replicas.chaos, plan.checkPorts.chaos),
     '',
     '# Everything else goes on to the HTTP frontend, keeping the client address.',
     'backend be_to_http',
@@ -164,11 +176,9 @@ export function renderHaproxyConfig(plan: EdgePlan): string {
       `backend be_${name}`,
       '  mode http',
       '  balance leastconn',
-      '  option httpchk',
-      `  http-check send meth GET uri / ver HTTP/1.1 hdr Host ${name === 'control' ? control[0] : bots}`,
-      '  http-check expect status 200',
+      ...READY_CHECK,
       `  default-server ${CHECK}`,
-      ...servers(name, name === 'control' ? plan.replicas.control : plan.replicas.bots),
+      ...servers(name, name === 'control' ? plan.replicas.control : plan.replicas.bots, name === 'control' ? plan.checkPorts.control : plan.checkPorts.bots),
       '',
     ]),
     'backend be_misdirected',
@@ -200,6 +210,7 @@ export const EXAMPLE_PLAN: EdgePlan = {
   adminPort: 8404,
   hosts: { chaos: 'chaos.localhost', control: ['control.localhost', 'localhost', 'identity.localhost', 'agents.localhost'], bots: 'bots.localhost' },
   replicas: { chaos: [9101, 9102], control: [9201, 9202], bots: [9301, 9302] },
+  checkPorts: { chaos: [9111, 9112], control: [9211, 9212], bots: [9311, 9312] },
   maxResponseMs: 120_000,
   firstRequestTimeoutMs: 5_000,
   maxConnectionsPerIp: 64,
@@ -220,6 +231,7 @@ export const CONTAINER_PLAN: EdgePlan = {
   bindAddress: '0.0.0.0',
   adminBind: '0.0.0.0',
   replicas: { chaos: { dns: 'chaos:8081', max: 16 }, control: { dns: 'control:8082', max: 16 }, bots: { dns: 'bots:8083', max: 16 } },
+  checkPorts: { chaos: 9464, control: 9464, bots: 9464 },
 };
 
 export const EXAMPLE_FILE = fileURLToPath(new URL('../../proxy/haproxy.cfg', import.meta.url));

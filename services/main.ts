@@ -114,7 +114,8 @@ async function runFull(base: Config): Promise<void> {
   const runDir = mkdtempSync(join(tmpdir(), 'chaos-stack-'));
   process.on('exit', () => rmSync(runDir, { recursive: true, force: true }));
   const trust = process.env.TRUST_PROXY ? `loopback,${process.env.TRUST_PROXY}` : 'loopback';
-  const env: NodeJS.ProcessEnv = { ...process.env, ...frontUrls(base), TRUST_PROXY: trust, BIND_ADDRESS: '127.0.0.1' };
+  // A stopping replica fails HAProxy's readiness check (1 s apart, 2 to go down) before it stops accepting.
+  const env: NodeJS.ProcessEnv = { DRAIN_NOTICE_MS: '2500', ...process.env, ...frontUrls(base), TRUST_PROXY: trust, BIND_ADDRESS: '127.0.0.1' };
   // The replicas' configuration, checked once here so a bad value names its variable before anything starts.
   const config = loadConfig(env);
 
@@ -129,6 +130,7 @@ async function runFull(base: Config): Promise<void> {
   }
 
   const replicas: Record<HostName, number[]> = { chaos: [], control: [], bots: [] };
+  const checkPorts: Record<HostName, number[]> = { chaos: [], control: [], bots: [] };
   const admins: string[] = [];
   const scrapeTargets: { name: string; service: string; port: number }[] = [];
   const starts: Promise<void>[] = [];
@@ -137,6 +139,7 @@ async function runFull(base: Config): Promise<void> {
       const port = replicaPorts.shift() as number;
       const metricsPort = metricsPorts.shift() as number;
       replicas[service].push(port);
+      checkPorts[service].push(metricsPort);
       admins.push(`${service}.${i} :${metricsPort}`);
       scrapeTargets.push({ name: `${service}.${i}`, service, port: metricsPort });
       const replicaEnv = { ...env, [PORT_VARIABLE[service]]: String(port), METRICS_PORT: String(metricsPort) };
@@ -159,6 +162,7 @@ async function runFull(base: Config): Promise<void> {
         bots: hostnameOf(config.urls.bots),
       },
       replicas,
+      checkPorts,
       maxResponseMs: config.maxResponseMs,
       firstRequestTimeoutMs: config.firstRequestTimeoutMs,
       maxConnectionsPerIp: config.maxConnectionsPerIp,

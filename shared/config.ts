@@ -38,6 +38,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** How long in-flight responses may run after SIGTERM before connections are cut. */
   readonly shutdownGraceMs: number;
+  /** After SIGTERM, how long the process keeps accepting while /readyz says 503, so a balancer stops routing to it first (DRAIN_NOTICE_MS). */
+  readonly drainNoticeMs: number;
   /** The longest any single response may run (MAX_RESPONSE_MS): trickling endpoints fit their schedule into it. */
   readonly maxResponseMs: number;
   /** A keep-alive connection's life (MAX_CONNECTION_MS): the first response that starts after it says Connection: close. */
@@ -231,6 +233,7 @@ export function loadConfig(env: Env): Config {
     }),
     logLevel: logLevelRaw as LogLevel,
     shutdownGraceMs: readInt(env, 'SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
+    drainNoticeMs: readInt(env, 'DRAIN_NOTICE_MS', 0, 0, 60_000),
     maxResponseMs: readInt(env, 'MAX_RESPONSE_MS', 120_000, 1_000, 3_600_000),
     maxConnectionMs: readInt(env, 'MAX_CONNECTION_MS', 600_000, 1_000, 86_400_000),
     maxConnections: readInt(env, 'MAX_CONNECTIONS', 10_000, 1, 1_000_000),

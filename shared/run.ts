@@ -104,8 +104,12 @@ export async function startService(
     port,
     url,
     async stop(graceMs) {
-      // Not ready from the first moment of the drain, so a balancer stops sending new connections.
-      if (admin) admin.ready = false;
+      // Not ready from the first moment of the drain, so a balancer stops sending new connections;
+      // with an admin port, keep serving for DRAIN_NOTICE_MS so it has noticed before we stop accepting.
+      if (admin) {
+        admin.ready = false;
+        if (config.drainNoticeMs > 0) await new Promise((resolve) => setTimeout(resolve, config.drainNoticeMs));
+      }
       try {
         await running.shutdown(graceMs);
       } finally {

@@ -41,7 +41,7 @@ function haproxyCheck(text: string): Promise<{ code: number; output: string }> {
 
 t.test('the generated configuration', async (t) => {
   t.equal(readFileSync(EXAMPLE_FILE, 'utf8'), renderHaproxyConfig(CONTAINER_PLAN), 'proxy/haproxy.cfg is the rendering of the container plan (node dist/proxy/haproxy-config.js --write)');
-  t.match(readFileSync(EXAMPLE_FILE, 'utf8'), /server-template chaos 16 chaos:8081 resolvers system init-addr none/, 'containers find replicas by DNS');
+  t.match(readFileSync(EXAMPLE_FILE, 'utf8'), /server-template chaos 16 chaos:8081 resolvers system init-addr none check port 9464/, 'containers find replicas by DNS, checked on their admin port');
   const plans: [string, EdgePlan][] = [
     ['the local example', EXAMPLE_PLAN],
     ['the container plan', CONTAINER_PLAN],
@@ -54,7 +54,9 @@ t.test('the generated configuration', async (t) => {
   }
   const text = renderHaproxyConfig(EXAMPLE_PLAN);
   t.match(text, /frontend fe_edge\n {2}mode tcp/, 'the public frontend is tcp');
-  t.match(text, /send-proxy-v2 check-send-proxy/, 'chaos replicas get PROXY v2, health checks too');
+  t.match(text, /default-server send-proxy-v2 inter/, 'chaos replicas get PROXY v2');
+  t.match(text, /server chaos1 127\.0\.0\.1:9101 check port 9111/, 'each replica is checked on its admin port');
+  t.match(text, /http-check send meth GET uri \/readyz/, 'readiness, which a draining replica fails while it still serves');
   t.match(text, /http-request del-header X-Forwarded-For\n {2}option forwardfor/, 'a client-sent X-Forwarded-For is deleted before the real one is set');
   t.match(text, /sc_conn_cur\(0\) gt 64/, 'the per-client cap at the edge');
   t.match(text, /timeout client 130000ms/, 'idle timeouts above MAX_RESPONSE_MS');
