@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { portAccepts } from '../../services/supervisor.js';
 
 export const DIST = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -40,21 +41,9 @@ export function spawnNode(script: string, env: Readonly<Record<string, string>>)
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-/** Resolves once something accepts connections on the port (bounded). */
-export async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect({ port, host: '127.0.0.1' }, () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`nothing listening on ${port} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** Resolves once something accepts connections on the port (bounded): the supervisor's own wait. */
+export function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+  return portAccepts(port, timeoutMs);
 }
 
 /** True when a connection to the port is refused. */

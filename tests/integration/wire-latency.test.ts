@@ -4,36 +4,8 @@
 import http from 'node:http';
 import t from 'tap';
 import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
+import { nodeGet, type NodeAnswer } from '../helpers/node-get.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
-
-interface NodeAnswer {
-  readonly status: number;
-  readonly statusMessage: string;
-  readonly headers: http.IncomingHttpHeaders;
-  readonly body: string;
-  readonly ms: number;
-}
-
-/** A GET through node:http: it refuses what is not well-formed HTTP/1.1. */
-function nodeGet(port: number, path: string): Promise<NodeAnswer> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          statusMessage: res.statusMessage ?? '',
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString('latin1'),
-          ms: performance.now() - started,
-        }),
-      );
-    });
-    req.on('error', reject);
-  });
-}
 
 const withoutDate = (text: string): string => text.replace(/\r\nDate: [^\r]*/, '\r\nDate: <date>');
 const chaosLines = (data: Buffer): string[] =>

@@ -2,39 +2,10 @@
 // /duplicate-headers, /huge-header and /cookies on raw sockets (the exact
 // bytes of every mode, the 400s, the seeded draws), and their control twins
 // read by node:http, which refuses what is not well-formed.
-import http from 'node:http';
 import t, { type Test } from 'tap';
 import { completeByLength, get, parseHead, rawExchange, splitResponses } from '../helpers/raw.js';
+import { nodeGet, type NodeAnswer } from '../helpers/node-get.js';
 import { startChaos, startHttp } from '../helpers/servers.js';
-
-interface NodeAnswer {
-  readonly status: number;
-  readonly statusMessage: string;
-  readonly headers: http.IncomingHttpHeaders;
-  /** Header names and values as received, in order. */
-  readonly rawHeaders: readonly string[];
-  readonly body: string;
-}
-
-/** A GET through node:http: it refuses what is not well-formed HTTP/1.1. */
-function nodeGet(port: number, path: string): Promise<NodeAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          statusMessage: res.statusMessage ?? '',
-          headers: res.headers,
-          rawHeaders: res.rawHeaders,
-          body: Buffer.concat(chunks).toString('latin1'),
-        }),
-      );
-    });
-    req.on('error', reject);
-  });
-}
 
 const withoutDate = (text: string): string => text.replace(/(\r?\n)Date: [^\r\n]*/, '$1Date: <date>');
 const chaosLines = (data: Buffer): string[] =>

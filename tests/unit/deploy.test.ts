@@ -14,6 +14,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
+import { METRIC_NAMES } from '../../shared/metrics.js';
 
 /**
  * Every metric name the Grafana dashboard may query: the services' metrics
@@ -22,17 +23,7 @@ import { parse, parseAllDocuments } from 'yaml';
  * and HAProxy's /metrics.
  */
 export const DASHBOARD_METRICS = {
-  service: [
-    'chaos_responses_total',
-    'chaos_response_duration_seconds',
-    'chaos_response_bytes_total',
-    'chaos_connections_open',
-    'chaos_held_responses',
-    'chaos_rate_limited_total',
-    'chaos_store_fallback_total',
-    'chaos_ai_requests_total',
-    'chaos_request_errors_total',
-  ],
+  service: METRIC_NAMES,
   promClientDefault: ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds'],
   haproxy: [
     'haproxy_frontend_connections_total',
