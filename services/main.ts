@@ -16,7 +16,7 @@ import { renderHaproxyConfig } from '../proxy/haproxy-config.js';
 import { renderPrometheusConfig } from './prometheus-config.js';
 import { loadConfig, type Config, type HostName } from '../shared/config.js';
 import { configOrExit, type ReadyMessage } from '../shared/run.js';
-import { freeLoopbackPorts, portAccepts, Supervisor, type ProcessSpec } from './supervisor.js';
+import { freeLoopbackPorts, portAccepts, redisAnswers, Supervisor, type ProcessSpec } from './supervisor.js';
 
 const SERVICES: readonly HostName[] = ['chaos', 'control', 'bots'];
 const PORT_VARIABLE: Record<HostName, string> = { chaos: 'CHAOS_PORT', control: 'CONTROL_PORT', bots: 'BOTS_PORT' };
@@ -126,7 +126,7 @@ async function runFull(base: Config): Promise<void> {
     env.REDIS_URL = `redis://127.0.0.1:${redisPort}`;
     redisNote = `state shared on Redis 127.0.0.1:${redisPort} (no persistence)`;
     const args = ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', runDir, '--loglevel', 'warning'];
-    await supervisor.add(programSpec('redis', 'redis-server', args, redisPort, 2, 'SIGTERM'));
+    await supervisor.add({ ...programSpec('redis', 'redis-server', args, redisPort, 2, 'SIGTERM'), ready: () => redisAnswers(redisPort, START_TIMEOUT_MS) });
   }
 
   const replicas: Record<HostName, number[]> = { chaos: [], control: [], bots: [] };

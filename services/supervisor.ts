@@ -165,6 +165,26 @@ export async function portAccepts(port: number, timeoutMs: number): Promise<void
   }
 }
 
+/** Resolves once a Redis on `port` answers PING (accepting is not enough: it may still be loading); rejects after `timeoutMs`. */
+export async function redisAnswers(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pong = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write('PING\r\n'));
+      socket.setTimeout(1000, () => socket.destroy());
+      socket.once('data', (data) => {
+        socket.destroy();
+        resolve(data.toString('latin1').startsWith('+PONG'));
+      });
+      socket.once('error', () => resolve(false));
+      socket.once('close', () => resolve(false));
+    });
+    if (pong) return;
+    if (Date.now() > deadline) throw new Error(`Redis on 127.0.0.1:${port} does not answer PING after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** `count` distinct loopback ports that were free a moment ago (the OS picks them; all held until each is known). */
 export async function freeLoopbackPorts(count: number): Promise<number[]> {
   const servers: net.Server[] = [];

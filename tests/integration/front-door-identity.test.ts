@@ -15,6 +15,18 @@ t.test('the client address reaches the limiter; replicas share one budget', asyn
   const stack = await startStack(t, { RATE_LIMIT_GENERAL: '3', MAX_CONNECTIONS_PER_IP: '4' });
   const chaosHost = new URL(stack.urls.chaos).host;
   const controlHost = new URL(stack.urls.control).host;
+  // A replica that has not reached Redis yet serves from its own memory (fail-open, counted per process):
+  // wait, bounded, until a throwaway client sees the shared budget on both hosts.
+  for (const [host, base] of [[chaosHost, 60], [controlHost, 70]] as const) {
+    const deadline = Date.now() + 15_000;
+    for (let i = 0; Date.now() < deadline; i++) {
+      const from = `127.0.${base + (i % 50)}.9`;
+      const codes: number[] = [];
+      for (let n = 0; n < 4; n++) codes.push(parseHead((await rawExchange(stack.front, closing('/slow?ms=0', host), { localAddress: from })).data).status);
+      if (codes[3] === 429) break;
+      await sleep(250);
+    }
+  }
   for (const [host, name, addresses] of [
     [chaosHost, 'chaos (PROXY v2)', ['127.0.0.2', '127.0.0.3']],
     [controlHost, 'control (X-Forwarded-For)', ['127.0.0.12', '127.0.0.13']],
