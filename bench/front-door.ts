@@ -7,9 +7,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import net from 'node:net';
 import { DIST, envInt, forkServer, MiB, quantile, rssBytes, sleep, stopChild } from './lib.js';
 import { runClient } from './streams.js';
+import { freeLoopbackPorts } from '../services/supervisor.js';
 
 const SECONDS = envInt('BENCH_SECONDS', 8);
 const ROUNDS = envInt('BENCH_ROUNDS', 2);
@@ -43,13 +43,9 @@ export function loadAverage(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+/** A loopback port that was free a moment ago (the supervisor's own pick). */
+async function freePort(): Promise<number> {
+  return (await freeLoopbackPorts(1))[0] as number;
 }
 
 interface Stack {

@@ -13,6 +13,7 @@ import { cpus, loadavg } from 'node:os';
 import net from 'node:net';
 import { envInt, forkServer, quantile, sleep, type Child } from './lib.js';
 import { cpuSeconds, measure, warmUp, type LoadOptions, type Target, type ThroughputSample } from './throughput.js';
+import { freeLoopbackPorts } from '../services/supervisor.js';
 
 const PATH = '/status/200';
 const TARGET_RATIO = 0.8;
@@ -31,15 +32,9 @@ function log(line: string): void {
   process.stderr.write(`bench limiter: ${line}\n`);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
+/** A loopback port that was free a moment ago (the supervisor's own pick). */
+async function freePort(): Promise<number> {
+  return (await freeLoopbackPorts(1))[0] as number;
 }
 
 function pong(port: number): Promise<boolean> {

@@ -3,20 +3,16 @@
 // (METRICS_PORT), one without; servers pinned to core 0, wrk to core 1,
 // rounds interleaved. Target: metrics on ≥ 0.9× metrics off.
 // Run after `make build`: node dist/bench/metrics.js (about 1 minute).
-import net from 'node:net';
 import { envInt, forkServer } from './lib.js';
 import { loadAverage, pin, wrk } from './front-door.js';
+import { freeLoopbackPorts } from '../services/supervisor.js';
 
 const ROUNDS = envInt('BENCH_ROUNDS', 3);
 const PATH = '/drip?bytes=1024&chunk=4096';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+/** A loopback port that was free a moment ago (the supervisor's own pick). */
+async function freePort(): Promise<number> {
+  return (await freeLoopbackPorts(1))[0] as number;
 }
 
 const common = { CHAOS_PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_GENERAL: '1000000000' };

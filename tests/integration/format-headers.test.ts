@@ -8,7 +8,6 @@ import { counterpartUrl } from '../../shared/catalog.js';
 import {
   ALLOW_CONTROL,
   ALLOW_SIX,
-  ALLOW_TRUE,
   CACHE_CONTROL,
   CACHE_MODES,
   CONTENT_TYPE_MODES,
@@ -16,11 +15,11 @@ import {
   METHOD_MODES,
   type ContentTypeMode,
   type JsonMode,
-  type MethodMode,
 } from '../../shared/content/format.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
 import { controlEndpoints } from '../../services/control/endpoints/index.js';
 import { completeByLength, get, parseHead, rawExchange, splitResponses, type ParsedResponse } from '../helpers/raw.js';
+import { methodExpectation } from '../helpers/method-table.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 
 interface Reply {
@@ -268,23 +267,6 @@ t.test('GET /redirect-chain: 302 with an exact relative Location until n is 0, t
   t.equal(hops, 20, 'twenty hops from n=20');
   t.equal(path, '/redirect-chain?n=0');
 });
-
-/** What a chaos /method answer must be: status, Allow (null = no Allow line), body kind. */
-function methodExpectation(mode: MethodMode, method: string): { status: number; allow: string | null; body: 'json' | 'empty' | 'none' } {
-  if (method === 'GET') return { status: 200, allow: null, body: 'json' };
-  // OPTIONS is a non-GET method like the others, except in options-mismatch (DESIGN §8).
-  if (method === 'OPTIONS' && mode === 'options-mismatch') return { status: 204, allow: ALLOW_SIX, body: 'none' };
-  switch (mode) {
-    case 'lying-allow':
-      return { status: 405, allow: ALLOW_SIX, body: 'json' };
-    case 'silent-on-wrong-method':
-      return { status: 200, allow: null, body: 'empty' };
-    case '405-without-allow':
-      return { status: 405, allow: null, body: 'json' };
-    case 'options-mismatch':
-      return { status: 405, allow: ALLOW_TRUE, body: 'json' };
-  }
-}
 
 /** Six methods pipelined on one connection (bodies on the writes), the last one closing. */
 async function methodRound(port: number, query: string): Promise<Map<string, { res: ParsedResponse; body: Buffer }>> {

@@ -5,7 +5,7 @@
 // makes of both.
 import { execFile } from 'node:child_process';
 import t from 'tap';
-import { ALLOW_CONTROL, ALLOW_SIX, ALLOW_TRUE, METHOD_MODES, type MethodMode } from '../../shared/content/format.js';
+import { ALLOW_CONTROL, METHOD_MODES } from '../../shared/content/format.js';
 import { HEAD_LIES_MODES } from '../../shared/content/method.js';
 import { LOCATION_MODES, REDIRECT_CODES } from '../../shared/content/redirects.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
@@ -16,6 +16,7 @@ import { HttpService } from '../../shared/http-service.js';
 import { createLogger } from '../../shared/log.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
+import { methodExpectation } from '../helpers/method-table.js';
 import { freePorts, startChaos, startHttp, stopAtTeardown, testConfig } from '../helpers/servers.js';
 
 interface Reply {
@@ -291,29 +292,13 @@ t.test('/redirect-cross-host: absolute hops alternating between the hosts, resol
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-/** SPEC §4.1's table, OPTIONS a non-GET method like the others except in options-mismatch. */
-function methodRow(mode: MethodMode, method: string): { status: number; allow: string | null; body: 'json' | 'empty' | 'none' } {
-  if (method === 'GET' || method === 'HEAD') return { status: 200, allow: null, body: 'json' };
-  if (method === 'OPTIONS' && mode === 'options-mismatch') return { status: 204, allow: ALLOW_SIX, body: 'none' };
-  switch (mode) {
-    case 'lying-allow':
-      return { status: 405, allow: ALLOW_SIX, body: 'json' };
-    case 'silent-on-wrong-method':
-      return { status: 200, allow: null, body: 'empty' };
-    case '405-without-allow':
-      return { status: 405, allow: null, body: 'json' };
-    case 'options-mismatch':
-      return { status: 405, allow: ALLOW_TRUE, body: 'json' };
-  }
-}
-
 t.test('/method: every method in every mode, OPTIONS included, as the table says; the twin tells the truth', async (t) => {
   const { port } = await startChaos(t);
   const { port: control } = await startHttp(t, 'control');
   for (const mode of METHOD_MODES) {
     for (const method of ALL_METHODS) {
       const r = await call(port, `/method?mode=${mode}`, method, ['POST', 'PUT', 'PATCH'].includes(method) ? 'x=1' : '');
-      const want = methodRow(mode, method);
+      const want = methodExpectation(mode, method);
       const label = `${mode} ${method}`;
       t.equal(r.res.status, want.status, `${label}: ${want.status}`);
       t.same(r.res.headers('allow'), want.allow === null ? [] : [want.allow], `${label}: Allow ${want.allow ?? 'absent'}`);
