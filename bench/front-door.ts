@@ -1,8 +1,9 @@
 // The front door's cost (issue 10): the same cheap endpoint direct and through
 // HAProxy in one run, for the chaos host (mode tcp) and control (mode http),
-// then 5000 held /drip streams through HAProxy. Servers (HAProxy, replicas,
-// the direct processes) are pinned to core 0 and wrk to core 1, so the proxy's
-// work competes with the replica's for the same core, as it would on one box.
+// then 5000 held /drip streams through HAProxy. The replicas and the direct
+// processes are pinned to core 0 and wrk to core 1; HAProxy runs beside wrk
+// (BENCH_PROXY_CORE=1, the default: the replica keeps its core to itself, as
+// behind a proxy on its own machine) or beside the replica (BENCH_PROXY_CORE=0).
 // Run after `make build`: node dist/bench/front-door.js (about 2 minutes).
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ const SECONDS = envInt('BENCH_SECONDS', 8);
 const ROUNDS = envInt('BENCH_ROUNDS', 2);
 const STREAMS = envInt('BENCH_STREAMS', 5000);
 const CONNECTIONS = envInt('BENCH_CONNECTIONS', 10);
-const PROXY_CORE = envInt('BENCH_PROXY_CORE', 0);
+const PROXY_CORE = envInt('BENCH_PROXY_CORE', 1, 0);
 // Not a holding endpoint: those take a held-response slot from the store (Redis behind the proxy, memory direct).
 const PATH = '/status/200';
 
@@ -55,9 +56,14 @@ interface Stack {
   stop(): Promise<void>;
 }
 
-async function startStack(env: Record<string, string>): Promise<Stack> {
+/** The full stack under its supervisor; `core`: every process starts on that core (the throughput runs re-pin the replicas). */
+async function startStack(env: Record<string, string>, core?: number): Promise<Stack> {
   const front = await freePort();
-  const supervisor = spawn(process.execPath, [path.join(DIST, 'services/main.js')], {
+  // Started on HAProxy's core: HAProxy starts one thread per core it may use,
+  // and two threads pinned later to one core would only take turns.
+  const main = [process.execPath, path.join(DIST, 'services/main.js')];
+  const [command, ...args] = core === undefined ? main : ['taskset', '-c', String(core), ...main];
+  const supervisor = spawn(command as string, args, {
     env: { ...process.env, STACK: 'full', FRONT_PORT: String(front), LOG_LEVEL: 'warn', RATE_LIMIT_GENERAL: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -96,11 +102,11 @@ export function wrk(url: string, host: string | undefined, seconds = SECONDS): W
 }
 
 async function throughput(): Promise<void> {
-  const stack = await startStack({ REPLICAS: '1', MAX_CONNECTIONS_PER_IP: '0' });
+  const stack = await startStack({ REPLICAS: '1', MAX_CONNECTIONS_PER_IP: '0' }, PROXY_CORE);
   const directChaos = await forkServer('services/chaos/main.js', { CHAOS_PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_GENERAL: '0' });
   const directControl = await forkServer('services/control/main.js', { CONTROL_PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_GENERAL: '0' });
   try {
-    // BENCH_PROXY_CORE: where HAProxy runs, 0 (beside the replica, the default: one core serves either path) or 1 (beside wrk).
+    // BENCH_PROXY_CORE: where HAProxy runs, 1 (beside wrk, the default: the replica keeps its core, as with a proxy on its own machine) or 0 (beside the replica).
     for (const p of [...stack.replicas('chaos'), ...stack.replicas('control'), ...stack.replicas('bots'), directChaos.pid, directControl.pid]) pin(p, 0);
     pin(stack.haproxy, PROXY_CORE);
     const targets = [

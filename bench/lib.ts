@@ -95,10 +95,10 @@ export function runQueueWaitSeconds(pid: number): number {
 }
 
 /** A positive integer knob from the environment (BENCH_*), or the default. */
-export function envInt(name: string, fallback: number): number {
+export function envInt(name: string, fallback: number, min = 1): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got ${raw}`);
   return value;
 }

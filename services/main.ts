@@ -168,6 +168,7 @@ async function runFull(base: Config): Promise<void> {
       maxConnectionsPerIp: config.maxConnectionsPerIp,
       maxConnections: config.maxConnections,
       shutdownGraceMs: config.shutdownGraceMs,
+      logEveryRequest: config.logLevel === 'debug' || config.logLevel === 'trace',
     }),
   );
   // -db: foreground, logs on stderr. SIGUSR1 stops it softly: it stops listening and lets connections finish.
