@@ -102,3 +102,10 @@ export function envInt(name: string, fallback: number, min = 1): number {
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got ${raw}`);
   return value;
 }
+
+/** CPU seconds (user + system) the process has used: /proc/<pid>/stat fields 14 and 15, in clock ticks of 1/100 s. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

@@ -2,9 +2,11 @@
 // fed by the observation channel (observe.ts), served on the admin port.
 // Labels come from the registry only (route template, declared modes, status
 // code), never an address, a seed, an id or a raw path, so their number is
-// bounded by the registry. Label children are looked up in nested maps and
-// created once, so a counted response allocates nothing after warm-up.
+// bounded by the registry. A response's series are cells (metric-cells.ts)
+// found in nested maps and created once: counting a response allocates and
+// hashes nothing after warm-up.
 import client from 'prom-client';
+import { CellCounter, CellHistogram, type CounterCell, type HistogramCell } from './metric-cells.js';
 import type { HostName } from './config.js';
 import { observe, observeAi, type Observation, type Outcome } from './observe.js';
 
@@ -43,17 +45,20 @@ export interface MetricsSources {
 }
 
 interface EndpointChildren {
-  readonly duration: Map<string, client.Histogram.Internal<string>>;
-  readonly bytes: client.Counter.Internal;
-  /** mode → code → child */
-  readonly responses: Map<string, Map<number, client.Counter.Internal>>;
+  /** By status class: 1xx … 5xx, then none. */
+  readonly duration: readonly HistogramCell[];
+  readonly bytes: CounterCell;
+  /** mode → code → cell */
+  readonly responses: Map<string, Map<number, CounterCell>>;
 }
+
+const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx', 'none'] as const;
 
 export class Metrics {
   readonly registry = new client.Registry();
-  readonly #responses: client.Counter<string>;
-  readonly #duration: client.Histogram<string>;
-  readonly #bytes: client.Counter<string>;
+  readonly #responses: CellCounter;
+  readonly #duration: CellHistogram;
+  readonly #bytes: CellCounter;
   readonly #rateLimited: client.Counter<string>;
   readonly #errors: client.Counter<string>;
   readonly #fallbacks: client.Counter<string>;
@@ -72,20 +77,20 @@ export class Metrics {
     this.#pathsOf = paths;
     const registers = [this.registry];
     client.collectDefaultMetrics({ register: this.registry });
-    this.#responses = new client.Counter({
+    this.#responses = new CellCounter({
       name: 'chaos_responses_total',
       help: 'Responses finished, by host, category, endpoint (route template), mode and status code (0: no status line was sent)',
       labelNames: ['host', 'category', 'endpoint', 'mode', 'code'],
       registers,
     });
-    this.#duration = new client.Histogram({
+    this.#duration = new CellHistogram({
       name: 'chaos_response_duration_seconds',
       help: 'From the complete request to the last byte written or the close',
       labelNames: ['host', 'category', 'endpoint', 'status_class'],
       buckets: DURATION_BUCKETS,
       registers,
     });
-    this.#bytes = new client.Counter({
+    this.#bytes = new CellCounter({
       name: 'chaos_response_bytes_total',
       help: 'Bytes handed to the socket for responses, heads included',
       labelNames: ['host', 'category', 'endpoint'],
@@ -159,8 +164,8 @@ export class Metrics {
       const endpoint = o.endpoint === undefined ? NO_ENDPOINT : this.#path(o.endpoint);
       const category = o.category ?? NO_ENDPOINT;
       children = {
-        duration: new Map(['1xx', '2xx', '3xx', '4xx', '5xx', 'none'].map((c) => [c, this.#duration.labels(this.host, category, endpoint, c)])),
-        bytes: this.#bytes.labels(this.host, category, endpoint),
+        duration: STATUS_CLASSES.map((c) => this.#duration.cell(this.host, category, endpoint, c)),
+        bytes: this.#bytes.cell(this.host, category, endpoint),
         responses: new Map(),
       };
       this.#byEndpoint.set(id, children);
@@ -177,12 +182,13 @@ export class Metrics {
     let counter = byCode.get(o.status);
     if (counter === undefined) {
       const endpoint = o.endpoint === undefined ? NO_ENDPOINT : this.#path(o.endpoint);
-      byCode.set(o.status, (counter = this.#responses.labels(this.host, o.category ?? NO_ENDPOINT, endpoint, mode, String(o.status))));
+      byCode.set(o.status, (counter = this.#responses.cell(this.host, o.category ?? NO_ENDPOINT, endpoint, mode, String(o.status))));
     }
-    counter.inc();
-    const statusClass = o.status >= 100 && o.status < 600 ? `${Math.floor(o.status / 100)}xx` : 'none';
-    children.duration.get(statusClass)?.observe(o.durationMs / 1000);
-    children.bytes.inc(o.bytes);
+    counter.value++;
+    // 1xx … 5xx are cells 0 … 4; anything else (0: no status line) is `none`.
+    const statusClass = o.status >= 100 && o.status < 600 ? Math.floor(o.status / 100) - 1 : STATUS_CLASSES.length - 1;
+    (children.duration[statusClass] as HistogramCell).observe(o.durationMs / 1000);
+    children.bytes.value += o.bytes;
     if (o.outcome === 'rate-limited') this.#rateLimited.labels(this.host, o.policy ?? 'general').inc();
     const reason = ERROR_REASONS[o.outcome];
     if (reason !== undefined) this.#errors.labels(this.host, reason).inc();

@@ -56,34 +56,30 @@ export function observe(listener: (observation: Observation) => void): () => voi
  * What is known of one exchange while it runs; created only while observing.
  * The pipeline fills in the decision, the transport the status and bytes.
  */
-export class Exchange {
+export class Exchange implements Observation {
   readonly startedAt = performance.now();
   endpoint: string | undefined;
   category: string | undefined;
   mode: string | undefined;
   outcome: Outcome = 'served';
   policy: string | undefined;
+  status = 0;
+  bytes = 0;
+  durationMs = 0;
+  completed = false;
   #published = false;
 
   constructor(readonly host: HostName) {}
 
-  /** Publishes once; later calls (a close after the end) are ignored. */
+  /** Publishes itself once, as the observation (no second object per response); later calls (a close after the end) are ignored. */
   finish(status: number, bytes: number, completed: boolean): void {
     if (this.#published) return;
     this.#published = true;
-    const observation: Observation = {
-      host: this.host,
-      endpoint: this.endpoint,
-      category: this.category,
-      mode: this.mode,
-      status,
-      bytes,
-      durationMs: performance.now() - this.startedAt,
-      outcome: this.outcome,
-      completed,
-      policy: this.policy,
-    };
-    channel.publish(observation);
+    this.status = status;
+    this.bytes = bytes;
+    this.completed = completed;
+    this.durationMs = performance.now() - this.startedAt;
+    channel.publish(this);
   }
 }
 
