@@ -10,4 +10,5 @@ case "$SERVICE" in
     ;;
 esac
 # exec replaces the shell, so SIGTERM reaches node directly and starts its drain.
-exec node "/app/dist/services/${SERVICE}/main.js"
+# APP_DIR is the image's WORKDIR (/app); a test runs the same layout from elsewhere.
+exec node "${APP_DIR:-/app}/dist/services/${SERVICE}/main.js"
