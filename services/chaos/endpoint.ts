@@ -29,6 +29,15 @@ export interface ChaosContext {
 
 export type ChaosEndpoint = AnyEndpoint<ChaosContext>;
 
+/**
+ * The context with some fields replaced (another wire, another endpoint). The
+ * server's context reads `keepAlive` through a getter on its class, which an
+ * object spread does not copy: it is read here, as the spread used to.
+ */
+export function withContext(ctx: ChaosContext, changes: Partial<ChaosContext>): ChaosContext {
+  return { ...ctx, keepAlive: ctx.keepAlive, ...changes };
+}
+
 export const defineChaosEndpoint = defineEndpoint<ChaosContext, Category<'chaos'>>();
 
 /** The endpoint's fixed X-Chaos lines, precomputed once per definition by the server. */

@@ -2,7 +2,7 @@ import { addChaosHeaders } from '../../../../shared/headers.js';
 import { str } from '../../../../shared/params.js';
 import { pickFor, randomPool } from '../../../../shared/random-pick.js';
 import { freshSeed } from '../../../../shared/seed.js';
-import { defineChaosEndpoint } from '../../endpoint.js';
+import { defineChaosEndpoint, withContext } from '../../endpoint.js';
 import { headerInject } from '../../faults/header-inject.js';
 import { compose } from '../../faults/stage.js';
 
@@ -23,7 +23,7 @@ export default defineChaosEndpoint({
       headerInject(addChaosHeaders([], { 'Random-From': pick.path, 'Random-Seed': encodeURIComponent(used), 'Random-Target': pick.target })),
     ]);
     // The picked endpoint answers as itself: its own X-Chaos-Category and X-Chaos-Endpoint.
-    return pick.endpoint.handle({ ...ctx, wire, endpoint: pick.endpoint, clamped: [] }, pick.values);
+    return pick.endpoint.handle(withContext(ctx, { wire, endpoint: pick.endpoint, clamped: [] }), pick.values);
   },
 });
 

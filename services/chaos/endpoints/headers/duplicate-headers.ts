@@ -1,7 +1,7 @@
 import {
   DUPLICATE_CONTENT_TYPES, DUPLICATE_HEADERS_PARAMS, DUPLICATED_HEADER, duplicateExtraLines, duplicateHeadersBody, duplicateStatus,
 } from '../../../../shared/content/format.js';
-import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { chaosHead, defineChaosEndpoint, withContext } from '../../endpoint.js';
 
 export default defineChaosEndpoint({
   id: 'duplicate-headers',
@@ -14,7 +14,7 @@ export default defineChaosEndpoint({
     const body = duplicateHeadersBody(mode);
     // Two lengths leave the framing undecidable: the connection cannot serve another response.
     const closing = mode === 'content-length';
-    const headers = chaosHead(closing ? { ...ctx, keepAlive: false } : ctx, 'application/json', body.length, {
+    const headers = chaosHead(closing ? withContext(ctx, { keepAlive: false }) : ctx, 'application/json', body.length, {
       'Duplicate-Mode': mode,
       Duplicated: DUPLICATED_HEADER[mode],
     });

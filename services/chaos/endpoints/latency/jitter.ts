@@ -1,6 +1,6 @@
 import { JITTER_MAX_MS, JITTER_PARAMS, jitterBody, jitterDraw } from '../../../../shared/content/payload.js';
 import { freshSeed } from '../../../../shared/seed.js';
-import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { defineChaosEndpoint, sendComplete, withContext } from '../../endpoint.js';
 import { delayFirstByte } from '../../faults/delay-first-byte.js';
 import { compose } from '../../faults/stage.js';
 
@@ -20,7 +20,7 @@ export default defineChaosEndpoint({
     // As /slow: the wait dies with the socket, and the response is built when it is over.
     const wire = compose(ctx.wire, [delayFirstByte(delay)]);
     wire.whenWritable(() => {
-      sendComplete({ ...ctx, wire }, 200, 'application/json', jitterBody(dist, ms, spread, used, delay, delay), {
+      sendComplete(withContext(ctx, { wire }), 200, 'application/json', jitterBody(dist, ms, spread, used, delay, delay), {
         'Delayed-Ms': delay,
         'Jitter-Dist': dist,
         'Jitter-Seed': encodeURIComponent(used),

@@ -1,6 +1,6 @@
 import { SLOW_MAX_MS, SLOW_PARAMS, slowBody } from '../../../../shared/content/payload.js';
 import { jsonBody } from '../../../../shared/json.js';
-import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { defineChaosEndpoint, sendComplete, withContext } from '../../endpoint.js';
 import { compose } from '../../faults/stage.js';
 import { delayFirstByte } from '../../faults/delay-first-byte.js';
 
@@ -18,7 +18,7 @@ export default defineChaosEndpoint({
     // response is built when it is over (its Date, its Connection line).
     const wire = compose(ctx.wire, [delayFirstByte(ms)]);
     wire.whenWritable(() => {
-      sendComplete({ ...ctx, wire }, 200, 'application/json', jsonBody(slowBody(ms)), { 'Delayed-Ms': ms });
+      sendComplete(withContext(ctx, { wire }), 200, 'application/json', jsonBody(slowBody(ms)), { 'Delayed-Ms': ms });
     });
   },
 });

@@ -1,5 +1,5 @@
 import { STATUS_LINE_PARAMS, STATUS_LINES, statusLineBody } from '../../../../shared/content/status.js';
-import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { chaosHead, defineChaosEndpoint, withContext } from '../../endpoint.js';
 
 export default defineChaosEndpoint({
   id: 'status-line',
@@ -15,7 +15,7 @@ export default defineChaosEndpoint({
     // The connection closes after it (Connection: close): a client that misread
     // this head must not misread the next response too. The line sent is quoted
     // so a trailing space survives header parsing.
-    const headers = chaosHead({ ...ctx, keepAlive: false }, 'application/json', body.length, {
+    const headers = chaosHead(withContext(ctx, { keepAlive: false }), 'application/json', body.length, {
       'Status-Line-Mode': mode,
       'Status-Line-Sent': JSON.stringify(statusLine),
     });
