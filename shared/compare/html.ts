@@ -23,6 +23,7 @@ button{font:inherit;padding:.4rem 1rem;border-radius:4px;border:1px solid var(--
 .examples a{margin-right:.6rem;white-space:nowrap}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre{font-size:12.5px;line-height:1.4;background:var(--code);padding:.5rem .6rem;border-radius:4px;overflow-x:auto;white-space:pre-wrap;word-break:break-all;margin:.25rem 0}
+pre.hex{white-space:pre;word-break:normal}
 .box{border:1px solid var(--line);border-radius:6px;padding:.6rem .9rem;margin:.8rem 0}
 .error{border:2px solid var(--chaos)}
 .diff ul{margin:.2rem 0;padding-left:1.2rem}
