@@ -6,7 +6,6 @@ import { ChaosServer } from '../../services/chaos/server.js';
 import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { buildCatalog } from '../../shared/catalog.js';
-import type { ChaosRoutes } from '../../shared/compare/page.js';
 import type { Config } from '../../shared/config.js';
 import { HttpService } from '../../shared/http-service.js';
 import { createLogger } from '../../shared/log.js';
@@ -52,7 +51,7 @@ export async function startCompareHub(
     const controlStore = new MemoryStore();
     const control = new HttpService({
       host: 'control', config, logger: createLogger('control', 'silent'), registry: controlRegistry, store: controlStore,
-      hubCatalogs, chaosRoutes: chaosRegistry as ChaosRoutes,
+      hubCatalogs, chaosRoutes: chaosRegistry,
     });
     try {
       await chaos.listen(chaosPort, '127.0.0.1');
