@@ -58,6 +58,18 @@ export interface Config {
   readonly stack: StackMode;
   /** Replicas of each service in the full stack (REPLICAS). */
   readonly replicas: number;
+  /**
+   * Where the hub's /compare connects for both of its fetches (COMPARE_VIA,
+   * host:port), sending each public URL's Host as usual; undefined: each
+   * public URL's own host and port (`*.localhost` on the loopback).
+   */
+  readonly compareVia: HostPort | undefined;
+}
+
+export interface HostPort {
+  /** A host name or an IP address (IPv6 without brackets). */
+  readonly host: string;
+  readonly port: number;
 }
 
 export const STACK_MODES = ['auto', 'full', 'embedded'] as const;
@@ -153,6 +165,22 @@ function readRedisUrl(env: Env, name: string): string | undefined {
   return raw;
 }
 
+/**
+ * host:port, such as haproxy:8080 or [fd00::1]:8080: an address to connect
+ * to, so a typo stops start-up instead of every compare failing to connect.
+ */
+function readHostPort(env: Env, name: string): HostPort | undefined {
+  const raw = readOptional(env, name);
+  if (raw === undefined) return undefined;
+  const accepted = 'host:port (a host name or IP address and a port from 1 to 65535, such as haproxy:8080 or [::1]:8080), or unset';
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)):(\d{1,5})$/.exec(raw);
+  const host = m?.[1] ?? m?.[2];
+  const port = Number(m?.[3]);
+  if (host === undefined || !(port >= 1 && port <= 65535)) throw new ConfigError(name, accepted, raw);
+  if (m?.[1] !== undefined && isIP(host) !== 6) throw new ConfigError(name, accepted, raw);
+  return Object.freeze({ host, port });
+}
+
 function readOptional(env: Env, name: string): string | undefined {
   const raw = env[name];
   return raw === undefined || raw === '' ? undefined : raw;
@@ -242,6 +270,7 @@ export function loadConfig(env: Env): Config {
     holdMs: readInt(env, 'HOLD_MS', 30_000, 100, 120_000),
     maxHeldPerIp: readInt(env, 'MAX_HELD_PER_IP', 32, 0, 100_000),
     replicas: readInt(env, 'REPLICAS', 2, 1, 16),
+    compareVia: readHostPort(env, 'COMPARE_VIA'),
   });
 }
 

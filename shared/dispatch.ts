@@ -49,8 +49,22 @@ export interface PipelineOptions<Ctx> {
   readonly logger: Logger;
   /** Authorities of our other hosts that may arrive on this host's connections (HAProxy routes a connection once): 421. */
   readonly foreignHosts?: ReadonlySet<string>;
-  /** The hub's catalog of every host, served at `/` to a request naming the hub's host (the control process serves it). */
-  readonly hub?: { readonly hostname: string; readonly bodies: CatalogBodies };
+  /**
+   * The hub's catalog of every host, served at `/` to a request naming the
+   * hub's host (the control process serves it), and the hub's pages beside it
+   * by path (/compare).
+   */
+  readonly hub?: { readonly hostname: string; readonly bodies: CatalogBodies; readonly pages?: ReadonlyMap<string, HubPage> };
+}
+
+/**
+ * A page of the hub beside its catalog (shared/compare/page.ts): like `/`
+ * and /openapi.json not a registry endpoint (one at its path would win),
+ * GET and HEAD only, counted by the general limit, answered asynchronously.
+ */
+export interface HubPage {
+  /** The complete answer; `signal` aborts when the client has gone. Never rejects for bad input (that is a 400). */
+  answer(req: IncomingRequest, clientAddress: string, signal: AbortSignal): Promise<PlainResponse>;
 }
 
 /** A held-response slot outlives the endpoint's longest answer by this much before it lapses on its own. */
@@ -58,6 +72,7 @@ const HELD_SLOT_MARGIN_MS = 10_000;
 
 type Decision<Ctx> =
   | { readonly kind: 'plain'; readonly outcome: Outcome; readonly response: PlainResponse; readonly endpoint?: AnyEndpoint<Ctx> }
+  | { readonly kind: 'page'; readonly page: HubPage; readonly req: IncomingRequest; readonly endpoint?: undefined }
   | {
       readonly kind: 'serve';
       readonly endpoint: AnyEndpoint<Ctx>;
@@ -111,7 +126,9 @@ export class Pipeline<Ctx> {
   #decide(req: IncomingRequest): Decision<Ctx> {
     const { registry } = this.options;
     const match = registry.match(req.path);
-    if (!match) return { kind: 'plain', outcome: 'catalog', response: req.path === OPENAPI_PATH ? this.#openapiResponse(req) : this.#catalogResponse(req) };
+    if (!match) {
+      return this.#hubPage(req) ?? { kind: 'plain', outcome: 'catalog', response: req.path === OPENAPI_PATH ? this.#openapiResponse(req) : this.#catalogResponse(req) };
+    }
     const endpoint = match.endpoint;
     if (!(allowedMethods(endpoint) as readonly string[]).includes(req.method)) {
       const response = errorResponse(405, `${req.method} is not served at ${endpoint.path}`, [
@@ -129,6 +146,16 @@ export class Pipeline<Ctx> {
     const raised = endpoint.adjust?.(parsed.values, this.options.config);
     if (raised) return { kind: 'serve', endpoint, ...withRaised(parsed.values, parsed.clamped, raised) };
     return { kind: 'serve', endpoint, values: parsed.values, clamped: parsed.clamped };
+  }
+
+  /** A hub page at this path, for a request naming the hub's host: GET and HEAD only. */
+  #hubPage(req: IncomingRequest): Decision<Ctx> | undefined {
+    const hub = this.options.hub;
+    const page = hub?.pages?.get(req.path);
+    if (!hub || !page || req.host === undefined || hostnameOf(req.host) !== hub.hostname) return undefined;
+    if (req.method === 'GET' || req.method === 'HEAD') return { kind: 'page', page, req };
+    const response = errorResponse(405, `${req.method} is not served at ${req.path}`, [['Allow', 'GET, HEAD']]);
+    return { kind: 'plain', outcome: 'method-not-allowed', response };
   }
 
   /** The OpenAPI document beside the catalog (a registry endpoint at the path would win): GET and HEAD only. */
@@ -175,6 +202,10 @@ export class Pipeline<Ctx> {
    * that cannot answer lets the request through.
    */
   #hold(decision: Decision<Ctx>, req: IncomingRequest, checks: ClientChecks, responder: Responder<Ctx>): Promise<void> | undefined {
+    if (decision.kind === 'page') {
+      this.#page(decision.page, decision.req, checks.clientAddress, responder);
+      return undefined;
+    }
     const cap = this.options.config.maxHeldPerIp;
     if (decision.kind !== 'serve' || !decision.endpoint.holdsConnection || cap === 0) {
       this.#render(decision, responder);
@@ -196,6 +227,21 @@ export class Pipeline<Ctx> {
     );
   }
 
+  /** Runs a hub page; its work is cancelled when the client goes. */
+  #page(page: HubPage, req: IncomingRequest, clientAddress: string, responder: Responder<Ctx>): void {
+    if (responder.exchange) responder.exchange.outcome = 'page';
+    const gone = new AbortController();
+    responder.whenDone(() => gone.abort());
+    page.answer(req, clientAddress, gone.signal).then(
+      (response) => responder.plain(response, false),
+      (error: unknown) => {
+        this.options.logger.error({ err: error, page: req.path }, 'hub page failed');
+        if (responder.exchange) responder.exchange.outcome = 'failed';
+        responder.failed();
+      },
+    );
+  }
+
   /** A real 429, no X-Chaos-* line (DESIGN §5); a namespace keeps its lines. */
   #refuse(decision: Decision<Ctx>, req: IncomingRequest, responder: Responder<Ctx>, refusal: Refusal): void {
     const headers: HeaderList = [...refusal.headers, ...this.options.registry.linesUnder(req.path)];
@@ -208,7 +254,7 @@ export class Pipeline<Ctx> {
     responder.plain({ status: refusal.status, headers, body: refusal.body }, false);
   }
 
-  #render(decision: Decision<Ctx>, responder: Responder<Ctx>): void {
+  #render(decision: Exclude<Decision<Ctx>, { readonly kind: 'page' }>, responder: Responder<Ctx>): void {
     const exchange = responder.exchange;
     if (decision.kind === 'plain') {
       if (exchange) {

@@ -11,6 +11,7 @@ import { addChaosHeaders, addClampedHeader, chaosBaseHeaders, controlHeaders, ty
 import type { Logger } from './log.js';
 import { Exchange, observing } from './observe.js';
 import { hubBodies } from './hub.js';
+import { COMPARE_PATH, ComparePage, type ChaosRoutes } from './compare/page.js';
 import { ClientChecks } from './rate-limit.js';
 import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from './registry.js';
 import { listenOn } from './run.js';
@@ -57,6 +58,8 @@ export interface HttpServiceOptions {
   readonly store: Store;
   /** Every host's catalog, when this process also serves the hub (control): its `/` for the hub's host lists them all. */
   readonly hubCatalogs?: readonly Catalog[];
+  /** The chaos registry, when this process serves the hub: the hub's /compare fetches the paths it serves (docs/compare.md). */
+  readonly chaosRoutes?: ChaosRoutes;
 }
 
 /** Per accepted connection: when it opened, how many requests it made, its client's rate checks. */
@@ -88,7 +91,10 @@ export class HttpService {
     // The hub is a name of this process only when that name is not the host's own.
     const hubName = new URL(config.urls.hub).hostname.toLowerCase();
     const ownName = new URL(config.urls[options.host]).hostname.toLowerCase();
-    const hub = options.hubCatalogs && hubName !== ownName ? { hostname: hubName, bodies: hubBodies(options.hubCatalogs, config) } : undefined;
+    const pages = options.chaosRoutes ? new Map([[COMPARE_PATH, new ComparePage({ chaos: options.chaosRoutes, config })]]) : undefined;
+    const hub = options.hubCatalogs && hubName !== ownName
+      ? { hostname: hubName, bodies: hubBodies(options.hubCatalogs, config), ...(pages ? { pages } : {}) }
+      : undefined;
     this.#pipeline = new Pipeline({ host: options.host, registry, config, store: this.store, logger, ...(hub ? { hub } : {}) });
     for (const endpoint of registry.endpoints) {
       this.#counterparts.set(endpoint, counterpartUrl(options.host, endpoint, config.urls));

@@ -30,6 +30,7 @@ export function hubBodies(catalogs: readonly Catalog[], config: Config): Catalog
 <h1>Chaos Endpoint Service</h1>
 <p class="banner">${escapeHtml(banner)}</p>
 <p>Every chaos endpoint has a well-formed twin on the control host; bots serves crawler files that lie. Ask with <code>Accept: application/json</code> for this page as JSON.</p>
+<p>See a chaos answer beside its twin's, byte for byte: <a class="compare" href="/compare">/compare</a>.</p>
 <nav>${catalogs.map((c) => `<a href="#${escapeHtml(c.host)}">${escapeHtml(c.host)}</a>`).join(' · ')}</nav>
 ${sections}
 </body>

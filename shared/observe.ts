@@ -8,6 +8,7 @@ import type { HostName } from './config.js';
 export type Outcome =
   | 'served' // the endpoint's handler answered (chaos or twin)
   | 'catalog' // no endpoint at this path: the catalog, 200 at / and 404 elsewhere
+  | 'page' // a page of the hub beside its catalog (/compare)
   | 'rejected' // the request itself was malformed (parser or node:http), answered and closed
   | 'misdirected' // 421: the connection's host is another of ours
   | 'method-not-allowed' // the router's 405

@@ -7,9 +7,9 @@ void runService(
   'control',
   (config, logger, store) => {
     const registries = serviceRegistries();
-    // The control process also answers for the hub: its `/` there lists all three hosts.
+    // The control process also answers for the hub: its `/` there lists all three hosts, its /compare fetches chaos paths beside their twins.
     const hubCatalogs = [buildCatalog(registries.chaos, config), buildCatalog(registries.control, config), buildCatalog(registries.bots, config)];
-    return new HttpService({ host: 'control', config, logger, registry: registries.control, store, hubCatalogs });
+    return new HttpService({ host: 'control', config, logger, registry: registries.control, store, hubCatalogs, chaosRoutes: registries.chaos });
   },
   (c) => c.ports.control,
 );

@@ -57,7 +57,20 @@ const bad: [string, string, RegExp][] = [
   ['TRUST_PROXY', '10.0.0.0/', /TRUST_PROXY/],
   ['TRUST_PROXY', 'localhost', /TRUST_PROXY/],
   ['SHUTDOWN_GRACE_MS', '1.5', /SHUTDOWN_GRACE_MS/],
+  ['COMPARE_VIA', 'haproxy', /COMPARE_VIA="haproxy" is not valid: expected host:port/],
+  ['COMPARE_VIA', 'haproxy:0', /COMPARE_VIA/],
+  ['COMPARE_VIA', 'haproxy:70000', /COMPARE_VIA/],
+  ['COMPARE_VIA', 'http://haproxy:8080', /COMPARE_VIA/],
+  ['COMPARE_VIA', '[nope]:8080', /COMPARE_VIA/],
+  ['COMPARE_VIA', '::1:8080', /COMPARE_VIA/],
 ];
+
+t.test('COMPARE_VIA: where the hub\'s /compare connects, when set', async (t) => {
+  t.equal(loadConfig({}).compareVia, undefined, 'unset: each public URL\'s own host and port');
+  t.same(loadConfig({ COMPARE_VIA: 'haproxy:8080' }).compareVia, { host: 'haproxy', port: 8080 });
+  t.same(loadConfig({ COMPARE_VIA: '10.0.0.7:80' }).compareVia, { host: '10.0.0.7', port: 80 });
+  t.same(loadConfig({ COMPARE_VIA: '[fd00::1]:8080' }).compareVia, { host: 'fd00::1', port: 8080 }, 'IPv6 in brackets');
+});
 for (const [name, value, message] of bad) {
   t.test(`${name}=${value} stops start-up`, async (t) => {
     t.throws(() => loadConfig({ [name]: value }), message);

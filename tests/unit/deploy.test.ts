@@ -244,6 +244,8 @@ t.test('the settings every stack needs are set alike in compose and Kubernetes',
     PUBLIC_HUB_URL: 'http://localhost:8080',
     PUBLIC_IDENTITY_URL: 'http://identity.localhost:8080',
     PUBLIC_AGENTS_URL: 'http://agents.localhost:8080',
+    // Inside a container the public names are the container's own loopback: /compare goes through the front door.
+    COMPARE_VIA: 'haproxy:8080',
   };
   for (const service of SERVICES) t.match(obj(obj(composeServices[service]).environment), wanted, `compose ${service}`);
   t.match(k8sEnv(true), wanted, 'k8s chaos-env');
