@@ -3,7 +3,9 @@
 // responses (chaos /slow?ms=2000 beside go-httpbin /delay/2: request to first
 // byte) and many slow streams (chaos /drip beside go-httpbin /drip: first byte
 // to last). Each benchmark gets a fresh server on core 0 and the client
-// (bench/drip-client.ts) on core 1. The chaos processes run as users run them
+// (bench/drip-client.ts) on core 1, each socket connecting when its request
+// is due: go-httpbin closes a connection that has sent nothing for 1 s, and
+// chaos one idle for FIRST_REQUEST_TIMEOUT_MS. The chaos processes run as users run them
 // (per-IP limiter on in memory, metrics on), except that the per-client caps on
 // connections and held responses are off: every stream comes from 127.0.0.1.
 // Run after `make build`: node dist/bench/held.js (about 1 minute).
@@ -77,6 +79,7 @@ function row(bench: Bench, r: HeldResult): string[] {
     `${mib(r.rssBeforeBytes)} → ${mib(r.rssPeakSampledBytes)} / ${mib(r.rssPeakBytes)}${r.hwmReset ? '' : ' (HWM not reset)'}`,
     (r.rssPer1000Bytes / MiB).toFixed(2),
     `${ms(r.clientLoopDelayP99Ms)} / ${ms(r.clientLoopDelayMaxMs)}`,
+    `${(r.serverRunQueueShare * 100).toFixed(0)} %`,
     `${(r.othersShare * 100).toFixed(0)} %${r.othersShare > NOISY_SHARE ? ' noisy' : ''}`,
   ];
 }
@@ -88,7 +91,7 @@ async function main(): Promise<void> {
   if (!goBinary) log('go-httpbin not found (BENCH_GO_HTTPBIN, ../shared/peers/go-httpbin or PATH): its rows are left out');
   const servers: Bench['server'][] = goBinary ? ['chaos', 'go-httpbin'] : ['chaos'];
   const benches: Bench[] = [];
-  const common = { clientCore: CLIENT_CORE };
+  const common = { clientCore: CLIENT_CORE, connectPerRequest: true };
   if (!skip.includes('slow')) {
     for (const server of servers) {
       const path = server === 'chaos' ? SLOW.chaos : SLOW.go;
@@ -118,7 +121,7 @@ async function main(): Promise<void> {
   const out: string[] = [
     '',
     `Held responses: a fresh server per benchmark started under taskset -c ${SERVER_CORE}, the raw-socket client (bench/drip-client.ts) on core ${CLIENT_CORE}; ` +
-      'all sockets connect first, then the requests go out evenly over the ramp. Chaos as users run it (per-IP limiter on, in memory; metrics on) ' +
+      'each socket connects when its request is due (evenly over the ramp, at most 200 handshakes at a time) and sends it on connect. Chaos as users run it (per-IP limiter on, in memory; metrics on) ' +
       'with MAX_CONNECTIONS_PER_IP=0 and MAX_HELD_PER_IP=0 (one client address holds them all).',
     `Burst: ${SLOW_REQUESTS} × chaos ${SLOW.chaos} beside go-httpbin ${SLOW.go}, requests sent over 500 ms; lateness = request to first byte − ${SLOW.scheduledMs} ms.`,
     `Streams: ${STREAMS} × chaos ${DRIP.chaos} beside go-httpbin ${DRIP.go}, requests sent over 1000 ms; both write 10 times 200 ms apart ` +
@@ -127,7 +130,7 @@ async function main(): Promise<void> {
     'RSS: idle (after a 50-request warm-up) → peak sampled every 20 ms / VmHWM (the kernel\'s peak, reset after the warm-up); per 1000 = (VmHWM − idle) ÷ most held at once × 1000.',
     '',
     table([
-      ['server', 'path', 'completed / failed', 'most held at once', 'lateness p1 / p50 / p99 / max ms', 'within 1 %', 'RSS idle → peak sampled / HWM MiB', 'MiB per 1000', 'client loop delay p99 / max ms', 'others'],
+      ['server', 'path', 'completed / failed', 'most held at once', 'lateness p1 / p50 / p99 / max ms', 'within 1 %', 'RSS idle → peak sampled / HWM MiB', 'MiB per 1000', 'client loop delay p99 / max ms', 'server threads waiting for a CPU ÷ run', 'others'],
       ...results.map(([b, r]) => row(b, r)),
     ]),
     '',

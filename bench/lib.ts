@@ -1,7 +1,7 @@
 // Shared pieces of the benchmarks: child servers (optionally pinned to a
 // core), redis-server and go-httpbin, /proc readers, and percentiles.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,13 +110,21 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /**
- * Seconds the process's main thread has spent runnable but waiting for a CPU
- * (/proc/<pid>/schedstat, second field). On a shared machine this is the
- * noise: time another process held the core while our timers were due.
+ * Seconds the process's threads have spent runnable but waiting for a CPU
+ * (/proc/<pid>/task/<tid>/schedstat, second field, summed over the live threads:
+ * a Go server works on threads other than its main one). On a shared machine
+ * this is the noise: time another process held the core while our work was due.
  */
 export function runQueueWaitSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/schedstat`, 'latin1').trim().split(' ');
-  return Number(fields[1]) / 1e9;
+  let nanoseconds = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      nanoseconds += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'latin1').trim().split(' ')[1]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return nanoseconds / 1e9;
 }
 
 /** A positive integer knob from the environment (BENCH_*), or the default. */

@@ -25,6 +25,8 @@ export interface HeldOptions {
   readonly clientCore?: number;
   /** Host header, when the server routes on it. */
   readonly host?: string;
+  /** Each socket connects when its request is due (see bench/drip-client.ts); else all connect first. */
+  readonly connectPerRequest?: boolean;
 }
 
 /** The server under test: a process and the loopback port it listens on. */
@@ -41,7 +43,7 @@ export interface HeldResult {
   /** Most responses held at once (request written, last byte not yet read). */
   readonly maxHeld: number;
   readonly rssBeforeBytes: number;
-  /** Every socket connected, no request sent yet. */
+  /** Every socket connected, no request sent yet (NaN when each connects as its request is due). */
   readonly rssConnectedBytes: number;
   /** Highest VmRSS sampled every 20 ms. */
   readonly rssPeakSampledBytes: number;
@@ -91,7 +93,7 @@ function mostAtOnce(timings: readonly StreamTiming[]): number {
 
 export async function measureHeld(server: HeldServer, options: HeldOptions): Promise<HeldResult> {
   const client = (streams: number, requestPath: string, rampMs: number, timeoutMs: number, onPhase?: (phase: DripClientPhase) => void): Promise<ClientRun> =>
-    runClient({ port: server.port, host: options.host, streams, path: requestPath, rampMs, timeoutMs }, onPhase, options.clientCore);
+    runClient({ port: server.port, host: options.host, streams, path: requestPath, rampMs, timeoutMs, connectPerRequest: options.connectPerRequest }, onPhase, options.clientCore);
   await client(50, options.warmPath, 50, 5_000);
   await sleep(300);
   const hwmReset = resetPeakRss(server.pid);
