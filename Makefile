@@ -47,7 +47,10 @@ stack-tools:
 test: build tools
 	@bash scripts/test.sh
 
+# wrk drives the throughput benchmarks (pinned with taskset, from util-linux);
+# redis-server backs the Redis row (the front-door part runs when haproxy is there).
 bench: build
+	@bash scripts/ensure-tools.sh wrk:wrk taskset:util-linux redis-server:redis-server
 	@bash bench/run.sh
 
 clean:

@@ -2,7 +2,10 @@
 // work does not land in the server's RSS or event loop. Raw node:net sockets.
 // Two phases: first every socket connects (a bounded number of handshakes at
 // a time, so the server's accept queue never overflows into SYN retries), then
-// the requests go out at an even pace over `rampMs`. Each stream reads the
+// the requests go out at an even pace over `rampMs`. With connectPerRequest
+// there is one phase: each socket connects when its request is due and sends
+// it once connected (a server that closes a connection idle for 1 s before its
+// first request, as go-httpbin does, never sees an idle one). Each stream reads the
 // head, counts body bytes up to Content-Length, and records when its first and
 // last bytes arrived.
 import net from 'node:net';
@@ -19,6 +22,8 @@ export interface DripClientOptions {
   readonly timeoutMs: number;
   /** Host header (default 127.0.0.1:<port>): the front door routes on it. */
   readonly host?: string;
+  /** Connect each socket when its request is due, and send on connect (no 'connected' phase). */
+  readonly connectPerRequest?: boolean;
 }
 
 export interface StreamTiming {
@@ -158,6 +163,10 @@ export function runDripClient(options: DripClientOptions, onPhase: (phase: DripC
 
     const onConnect = (stream: Stream): void => {
       handshakes--;
+      if (options.connectPerRequest) {
+        stream.send(request, options.timeoutMs);
+        return;
+      }
       connected.push(stream);
       openMore();
     };
@@ -169,7 +178,9 @@ export function runDripClient(options: DripClientOptions, onPhase: (phase: DripC
       if (stream.firstAt > 0) inFlight--;
       if (timing) timings.push(timing);
       else failures[failure ?? 'unknown'] = (failures[failure ?? 'unknown'] ?? 0) + 1;
-      if (!connectPhaseOver && stream.sentAt === 0) {
+      if (options.connectPerRequest) {
+        if (stream.sentAt === 0) handshakes--;
+      } else if (!connectPhaseOver && stream.sentAt === 0) {
         // Failed while connecting: it will never be sent.
         if (!connected.includes(stream)) handshakes--;
         openMore();
@@ -208,7 +219,27 @@ export function runDripClient(options: DripClientOptions, onPhase: (phase: DripC
       }, TICK_MS);
     };
 
-    openMore();
+    // One phase: sockets open at the pace requests are due, at most CONNECTS_AT_ONCE handshakes at a time.
+    const rampConnects = (): void => {
+      loopDelay.enable();
+      rampStart = performance.now();
+      const pace = setInterval(() => {
+        const due = Math.min(options.streams, Math.ceil(((performance.now() - rampStart) / options.rampMs) * options.streams));
+        while (opened < due && handshakes < CONNECTS_AT_ONCE) {
+          opened++;
+          handshakes++;
+          new Stream(options.port, onConnect, onFirstByte, onSettle, () => rampStart);
+        }
+        if (opened >= options.streams) {
+          clearInterval(pace);
+          rampEnd = performance.now();
+          onPhase({ type: 'phase', phase: 'requested' });
+        }
+      }, TICK_MS);
+    };
+
+    if (options.connectPerRequest) rampConnects();
+    else openMore();
   });
 }
 

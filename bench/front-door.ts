@@ -8,9 +8,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DIST, envInt, forkServer, MiB, quantile, rssBytes, sleep, stopChild } from './lib.js';
+import { DIST, envInt, forkServer, freePort, loadAverage, MiB, pin, quantile, rssBytes, sleep, stopChild } from './lib.js';
 import { runClient } from './streams.js';
-import { freeLoopbackPorts } from '../services/supervisor.js';
+import { wrk } from './wrk.js';
 
 const SECONDS = envInt('BENCH_SECONDS', 8);
 const ROUNDS = envInt('BENCH_ROUNDS', 2);
@@ -33,20 +33,6 @@ function commandOf(pid: number): string {
   } catch {
     return '';
   }
-}
-
-/** Every thread of the process on `core`. */
-export function pin(pid: number, core: number): void {
-  execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
-}
-
-export function loadAverage(): string {
-  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-}
-
-/** A loopback port that was free a moment ago (the supervisor's own pick). */
-async function freePort(): Promise<number> {
-  return (await freeLoopbackPorts(1))[0] as number;
 }
 
 interface Stack {
@@ -85,20 +71,10 @@ async function startStack(env: Record<string, string>, core?: number): Promise<S
   };
 }
 
-interface WrkResult {
-  readonly rps: number;
-  readonly p99Ms: number;
-  readonly errors: number;
-}
-
-export function wrk(url: string, host: string | undefined, seconds = SECONDS): WrkResult {
-  const args = ['-c', '1', 'wrk', '-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', ...(host ? ['-H', `Host: ${host}`] : []), url];
-  const text = execFileSync('taskset', args, { encoding: 'utf8' });
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1]);
-  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(text);
-  const p99Ms = p99 ? Number(p99[1]) * (p99[2] === 'us' ? 0.001 : p99[2] === 's' ? 1000 : 1) : Number.NaN;
-  const errors = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0) + Number(/Socket errors: connect (\d+)/.exec(text)?.[1] ?? 0);
-  return { rps, p99Ms, errors };
+/** One wrk run on core 1 with this benchmark's connections: req/s, p99, errors. */
+function wrkRun(url: string, host: string | undefined, seconds = SECONDS): { rps: number; p99Ms: number; errors: number } {
+  const r = wrk({ url, host, connections: CONNECTIONS, seconds, core: 1 });
+  return { rps: r.requestsPerSecond, p99Ms: r.p99Ms, errors: r.non2xx + r.socketErrors };
 }
 
 async function throughput(): Promise<void> {
@@ -115,11 +91,11 @@ async function throughput(): Promise<void> {
       { name: 'control direct', url: `http://127.0.0.1:${directControl.port}${PATH}`, host: undefined },
       { name: 'control via HAProxy (http)', url: `http://127.0.0.1:${stack.front}${PATH}`, host: `control.localhost:${stack.front}` },
     ];
-    for (const t of targets) wrk(t.url, t.host, 2); // warm-up
-    const runs = new Map<string, WrkResult[]>(targets.map((t) => [t.name, []]));
+    for (const t of targets) wrkRun(t.url, t.host, 2); // warm-up
+    const runs = new Map<string, ReturnType<typeof wrkRun>[]>(targets.map((t) => [t.name, []]));
     const loads: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      for (const t of targets) runs.get(t.name)?.push(wrk(t.url, t.host));
+      for (const t of targets) runs.get(t.name)?.push(wrkRun(t.url, t.host));
       loads.push(loadAverage());
     }
     const best = (name: string): number => Math.max(...(runs.get(name) ?? []).map((r) => r.rps));
@@ -178,9 +154,6 @@ async function streams(): Promise<void> {
   }
 }
 
-// Run as a script (node dist/bench/front-door.js), not when bench/metrics.ts borrows wrk().
-if (process.argv[1]?.endsWith('front-door.js')) {
-  const skip = process.env.BENCH_SKIP ?? '';
-  if (!skip.includes('throughput')) await throughput();
-  if (!skip.includes('streams')) await streams();
-}
+const skip = process.env.BENCH_SKIP ?? '';
+if (!skip.includes('throughput')) await throughput();
+if (!skip.includes('streams')) await streams();

@@ -8,12 +8,10 @@
 // after a server-closed keep-alive connection, see README.md). Bounded: about
 // 60 s with the defaults. Knobs: BENCH_LIMITER_SECONDS (8), BENCH_ROUNDS (2),
 // BENCH_CONNECTIONS (10), BENCH_LIMITER_PROBES (3000).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import net from 'node:net';
-import { envInt, forkServer, quantile, sleep, type Child } from './lib.js';
-import { cpuSeconds, measure, warmUp, type LoadOptions, type Target, type ThroughputSample } from './throughput.js';
-import { freeLoopbackPorts } from '../services/supervisor.js';
+import { cpuSeconds, envInt, forkServer, quantile, startRedis, type Child } from './lib.js';
+import { measure, warmUp, type LoadOptions, type Target, type ThroughputSample } from './throughput.js';
 
 const PATH = '/status/200';
 const TARGET_RATIO = 0.8;
@@ -30,39 +28,6 @@ const probes = envInt('BENCH_LIMITER_PROBES', 3000);
 
 function log(line: string): void {
   process.stderr.write(`bench limiter: ${line}\n`);
-}
-
-/** A loopback port that was free a moment ago (the supervisor's own pick). */
-async function freePort(): Promise<number> {
-  return (await freeLoopbackPorts(1))[0] as number;
-}
-
-function pong(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write('PING\r\n'));
-    socket.setTimeout(500, () => socket.destroy());
-    socket.once('data', (d: Buffer) => {
-      socket.destroy();
-      resolve(d.toString().startsWith('+PONG'));
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('close', () => resolve(false));
-  });
-}
-
-async function startRedis(): Promise<{ port: number; process: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], {
-    stdio: 'ignore',
-  });
-  const failed = new Promise<never>((_, reject) => child.once('error', (e) => reject(new Error(`redis-server: ${e.message} (apt-get install redis-server)`))));
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (await Promise.race([pong(port), failed])) return { port, process: child };
-    await sleep(50);
-  }
-  child.kill('SIGKILL');
-  throw new Error('redis-server did not answer PING within 10 s');
 }
 
 /** One request at a time on a keep-alive connection (a new one when the server closes it): each latency in ms. */
@@ -157,7 +122,7 @@ async function main(): Promise<void> {
     }
   } finally {
     for (const child of servers.values()) await child.stop();
-    redis.process.kill('SIGTERM');
+    await redis.stop();
   }
 
   const best = (mode: Mode): ThroughputSample =>

@@ -4,18 +4,13 @@
 // rounds interleaved. Target: metrics on ≥ 0.9× metrics off. Beside req/s,
 // the server's CPU time per request, which the load generator cannot skew.
 // Run after `make build`: node dist/bench/metrics.js (about 1 minute).
-import { cpuSeconds, envInt, forkServer } from './lib.js';
-import { loadAverage, pin, wrk } from './front-door.js';
-import { freeLoopbackPorts } from '../services/supervisor.js';
+import { cpuSeconds, envInt, forkServer, freePort, loadAverage, pin } from './lib.js';
+import { wrk } from './wrk.js';
 
 const ROUNDS = envInt('BENCH_ROUNDS', 3);
 const SECONDS = envInt('BENCH_SECONDS', 8);
+const CONNECTIONS = envInt('BENCH_CONNECTIONS', 10);
 const PATH = '/drip?bytes=1024&chunk=4096';
-
-/** A loopback port that was free a moment ago (the supervisor's own pick). */
-async function freePort(): Promise<number> {
-  return (await freeLoopbackPorts(1))[0] as number;
-}
 
 const common = { CHAOS_PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_GENERAL: '1000000000' };
 const off = await forkServer('services/chaos/main.js', common);
@@ -23,14 +18,14 @@ const on = await forkServer('services/chaos/main.js', { ...common, METRICS_PORT:
 try {
   pin(off.pid, 0);
   pin(on.pid, 0);
-  for (const server of [off, on]) wrk(`http://127.0.0.1:${server.port}${PATH}`, undefined, 2);
+  for (const server of [off, on]) wrk({ url: `http://127.0.0.1:${server.port}${PATH}`, connections: CONNECTIONS, seconds: 2, core: 1 });
   const runs = { off: [] as number[], on: [] as number[] };
   const cpu = { off: [] as number[], on: [] as number[] };
   const loads: string[] = [];
   /** One wrk run: req/s, and the server's CPU µs per request during it. */
   const measure = (name: 'off' | 'on', server: typeof off): void => {
     const before = cpuSeconds(server.pid);
-    const { rps } = wrk(`http://127.0.0.1:${server.port}${PATH}`, undefined, SECONDS);
+    const rps = wrk({ url: `http://127.0.0.1:${server.port}${PATH}`, connections: CONNECTIONS, seconds: SECONDS, core: 1 }).requestsPerSecond;
     runs[name].push(rps);
     cpu[name].push(((cpuSeconds(server.pid) - before) * 1e6) / (rps * SECONDS));
   };

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# make bench (after make build): throughput beside a minimal node:net server,
-# thousands of /drip streams at once, then the infinite namespace
-# (bench/infinite), and the limiter's cost (bench/limiter.ts). Bounded: about
-# 5 to 7 minutes. BENCH_SKIP=limiter skips the limiter part.
+# make bench (after make build and the tools it needs): the wrk throughput
+# suite (bench/wrk-suite.ts), held responses beside go-httpbin (bench/held.ts),
+# the limiter's cost (bench/limiter.ts), the front door, metrics, then the
+# infinite namespace (bench/infinite). BENCH_SKIP=wrk,held,limiter,front-door,metrics
+# skips parts (held also knows slow and streams).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [[ ! -f dist/bench/main.js ]]; then
-  echo "bench: dist/bench/main.js is missing; run 'make bench' (it builds first)" >&2
+if [[ ! -f dist/bench/wrk-suite.js ]]; then
+  echo "bench: dist/bench/wrk-suite.js is missing; run 'make bench' (it builds first)" >&2
   exit 1
 fi
 
@@ -25,7 +26,15 @@ if (($(ulimit -n) < need)); then
 fi
 echo "bench: open-files limit $(ulimit -n)" >&2
 
-node dist/bench/main.js
+# Throughput: wrk on core 1, every server on core 0 (about 4 minutes).
+if [[ "${BENCH_SKIP:-}" != *wrk* ]]; then
+  node dist/bench/wrk-suite.js
+fi
+
+# Held responses: 2000 /slow at once and 5000 /drip streams, each beside go-httpbin (about 1 minute).
+if [[ "${BENCH_SKIP:-}" != *held* ]]; then
+  node dist/bench/held.js
+fi
 
 # The per-IP limiter: off vs in-memory vs Redis (starts its own redis-server), about 70 s.
 if [[ "${BENCH_SKIP:-}" != *limiter* ]]; then

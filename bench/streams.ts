@@ -1,36 +1,60 @@
-// Many slow streams held open at once: the chaos host's memory per stream and
-// whether each stream still ends on its schedule. The server and the client
-// are separate processes; the server's RSS is sampled from /proc while the
-// client (bench/drip-client.ts) holds the streams.
-import { fork } from 'node:child_process';
+// Many held responses at once, against one server process: its memory per
+// held response (sampled VmRSS and the kernel's own peak, VmHWM) and whether
+// each response kept its schedule. Two shapes: a stream (/drip: timed from its
+// first byte to its last) and a delayed response (/slow, /delay: timed from
+// the request to the first byte). The client (bench/drip-client.ts) is its own
+// process, on a core of its own when asked, so its work lands neither in the
+// server's RSS nor in its event loop.
 import path from 'node:path';
-import type { DripClientOptions, DripClientPhase, DripClientResult } from './drip-client.js';
-import { DIST, forkServer, quantile, rssBytes, runQueueWaitSeconds, sleep, stopChild } from './lib.js';
+import type { DripClientOptions, DripClientPhase, DripClientResult, StreamTiming } from './drip-client.js';
+import { DIST, forkNode, peakRssBytes, Quietness, quantile, resetPeakRss, rssBytes, runQueueWaitSeconds, sleep, stopChild } from './lib.js';
 
-export interface StreamsOptions {
+export interface HeldOptions {
   readonly streams: number;
-  readonly bytes: number;
-  readonly chunk: number;
-  readonly intervalMs: number;
+  /** Path and query of each request. */
+  readonly path: string;
+  /** A short request of the same kind, sent 50 times first so its code is loaded and compiled before the baseline. */
+  readonly warmPath: string;
+  /** span: first response byte to last (a stream); firstByte: request written to first response byte (a delayed response). */
+  readonly timing: 'span' | 'firstByte';
+  /** What the timed interval should be, in ms. */
+  readonly scheduledMs: number;
+  /** Requests go out evenly over this long, once every socket is connected. */
   readonly rampMs: number;
+  /** The core the client runs on (taskset), if any. */
+  readonly clientCore?: number;
+  /** Host header, when the server routes on it. */
+  readonly host?: string;
+  /** Each socket connects when its request is due (see bench/drip-client.ts); else all connect first. */
+  readonly connectPerRequest?: boolean;
 }
 
-export interface StreamsResult {
-  readonly options: StreamsOptions;
-  readonly scheduledMs: number;
+/** The server under test: a process and the loopback port it listens on. */
+export interface HeldServer {
+  readonly pid: number;
+  readonly port: number;
+}
+
+export interface HeldResult {
+  readonly options: HeldOptions;
   readonly completed: number;
   readonly failed: number;
   readonly failures: Record<string, number>;
-  readonly maxInFlight: number;
+  /** Most responses held at once (request written, last byte not yet read). */
+  readonly maxHeld: number;
   readonly rssBeforeBytes: number;
-  /** Every socket connected, no request sent yet. */
+  /** Every socket connected, no request sent yet (NaN when each connects as its request is due). */
   readonly rssConnectedBytes: number;
+  /** Highest VmRSS sampled every 20 ms. */
+  readonly rssPeakSampledBytes: number;
+  /** VmHWM at the end: the kernel's peak, reset after the warm-up when it allows (hwmReset). */
   readonly rssPeakBytes: number;
-  /** (peak − before) scaled to 1000 streams in flight. */
+  readonly hwmReset: boolean;
+  /** (peak − before) scaled to 1000 held responses, the peak being VmHWM. */
   readonly rssPer1000Bytes: number;
-  /** Completed streams whose first-to-last-byte span is within 1 % of the schedule. */
+  /** Completed responses whose timed interval is within 1 % of the schedule, over all requested. */
   readonly onTimeFraction: number;
-  /** Negative lateness is an early finish: the first byte was seen late (usually the client stalled). */
+  /** Timed interval minus the schedule; negative is early. */
   readonly latenessP01Ms: number;
   readonly latenessP50Ms: number;
   readonly latenessP99Ms: number;
@@ -44,78 +68,94 @@ export interface StreamsResult {
   /** Share of the run the server's main thread waited for a CPU (another process had it). */
   readonly serverRunQueueShare: number;
   readonly clientRunQueueShare: number;
+  /** CPU other processes took during the run, as a share of every core's capacity. */
+  readonly othersShare: number;
 }
 
 const RSS_SAMPLE_MS = 20;
 
-export async function runStreams(chaosMain: string, options: StreamsOptions): Promise<StreamsResult> {
-  const chunks = Math.ceil(options.bytes / options.chunk);
-  // The first chunk goes out with the head; the last one (chunks − 1) intervals later.
-  const scheduledMs = (chunks - 1) * options.intervalMs;
-  const server = await forkServer(chaosMain, { CHAOS_PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_GENERAL: '1000000000' });
-  try {
-    const query = `/drip?bytes=${options.bytes}&chunk=${options.chunk}&interval=${options.intervalMs}`;
-    // A few streams first, so the drip code path is loaded and compiled before the baseline.
-    await runClient({ port: server.port, streams: 50, path: query.replace(/interval=\d+/, 'interval=10'), rampMs: 50, timeoutMs: 5_000 });
-    await sleep(300);
-    const rssBeforeBytes = rssBytes(server.pid);
-    let rssPeakBytes = rssBeforeBytes;
-    let rssConnectedBytes = Number.NaN;
-    const waitBefore = runQueueWaitSeconds(server.pid);
-    const startedAt = performance.now();
-    const sampler = setInterval(() => {
-      rssPeakBytes = Math.max(rssPeakBytes, rssBytes(server.pid));
-    }, RSS_SAMPLE_MS);
-    const client = await runClient(
-      { port: server.port, streams: options.streams, path: query, rampMs: options.rampMs, timeoutMs: scheduledMs + 15_000 },
-      (phase) => {
-        if (phase.phase === 'connected') rssConnectedBytes = rssBytes(server.pid);
-      },
-    ).finally(() => clearInterval(sampler));
-    const seconds = (performance.now() - startedAt) / 1000;
-    const serverRunQueueShare = (runQueueWaitSeconds(server.pid) - waitBefore) / seconds;
-
-    const lateness = client.timings.map((t) => t.spanMs - scheduledMs).sort((a, b) => a - b);
-    const firstByte = client.timings.map((t) => t.firstByteMs).sort((a, b) => a - b);
-    const tolerance = scheduledMs * 0.01;
-    const onTime = lateness.filter((l) => Math.abs(l) <= tolerance).length;
-    return {
-      options,
-      scheduledMs,
-      completed: client.timings.length,
-      failed: client.failed,
-      failures: client.failures,
-      maxInFlight: client.maxInFlight,
-      rssBeforeBytes,
-      rssConnectedBytes,
-      rssPeakBytes,
-      rssPer1000Bytes: client.maxInFlight > 0 ? ((rssPeakBytes - rssBeforeBytes) * 1000) / client.maxInFlight : Number.NaN,
-      onTimeFraction: lateness.length > 0 ? onTime / options.streams : 0,
-      latenessP01Ms: quantile(lateness, 0.01),
-      latenessP50Ms: quantile(lateness, 0.5),
-      latenessP99Ms: quantile(lateness, 0.99),
-      latenessMaxMs: lateness[lateness.length - 1] ?? Number.NaN,
-      firstByteP50Ms: quantile(firstByte, 0.5),
-      firstByteP99Ms: quantile(firstByte, 0.99),
-      clientLoopDelayP99Ms: client.clientLoopDelayP99Ms,
-      clientLoopDelayMaxMs: client.clientLoopDelayMaxMs,
-      connectMs: client.connectMs,
-      rampActualMs: client.rampActualMs,
-      serverRunQueueShare,
-      clientRunQueueShare: client.runQueueSeconds / seconds,
-    };
-  } finally {
-    await server.stop();
+/** Most intervals [request written, last byte] open at once. */
+function mostAtOnce(timings: readonly StreamTiming[]): number {
+  const edges: [number, number][] = [];
+  for (const t of timings) {
+    const sent = t.firstAtMs - t.firstByteMs;
+    edges.push([sent, 1], [t.firstAtMs + t.spanMs, -1]);
   }
+  edges.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let open = 0;
+  let most = 0;
+  for (const [, step] of edges) {
+    open += step;
+    most = Math.max(most, open);
+  }
+  return most;
+}
+
+export async function measureHeld(server: HeldServer, options: HeldOptions): Promise<HeldResult> {
+  const client = (streams: number, requestPath: string, rampMs: number, timeoutMs: number, onPhase?: (phase: DripClientPhase) => void): Promise<ClientRun> =>
+    runClient({ port: server.port, host: options.host, streams, path: requestPath, rampMs, timeoutMs, connectPerRequest: options.connectPerRequest }, onPhase, options.clientCore);
+  await client(50, options.warmPath, 50, 5_000);
+  await sleep(300);
+  const hwmReset = resetPeakRss(server.pid);
+  const rssBeforeBytes = rssBytes(server.pid);
+  let rssPeakSampledBytes = rssBeforeBytes;
+  let rssConnectedBytes = Number.NaN;
+  const quiet = new Quietness(() => [server.pid]);
+  quiet.start();
+  const waitBefore = runQueueWaitSeconds(server.pid);
+  const startedAt = performance.now();
+  const sampler = setInterval(() => {
+    rssPeakSampledBytes = Math.max(rssPeakSampledBytes, rssBytes(server.pid));
+  }, RSS_SAMPLE_MS);
+  const run = await client(options.streams, options.path, options.rampMs, options.scheduledMs + 15_000, (phase) => {
+    if (phase.phase === 'connected') rssConnectedBytes = rssBytes(server.pid);
+  }).finally(() => clearInterval(sampler));
+  const seconds = (performance.now() - startedAt) / 1000;
+  const othersShare = quiet.share();
+  const serverRunQueueShare = (runQueueWaitSeconds(server.pid) - waitBefore) / seconds;
+  const rssPeakBytes = peakRssBytes(server.pid);
+
+  const timed = (t: StreamTiming): number => (options.timing === 'span' ? t.spanMs : t.firstByteMs);
+  const lateness = run.timings.map((t) => timed(t) - options.scheduledMs).sort((a, b) => a - b);
+  const firstByte = run.timings.map((t) => t.firstByteMs).sort((a, b) => a - b);
+  const tolerance = options.scheduledMs * 0.01;
+  const onTime = lateness.filter((l) => Math.abs(l) <= tolerance).length;
+  const maxHeld = mostAtOnce(run.timings);
+  return {
+    options,
+    completed: run.timings.length,
+    failed: run.failed,
+    failures: run.failures,
+    maxHeld,
+    rssBeforeBytes,
+    rssConnectedBytes,
+    rssPeakSampledBytes,
+    rssPeakBytes,
+    hwmReset,
+    rssPer1000Bytes: maxHeld > 0 ? ((rssPeakBytes - rssBeforeBytes) * 1000) / maxHeld : Number.NaN,
+    onTimeFraction: onTime / options.streams,
+    latenessP01Ms: quantile(lateness, 0.01),
+    latenessP50Ms: quantile(lateness, 0.5),
+    latenessP99Ms: quantile(lateness, 0.99),
+    latenessMaxMs: lateness[lateness.length - 1] ?? Number.NaN,
+    firstByteP50Ms: quantile(firstByte, 0.5),
+    firstByteP99Ms: quantile(firstByte, 0.99),
+    clientLoopDelayP99Ms: run.clientLoopDelayP99Ms,
+    clientLoopDelayMaxMs: run.clientLoopDelayMaxMs,
+    connectMs: run.connectMs,
+    rampActualMs: run.rampActualMs,
+    serverRunQueueShare,
+    clientRunQueueShare: run.runQueueSeconds / seconds,
+    othersShare,
+  };
 }
 
 /** The client's result, plus its own run-queue wait read just before it exits. */
 export type ClientRun = DripClientResult & { readonly runQueueSeconds: number };
 
-export function runClient(options: DripClientOptions, onPhase: (phase: DripClientPhase) => void = () => {}): Promise<ClientRun> {
-  const child = fork(path.join(DIST, 'bench/drip-client.js'), [JSON.stringify(options)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+/** The streams client in its own process (on `core` when given), until it reports its result. */
+export function runClient(options: DripClientOptions, onPhase: (phase: DripClientPhase) => void = () => {}, core?: number): Promise<ClientRun> {
+  const child = forkNode(path.join(DIST, 'bench/drip-client.js'), [JSON.stringify(options)], {}, core);
   const pid = child.pid;
   const waitBefore = pid === undefined ? 0 : runQueueWaitSeconds(pid);
   return new Promise((resolve, reject) => {

@@ -4,8 +4,7 @@
 // count each server's own CPU time from /proc, so "server CPU per request" is
 // comparable even when the client is the bottleneck.
 import autocannon from 'autocannon';
-import { readFileSync } from 'node:fs';
-import { runQueueWaitSeconds } from './lib.js';
+import { cpuSeconds, runQueueWaitSeconds } from './lib.js';
 
 export interface Target {
   readonly name: string;
@@ -31,18 +30,6 @@ export interface LoadOptions {
   readonly connections: number;
   readonly durationSeconds: number;
   readonly pipelining: number;
-}
-
-/** Clock ticks per second of /proc/<pid>/stat times; 100 on every Linux we run on. */
-const CLOCK_TICKS = 100;
-
-/** utime + stime of a process in seconds (fields 14 and 15 of /proc/<pid>/stat). */
-export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  // The command name is in parentheses and may hold spaces: split after it.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 (state), so field n is fields[n - 3].
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
 export async function measure(target: Target, load: LoadOptions): Promise<ThroughputSample> {

@@ -1,0 +1,155 @@
+// Held connections (issue 15): thousands of responses held open at once, the
+// chaos host beside go-httpbin doing the same thing. A burst of delayed
+// responses (chaos /slow?ms=2000 beside go-httpbin /delay/2: request to first
+// byte) and many slow streams (chaos /drip beside go-httpbin /drip: first byte
+// to last). Each benchmark gets a fresh server on core 0 and the client
+// (bench/drip-client.ts) on core 1, each socket connecting when its request
+// is due: go-httpbin closes a connection that has sent nothing for 1 s, and
+// chaos one idle for FIRST_REQUEST_TIMEOUT_MS. The chaos processes run as users run them
+// (per-IP limiter on in memory, metrics on), except that the per-client caps on
+// connections and held responses are off: every stream comes from 127.0.0.1.
+// Run after `make build`: node dist/bench/held.js (about 1 minute).
+import {
+  envInt,
+  forkServer,
+  freePort,
+  goHttpbinPath,
+  loadAverage,
+  markdownTable as table,
+  MiB,
+  NOISY_SHARE,
+  startGoHttpbin,
+  type Child,
+  type Peer,
+} from './lib.js';
+import { measureHeld, type HeldOptions, type HeldResult } from './streams.js';
+
+const SLOW_REQUESTS = envInt('BENCH_SLOW', 2000);
+const STREAMS = envInt('BENCH_STREAMS', 5000);
+const SERVER_CORE = envInt('BENCH_SERVER_CORE', 0, 0);
+const CLIENT_CORE = envInt('BENCH_CLIENT_CORE', 1, 0);
+const CHAOS_MAIN = process.env.BENCH_CHAOS_MAIN || 'services/chaos/main.js';
+const skip = process.env.BENCH_SKIP ?? '';
+
+const SLOW_LATENESS_TARGET_MS = 10;
+const RSS_TARGET_MIB_PER_1000 = 12;
+/** "Completion within 1 % of the scheduled time": met when 99 % of streams are. */
+const ON_TIME_TARGET = 0.99;
+
+// The same shape on both servers: 10 writes 200 ms apart, 1800 ms from the
+// first to the last. go-httpbin writes one byte per pause, so its stream
+// carries 10 bytes where chaos sends 10 chunks of 10.
+const DRIP = { chaos: '/drip?bytes=100&chunk=10&interval=200', go: '/drip?duration=2&numbytes=10&delay=0', scheduledMs: 1800 };
+const SLOW = { chaos: '/slow?ms=2000', go: '/delay/2', scheduledMs: 2000 };
+
+function log(line: string): void {
+  process.stderr.write(`bench held: ${line}\n`);
+}
+
+interface Bench {
+  readonly id: string;
+  readonly server: 'chaos' | 'go-httpbin';
+  readonly options: HeldOptions;
+}
+
+async function startServer(kind: Bench['server'], goBinary: string | undefined): Promise<Child | Peer> {
+  if (kind === 'go-httpbin') return startGoHttpbin(goBinary as string, SERVER_CORE);
+  const env = {
+    CHAOS_PORT: '0',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_GENERAL: '1000000000',
+    METRICS_PORT: String(await freePort()),
+    MAX_CONNECTIONS_PER_IP: '0',
+    MAX_HELD_PER_IP: '0',
+  };
+  return forkServer(CHAOS_MAIN, env, { core: SERVER_CORE });
+}
+
+const mib = (bytes: number): string => (bytes / MiB).toFixed(1);
+const ms = (value: number): string => value.toFixed(1);
+
+function row(bench: Bench, r: HeldResult): string[] {
+  return [
+    bench.server,
+    bench.options.path,
+    `${r.completed} / ${r.failed}${r.failed ? ` ${JSON.stringify(r.failures)}` : ''}`,
+    String(r.maxHeld),
+    `${ms(r.latenessP01Ms)} / ${ms(r.latenessP50Ms)} / ${ms(r.latenessP99Ms)} / ${ms(r.latenessMaxMs)}`,
+    `${(r.onTimeFraction * 100).toFixed(1)} %`,
+    `${mib(r.rssBeforeBytes)} → ${mib(r.rssPeakSampledBytes)} / ${mib(r.rssPeakBytes)}${r.hwmReset ? '' : ' (HWM not reset)'}`,
+    (r.rssPer1000Bytes / MiB).toFixed(2),
+    `${ms(r.clientLoopDelayP99Ms)} / ${ms(r.clientLoopDelayMaxMs)}`,
+    `${(r.serverRunQueueShare * 100).toFixed(0)} %`,
+    `${(r.othersShare * 100).toFixed(0)} %${r.othersShare > NOISY_SHARE ? ' noisy' : ''}`,
+  ];
+}
+
+const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT MET');
+
+async function main(): Promise<void> {
+  const goBinary = goHttpbinPath();
+  if (!goBinary) log('go-httpbin not found (BENCH_GO_HTTPBIN, ../shared/peers/go-httpbin or PATH): its rows are left out');
+  const servers: Bench['server'][] = goBinary ? ['chaos', 'go-httpbin'] : ['chaos'];
+  const benches: Bench[] = [];
+  const common = { clientCore: CLIENT_CORE, connectPerRequest: true };
+  if (!skip.includes('slow')) {
+    for (const server of servers) {
+      const path = server === 'chaos' ? SLOW.chaos : SLOW.go;
+      const warmPath = server === 'chaos' ? '/slow?ms=10' : '/delay/0';
+      // Sent over 500 ms and held 2000 ms: all of them are held at once for 1.5 s.
+      benches.push({ id: 'slow', server, options: { ...common, streams: SLOW_REQUESTS, path, warmPath, timing: 'firstByte', scheduledMs: SLOW.scheduledMs, rampMs: 500 } });
+    }
+  }
+  if (!skip.includes('streams')) {
+    for (const server of servers) {
+      const path = server === 'chaos' ? DRIP.chaos : DRIP.go;
+      const warmPath = server === 'chaos' ? path.replace('interval=200', 'interval=10') : '/drip?duration=1&numbytes=10&delay=0';
+      benches.push({ id: 'drip', server, options: { ...common, streams: STREAMS, path, warmPath, timing: 'span', scheduledMs: DRIP.scheduledMs, rampMs: 1000 } });
+    }
+  }
+  const results: [Bench, HeldResult][] = [];
+  for (const bench of benches) {
+    const server = await startServer(bench.server, goBinary);
+    try {
+      log(`${bench.server}: ${bench.options.streams} × ${bench.options.path}`);
+      results.push([bench, await measureHeld(server, bench.options)]);
+    } finally {
+      await server.stop();
+    }
+  }
+
+  const out: string[] = [
+    '',
+    `Held responses: a fresh server per benchmark started under taskset -c ${SERVER_CORE}, the raw-socket client (bench/drip-client.ts) on core ${CLIENT_CORE}; ` +
+      'each socket connects when its request is due (evenly over the ramp, at most 200 handshakes at a time) and sends it on connect. Chaos as users run it (per-IP limiter on, in memory; metrics on) ' +
+      'with MAX_CONNECTIONS_PER_IP=0 and MAX_HELD_PER_IP=0 (one client address holds them all).',
+    `Burst: ${SLOW_REQUESTS} × chaos ${SLOW.chaos} beside go-httpbin ${SLOW.go}, requests sent over 500 ms; lateness = request to first byte − ${SLOW.scheduledMs} ms.`,
+    `Streams: ${STREAMS} × chaos ${DRIP.chaos} beside go-httpbin ${DRIP.go}, requests sent over 1000 ms; both write 10 times 200 ms apart ` +
+      `(chaos 10 bytes a write, go-httpbin 1: it cannot send more per pause; go-httpbin also holds each response 200 ms after its last byte); ` +
+      `lateness = first byte to last − ${DRIP.scheduledMs} ms.`,
+    'RSS: idle (after a 50-request warm-up) → peak sampled every 20 ms / VmHWM (the kernel\'s peak, reset after the warm-up); per 1000 = (VmHWM − idle) ÷ most held at once × 1000.',
+    '',
+    table([
+      ['server', 'path', 'completed / failed', 'most held at once', 'lateness p1 / p50 / p99 / max ms', 'within 1 %', 'RSS idle → peak sampled / HWM MiB', 'MiB per 1000', 'client loop delay p99 / max ms', 'server threads waiting for a CPU ÷ run', 'others'],
+      ...results.map(([b, r]) => row(b, r)),
+    ]),
+    '',
+    `load average (1/5/15 min) at the end: ${loadAverage()}`,
+    'Targets:',
+  ];
+  for (const [bench, r] of results) {
+    if (bench.server !== 'chaos') continue;
+    if (bench.id === 'slow') {
+      out.push(`- ${SLOW_REQUESTS} concurrent ${SLOW.chaos}: p99 lateness ${ms(r.latenessP99Ms)} ms (target ≤ ${SLOW_LATENESS_TARGET_MS} ms, none failed): ${verdict(r.latenessP99Ms <= SLOW_LATENESS_TARGET_MS && r.failed === 0)}`);
+    } else {
+      const perThousand = r.rssPer1000Bytes / MiB;
+      out.push(
+        `- ${STREAMS} concurrent ${DRIP.chaos}: ${perThousand.toFixed(2)} MiB per 1000 at peak (target ≤ ${RSS_TARGET_MIB_PER_1000}): ${verdict(perThousand <= RSS_TARGET_MIB_PER_1000)}; ` +
+          `${(r.onTimeFraction * 100).toFixed(1)} % within 1 % of schedule (target ≥ ${ON_TIME_TARGET * 100} %): ${verdict(r.onTimeFraction >= ON_TIME_TARGET)}`,
+      );
+    }
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+await main();

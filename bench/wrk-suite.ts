@@ -1,0 +1,289 @@
+// Throughput that its client cannot fool (issue 15): wrk on a core of its own,
+// every server on the other, all targets in one run with interleaved rounds.
+// Servers run as users run them: the per-IP limiter on (in memory, with a
+// limit no run reaches) and metrics on (an admin port), plus a chaos process
+// on a Redis store. Baselines: the least node:net can do (bench/minimal-responder.ts),
+// the least node:http can do (bench/minimal-http.ts), and go-httpbin when its
+// binary is there. Per target: req/s, p50/p99 latency (wrk), the server's CPU µs
+// per request (/proc), and per run how much CPU other processes took.
+// Run after `make build`: node dist/bench/wrk-suite.js (about 4 minutes with the defaults).
+import http from 'node:http';
+import { cpus } from 'node:os';
+import net from 'node:net';
+import {
+  CORES,
+  cpuSeconds,
+  envInt,
+  forkServer,
+  freePort,
+  goHttpbinPath,
+  loadAverage,
+  markdownTable as table,
+  NOISY_SHARE,
+  Quietness,
+  startGoHttpbin,
+  startRedis,
+  type Child,
+  type Peer,
+} from './lib.js';
+import type { CannedBody } from './minimal-http.js';
+import { wrk } from './wrk.js';
+
+const SECONDS = envInt('BENCH_SECONDS', 5);
+const ROUNDS = envInt('BENCH_ROUNDS', 3);
+const CONNECTIONS = envInt('BENCH_CONNECTIONS', 64);
+const WARM_SECONDS = envInt('BENCH_WARMUP_SECONDS', 2);
+const SERVER_CORE = envInt('BENCH_SERVER_CORE', 0, 0);
+const CLIENT_CORE = envInt('BENCH_CLIENT_CORE', 1, 0);
+const CHAOS_MAIN = process.env.BENCH_CHAOS_MAIN || 'services/chaos/main.js';
+/** RATE_LIMIT_GENERAL: the limiter asks on every request, and never says no. */
+const NO_LIMIT = '1000000000';
+// The per-IP connection cap stays on (it is counted on every accept), above wrk's
+// connections: at exactly the cap, a reconnect after the server closes a
+// kept-alive connection (every 1000 requests) can race the old socket's close.
+const CONNECTION_CAP = String(CONNECTIONS * 4);
+
+function log(line: string): void {
+  process.stderr.write(`bench wrk: ${line}\n`);
+}
+
+/** One response of `path` (status, content type, body), over node:http. */
+function fetchOnce(port: number, path: string): Promise<{ status: number; type: string; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+/** One response of `path`, byte for byte (head and Content-Length body), over a raw socket. */
+function captureResponse(port: number, path: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = net.connect({ port, host: '127.0.0.1' }, () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 'latin1');
+    });
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const data = Buffer.concat(chunks);
+      const end = data.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: *(\d+)/i.exec(data.toString('latin1', 0, Math.max(0, end)));
+      if (end !== -1 && length && data.length >= end + 4 + Number(length[1])) {
+        socket.destroy();
+        resolve(data.subarray(0, end + 4 + Number(length[1])));
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+interface Target {
+  readonly id: string;
+  readonly label: string;
+  readonly path: string;
+  readonly port: number;
+  /** The processes whose CPU is the server's (chaos and its redis-server for the Redis row). */
+  readonly pids: readonly number[];
+}
+
+interface Run {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly cpuMicrosPerRequest: number;
+  /** CPU other processes took during the run, as a share of every core's capacity. */
+  readonly othersShare: number;
+  readonly errors: number;
+}
+
+interface Comparison {
+  readonly label: string;
+  readonly of: string;
+  readonly over: string;
+  readonly atLeast: number;
+}
+
+const COMPARISONS: readonly Comparison[] = [
+  { label: 'chaos /bytes ÷ minimal node:net', of: 'chaos-bytes', over: 'net', atLeast: 0.8 },
+  { label: 'chaos /status/200 ÷ minimal node:net', of: 'chaos-status', over: 'net', atLeast: 0.8 },
+  { label: 'chaos /status/200 ÷ go-httpbin /status/200', of: 'chaos-status', over: 'go-status', atLeast: 1.5 },
+  { label: 'chaos /bytes ÷ go-httpbin /bytes/1024', of: 'chaos-bytes', over: 'go-bytes', atLeast: 1.5 },
+  { label: 'chaos on Redis ÷ chaos in memory (/status/200)', of: 'chaos-redis-status', over: 'chaos-status', atLeast: 0.7 },
+  { label: 'control /status/200 ÷ minimal node:http', of: 'control-status', over: 'http-status', atLeast: 0.9 },
+  { label: 'control /bytes ÷ minimal node:http', of: 'control-bytes', over: 'http-bytes', atLeast: 0.9 },
+  { label: 'bots /robots.txt ÷ minimal node:http', of: 'bots-robots', over: 'http-robots', atLeast: 0.9 },
+];
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function measure(target: Target, quiet: Quietness): Run {
+  const cpuBefore = target.pids.reduce((n, pid) => n + cpuSeconds(pid), 0);
+  quiet.start();
+  const result = wrk({ url: `http://127.0.0.1:${target.port}${target.path}`, connections: CONNECTIONS, seconds: SECONDS, core: CLIENT_CORE });
+  const othersShare = quiet.share();
+  const cpu = target.pids.reduce((n, pid) => n + cpuSeconds(pid), 0) - cpuBefore;
+  return {
+    requestsPerSecond: result.requestsPerSecond,
+    p50Ms: result.p50Ms,
+    p99Ms: result.p99Ms,
+    cpuMicrosPerRequest: result.requests > 0 ? (cpu * 1e6) / result.requests : Number.NaN,
+    othersShare,
+    errors: result.socketErrors + result.non2xx,
+  };
+}
+
+const percent = (share: number): string => `${(share * 100).toFixed(0)} %`;
+
+async function main(): Promise<void> {
+  const servers: (Child | Peer)[] = [];
+  const started = <T extends Child | Peer>(server: T): T => {
+    servers.push(server);
+    return server;
+  };
+  try {
+    const on = { core: SERVER_CORE };
+    const common = { LOG_LEVEL: 'warn', RATE_LIMIT_GENERAL: NO_LIMIT, MAX_CONNECTIONS_PER_IP: CONNECTION_CAP };
+    log(`starting servers on core ${SERVER_CORE}`);
+    const redis = started(await startRedis(SERVER_CORE));
+    const chaos = started(await forkServer(CHAOS_MAIN, { ...common, CHAOS_PORT: '0', METRICS_PORT: String(await freePort()) }, on));
+    const chaosRedis = started(
+      await forkServer(
+        CHAOS_MAIN,
+        { ...common, CHAOS_PORT: '0', METRICS_PORT: String(await freePort()), REDIS_URL: `redis://127.0.0.1:${redis.port}`, REDIS_PREFIX: 'bench:' },
+        on,
+      ),
+    );
+    const control = started(await forkServer('services/control/main.js', { ...common, CONTROL_PORT: '0', METRICS_PORT: String(await freePort()) }, on));
+    const bots = started(await forkServer('services/bots/main.js', { ...common, BOTS_PORT: '0', METRICS_PORT: String(await freePort()) }, on));
+
+    // The baselines put the same bytes on the wire as what they are compared with:
+    // node:net replays chaos /bytes whole; node:http sends the same bodies and types.
+    const netCanned = await captureResponse(chaos.port, '/bytes?n=1024&mode=wrong-content-type');
+    const minimalNet = started(await forkServer('bench/minimal-responder.js', { MINIMAL_RESPONSE_B64: netCanned.toString('base64') }, on));
+    const routes: Record<string, CannedBody> = {};
+    for (const [server, path] of [
+      [control, '/status/200'],
+      [control, '/bytes?n=1024'],
+      [bots, '/robots.txt'],
+    ] as const) {
+      const response = await fetchOnce(server.port, path);
+      if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+      routes[path] = { type: response.type, base64: response.body.toString('base64') };
+    }
+    const minimalHttp = started(await forkServer('bench/minimal-http.js', { MINIMAL_HTTP_ROUTES: JSON.stringify(routes) }, on));
+
+    const goBinary = goHttpbinPath();
+    const go = goBinary ? started(await startGoHttpbin(goBinary, SERVER_CORE)) : undefined;
+    if (!go) log('go-httpbin not found (BENCH_GO_HTTPBIN, ../shared/peers/go-httpbin or PATH): its rows are left out');
+
+    const targets: Target[] = [
+      { id: 'net', label: 'minimal node:net', path: '/', port: minimalNet.port, pids: [minimalNet.pid] },
+      { id: 'chaos-status', label: 'chaos', path: '/status/200', port: chaos.port, pids: [chaos.pid] },
+      { id: 'chaos-bytes', label: 'chaos', path: '/bytes?n=1024&mode=wrong-content-type', port: chaos.port, pids: [chaos.pid] },
+      { id: 'chaos-redis-status', label: 'chaos, Redis store (+ redis-server CPU)', path: '/status/200', port: chaosRedis.port, pids: [chaosRedis.pid, redis.pid] },
+      { id: 'http-status', label: 'minimal node:http', path: '/status/200', port: minimalHttp.port, pids: [minimalHttp.pid] },
+      { id: 'http-bytes', label: 'minimal node:http', path: '/bytes?n=1024', port: minimalHttp.port, pids: [minimalHttp.pid] },
+      { id: 'http-robots', label: 'minimal node:http', path: '/robots.txt', port: minimalHttp.port, pids: [minimalHttp.pid] },
+      { id: 'control-status', label: 'control', path: '/status/200', port: control.port, pids: [control.pid] },
+      { id: 'control-bytes', label: 'control', path: '/bytes?n=1024', port: control.port, pids: [control.pid] },
+      { id: 'bots-robots', label: 'bots', path: '/robots.txt', port: bots.port, pids: [bots.pid] },
+      ...(go
+        ? [
+            { id: 'go-status', label: 'go-httpbin', path: '/status/200', port: go.port, pids: [go.pid] },
+            { id: 'go-bytes', label: 'go-httpbin', path: '/bytes/1024', port: go.port, pids: [go.pid] },
+          ]
+        : []),
+    ];
+    const quiet = new Quietness(() => servers.map((s) => s.pid));
+
+    for (const t of targets) {
+      log(`warming up ${t.label} ${t.path}`);
+      wrk({ url: `http://127.0.0.1:${t.port}${t.path}`, connections: CONNECTIONS, seconds: WARM_SECONDS, core: CLIENT_CORE });
+    }
+    // Round-robin (A B C …, A B C …): a neighbour's burst lands on every target alike.
+    const runs = new Map<string, Run[]>(targets.map((t) => [t.id, []]));
+    const loads: string[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const t of targets) {
+        const run = measure(t, quiet);
+        runs.get(t.id)?.push(run);
+        log(
+          `round ${round}/${ROUNDS} ${t.label} ${t.path}: ${Math.round(run.requestsPerSecond)} req/s, ` +
+            `${run.cpuMicrosPerRequest.toFixed(1)} µs/req, others took ${percent(run.othersShare)}`,
+        );
+      }
+      loads.push(loadAverage());
+    }
+    report(targets, runs, loads, go !== undefined);
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+function report(targets: readonly Target[], runs: Map<string, Run[]>, loads: readonly string[], withGo: boolean): void {
+  const out: string[] = [];
+  const summary = (id: string): { rps: number; cpu: number } | undefined => {
+    const list = runs.get(id);
+    return list && list.length > 0 ? { rps: median(list.map((r) => r.requestsPerSecond)), cpu: median(list.map((r) => r.cpuMicrosPerRequest)) } : undefined;
+  };
+  out.push(
+    `machine: ${CORES} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}; chaos entry: ${CHAOS_MAIN}`,
+    '',
+    `Throughput: wrk -t1 -c${CONNECTIONS} -d${SECONDS}s --latency on core ${CLIENT_CORE}; every server started under taskset -c ${SERVER_CORE}; ` +
+      `${ROUNDS} interleaved rounds, each figure the MEDIAN of the rounds (a ${WARM_SECONDS} s unrecorded warm-up per target first).`,
+    `Services run as users run them: per-IP limiter on (in-memory store, RATE_LIMIT_GENERAL=${NO_LIMIT}: no 429s), metrics on ` +
+      `(METRICS_PORT set, nothing scraping), MAX_CONNECTIONS_PER_IP=${CONNECTION_CAP}, LOG_LEVEL=warn; the Redis row adds REDIS_URL ` +
+      `(a redis-server on core ${SERVER_CORE}, --save '' --appendonly no) and counts redis-server's CPU with chaos's.`,
+    `"others" = CPU that processes other than the benchmark's took during the run (/proc/stat busy time minus the servers', ` +
+      `wrk's and the runner's), as a share of ${CORES} cores; a run above ${percent(NOISY_SHARE)} is marked noisy.`,
+    '',
+  );
+  const rows: string[][] = [['target', 'path', 'req/s (median)', 'each run: req/s (others)', 'p50 / p99 ms (median)', 'server CPU µs/req (median)', 'errors']];
+  for (const t of targets) {
+    const list = runs.get(t.id) ?? [];
+    const s = summary(t.id);
+    if (!s) continue;
+    rows.push([
+      t.label,
+      t.path,
+      String(Math.round(s.rps)),
+      list.map((r) => `${Math.round(r.requestsPerSecond)} (${percent(r.othersShare)}${r.othersShare > NOISY_SHARE ? ' noisy' : ''})`).join(' / '),
+      `${median(list.map((r) => r.p50Ms)).toFixed(2)} / ${median(list.map((r) => r.p99Ms)).toFixed(2)}`,
+      s.cpu.toFixed(1),
+      String(list.reduce((n, r) => n + r.errors, 0)),
+    ]);
+  }
+  out.push(table(rows), '');
+  const noisy = [...runs.values()].flat().filter((r) => r.othersShare > NOISY_SHARE).length;
+  const total = [...runs.values()].flat().length;
+  out.push(`noisy runs: ${noisy} of ${total}; load average (1/5/15 min) after each round: ${loads.join('; ')}`, '');
+  out.push('Targets (median ÷ median; in brackets: server CPU per request, the other ÷ this, which the client cannot skew):');
+  for (const c of COMPARISONS) {
+    const of = summary(c.of);
+    const over = summary(c.over);
+    if (!of || !over) {
+      if (!withGo && c.over.startsWith('go-')) continue;
+      out.push(`- ${c.label}: not measured`);
+      continue;
+    }
+    const ratio = of.rps / over.rps;
+    out.push(
+      `- ${c.label}: ${ratio.toFixed(2)}× (target ≥ ${c.atLeast}×): ${ratio >= c.atLeast ? 'met' : 'NOT MET'} ` +
+        `(CPU/req ${(over.cpu / of.cpu).toFixed(2)}×)`,
+    );
+  }
+  const errors = [...runs.values()].flat().reduce((n, r) => n + r.errors, 0);
+  if (errors > 0) out.push(`warning: ${errors} socket errors or non-2xx responses in all (see the errors column)`);
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+await main();
