@@ -21,7 +21,7 @@ import type { Browser } from 'playwright-core';
 import { createChaosRegistry } from '../services/chaos/endpoints/index.js';
 import type { Connection } from '../services/chaos/connection.js';
 import type { ParsedRequest } from '../services/chaos/parser.js';
-import { ChaosServer } from '../services/chaos/server.js';
+import { ChaosServer, type ChaosServerOptions } from '../services/chaos/server.js';
 import { createControlRegistry } from '../services/control/endpoints/index.js';
 import { freeLoopbackPorts } from '../services/supervisor.js';
 import { counterpartUrl } from '../shared/catalog.js';
@@ -265,10 +265,12 @@ interface Counted {
 
 /** A chaos service that counts the requests it reads. */
 class CountingChaosServer extends ChaosServer {
-  counted: Counted | undefined;
+  constructor(options: ChaosServerOptions, readonly counted: Counted) {
+    super(options);
+  }
 
   override request(connection: Connection, req: ParsedRequest, keepAlive: boolean): Promise<void> | undefined {
-    if (this.counted) this.counted.requests++;
+    this.counted.requests++;
     return super.request(connection, req, keepAlive);
   }
 }
@@ -285,7 +287,7 @@ interface Stack {
 async function startStack(): Promise<Stack> {
   const ports = await freeLoopbackPorts(CLIENT_IDS.length + 1);
   const controlPort = ports[CLIENT_IDS.length] as number;
-  const env = (base: string): Config =>
+  const configFor = (base: string): Config =>
     loadConfig({
       LOG_LEVEL: 'silent',
       RATE_LIMIT_GENERAL: '0',
@@ -298,9 +300,9 @@ async function startStack(): Promise<Stack> {
   for (const [i, client] of CLIENT_IDS.entries()) {
     const base = `http://127.0.0.1:${ports[i] as number}`;
     const store = new MemoryStore();
-    const server = new CountingChaosServer({ config: env(base), logger: createLogger('chaos', 'silent'), registry: createChaosRegistry(), store });
     const counted: Counted = { base, connections: 0, requests: 0 };
-    server.counted = counted;
+    const options = { config: configFor(base), logger: createLogger('chaos', 'silent'), registry: createChaosRegistry(), store };
+    const server = new CountingChaosServer(options, counted);
     server.server.on('connection', () => void counted.connections++);
     await server.listen(ports[i] as number, '127.0.0.1');
     chaos[client] = counted;
@@ -309,7 +311,7 @@ async function startStack(): Promise<Stack> {
       await store.close();
     });
   }
-  const config = env(chaos.curl.base);
+  const config = configFor(chaos.curl.base);
   const store = new MemoryStore();
   const service = new HttpService({ host: 'control', config, logger: createLogger('control', 'silent'), registry: createControlRegistry(), store });
   const control: Counted = { base: `http://127.0.0.1:${controlPort}`, connections: 0, requests: 0 };
@@ -558,9 +560,11 @@ async function viaChromium(browser: Browser | undefined, lie: Lie, base: string)
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    // A page of the chaos host's origin that costs no request: fetch() from it is same-origin (no CORS in the way).
+    // A page of the chaos host's origin that costs no request: fetch() from it is same-origin (no CORS in the way),
+    // and its icon is inline, so no /favicon.ico request shares the connections being counted.
     const pageUrl = `${base}/scorecard-page`;
-    await page.route(pageUrl, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>scorecard</title>' }));
+    const html = '<!doctype html><link rel="icon" href="data:,"><title>scorecard</title>';
+    await page.route(pageUrl, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: html }));
     await page.goto(pageUrl);
     await page.unrouteAll();
     const failures: { url: string; text: string }[] = [];
@@ -783,6 +787,8 @@ export function renderScorecard(card: Scorecard, lies: readonly Lie[] = LIES): s
     'chaos host for the lie and "requests" the requests the host read on them: a retry shows as one more',
     'request, and where a second request follows, one connection means the client reused it.',
     `The last row is curl on the lie's twin on the control host: what a well-formed answer gives.`,
+    'Where a lie races the client, a rerun can differ: whether the close of `keepalive-lie` arrives',
+    'before the client reuses the connection, or how many bytes arrive before an error is reported.',
     '',
     '## The clients',
     '',

@@ -24,7 +24,8 @@ t.test('truncate: curl exits 18 with the bytes it got, on one connection', async
 
 t.test('bytes undershoot: curl notices the surplus bytes and opens a second connection', async (t) => {
   const [curl] = rows.get('bytes-undershoot') ?? [];
-  t.match(curl?.outcome, /^exit 0; 200, 8 bytes then 200, \d+ bytes; stderr: "Excess found in a read: excess = 8,/);
+  // curl 7.88 words it "Excess found in a read: excess = 8, …"; the start is what matters.
+  t.match(curl?.outcome, /^exit 0; 200, 8 bytes then 200, \d+ bytes; stderr: "Excess found/);
   t.equal(curl?.connections, '2', 'not the poisoned one');
   t.equal(curl?.requests, '2');
 });
