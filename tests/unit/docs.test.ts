@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import t from 'tap';
+import { loadConfig } from '../../shared/config.js';
 import {
   docFileOf, documentedPaths, endpointsNamed, handWritten, registries, repoPath, twinOf,
 } from '../../scripts/readme-tables.js';
@@ -137,11 +138,30 @@ t.test('URL placeholders are defined before their first use', async (t) => {
   }
 });
 
+t.test('each placeholder is mapped to its default address where a page first uses it', async (t) => {
+  const urls = loadConfig({}).urls;
+  const defaults: Readonly<Record<string, string>> = {
+    '{base_url}': urls.base, '{control_url}': urls.control, '{bots_url}': urls.bots,
+    '{hub_url}': urls.hub, '{identity_url}': urls.identity, '{agents_url}': urls.agents,
+  };
+  t.equal(defaults['{base_url}'], 'http://127.0.0.1:8081', 'the embedded default');
+  for (const page of pages) {
+    const body = handWritten(text.get(page) as string);
+    for (const placeholder of new Set(body.match(/\{[a-z]+_url\}/g) ?? [])) {
+      const first = body.indexOf(placeholder);
+      // The same sentence or table row: the address follows the placeholder closely.
+      const near = body.slice(first, first + 240);
+      t.ok(near.includes(`\`${defaults[placeholder]}\``), `${page}: ${placeholder} first appears with \`${defaults[placeholder]}\``);
+    }
+  }
+});
+
 t.test('no page cites a document that is not in the repository', async (t) => {
   // The generated tables quote the registries' summaries, which this test does not own.
   for (const page of pages) {
     const body = handWritten(text.get(page) as string);
     t.notMatch(body, /\b(SPEC|DESIGN) §/, `${page}: no SPEC §/DESIGN § references`);
+    t.notMatch(body, /\b(SPEC|DESIGN)\.md\b|\.\.\/shared\/|\bthe spec(?:'s)?\b/i, `${page}: no SPEC.md, DESIGN.md, ../shared or "the spec" (say what it says, or link docs/)`);
     t.notMatch(body, /\bthe report\b/i, `${page}: no internal references to a report`);
   }
 });

@@ -1,0 +1,59 @@
+// docs/clients.md is the client scorecard's output (scripts/client-scorecard.ts):
+// every lie the script knows, in its order, one row per client, and nothing
+// the script would render differently. The clients themselves run in
+// tests/integration/client-scorecard.test.ts (curl only: all of them take minutes).
+import { readFileSync } from 'node:fs';
+import t from 'tap';
+import {
+  checkLies, CLIENT_IDS, CLIENTS, clientsDocPath, CONTROL_ROW, escapeCell, GENERATED, LIES, parseScorecard, renderScorecard, unescapeCell,
+} from '../../scripts/client-scorecard.js';
+
+const doc = readFileSync(clientsDocPath(), 'utf8');
+const card = parseScorecard(doc);
+const regenerate = 'regenerate it: npx tsc -p tsconfig.json && node dist/scripts/client-scorecard.js --write';
+
+t.test('docs/clients.md covers every lie the script knows, in its order', async (t) => {
+  t.ok(doc.includes(GENERATED), 'it says it is generated');
+  t.same(card.results.map((r) => r.id), LIES.map((l) => l.id), regenerate);
+  for (const lie of LIES) t.ok(doc.includes(`\`{base_url}${lie.path}\``), `${lie.id}: the exact request URL`);
+});
+
+t.test('each lie has a row per client, in order, then at most the control twin', async (t) => {
+  const names = CLIENT_IDS.map((id) => CLIENTS[id].name);
+  for (const result of card.results) {
+    const clients = result.rows.map((r) => r.client);
+    t.same(clients.slice(0, names.length), names, `${result.id}: the clients`);
+    t.ok(clients.length === names.length || (clients.length === names.length + 1 && clients.at(-1) === CONTROL_ROW), `${result.id}: nothing else`);
+    for (const row of result.rows) {
+      t.ok(row.outcome.length > 0, `${result.id} ${row.client}: an outcome`);
+      t.match(row.connections, /^(\d+|—)$/, `${result.id} ${row.client}: connections`);
+      t.match(row.requests, /^(\d+|—)$/, `${result.id} ${row.client}: requests`);
+    }
+  }
+});
+
+t.test('it records every client\'s version and the date', async (t) => {
+  t.match(card.date, /^\d{4}-\d\d-\d\d$/);
+  t.same(Object.keys(card.versions), [...CLIENT_IDS]);
+  for (const [client, version] of Object.entries(card.versions)) t.ok(version.length > 0, `${client}: ${version}`);
+});
+
+t.test('docs/clients.md is exactly what the script renders from its results', async (t) => {
+  t.equal(renderScorecard(card), doc, `the page and the script's format differ: ${regenerate}`);
+});
+
+t.test('the lies are requests the chaos host serves, parameters in range', async (t) => {
+  t.doesNotThrow(() => checkLies());
+  t.throws(() => checkLies([{ id: 'gone', title: 'x', lie: 'x', path: '/no-such-endpoint' }]), /no chaos endpoint serves \/no-such-endpoint/);
+  t.throws(() => checkLies([{ id: 'typo', title: 'x', lie: 'x', path: '/truncate?att=10' }]), /declares no att/);
+  t.throws(() => checkLies([{ id: 'range', title: 'x', lie: 'x', path: '/truncate?at=0' }]), /clamped at=1/);
+  t.throws(() => checkLies([{ id: 'mode', title: 'x', lie: 'x', path: '/chunked?mode=nope' }]), /mode/);
+});
+
+t.test('a cell shows any client message as it is', async (t) => {
+  for (const text of ['a | b', 'back\\slash\\|', '<html> & `code` *x* _y_', "b'\\x00'"]) {
+    const cell = escapeCell(text);
+    t.notMatch(cell.replace(/\\\|/g, ''), /\|/, `${text}: no bare pipe`);
+    t.equal(unescapeCell(cell), text);
+  }
+});
