@@ -52,7 +52,7 @@ nav.toc a[hidden]{display:none}
 section.cat{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,30rem),1fr));gap:.6rem;align-items:start}
 h2{grid-column:1/-1;margin:1.4rem 0 0;font-size:1.15rem}
 section.cat,section.host,.ep{scroll-margin-top:4rem}
-.ep{min-width:0;background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.7rem .9rem}
+.ep{min-width:0;overflow-wrap:break-word;background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.7rem .9rem}
 .ep h3{margin:0;font-size:1rem;display:flex;flex-wrap:wrap;gap:.4rem;align-items:baseline}
 .ep h3 code{background:none;padding:0;font-size:.95rem}
 .ep p{margin:.3rem 0}

@@ -107,6 +107,11 @@ function requestLink(example: CatalogExample, linking: Linking): string {
   return `<a href="${escapeHtml(href(example.url, linking))}"><code>${escapeHtml(target)}</code></a>`;
 }
 
+/** An entry's anchor, `chaos-ep-truncate`: apart from the categories' (`chaos-status`), which an endpoint id may equal. */
+export function entryId(host: HostName, id: string): string {
+  return `${host}-ep-${id}`;
+}
+
 function entry(e: CatalogEndpoint, linking: Linking): string {
   const { catalog } = linking;
   const shown = e.methods.filter((m) => !(m === 'HEAD' && e.methods.includes('GET')));
@@ -141,7 +146,7 @@ function entry(e: CatalogEndpoint, linking: Linking): string {
     .filter((x) => x !== '')
     .join(', ');
   const details = facts.length > 0 ? `<details><summary>${label}</summary><ul>${facts.join('')}</ul></details>` : '';
-  return `<article class="ep" id="${escapeHtml(`${catalog.host}-${e.id}`)}">${head}<p class="sum">${inlineCode(e.summary)}</p>${tryLine}${modes}${curl}${details}</article>`;
+  return `<article class="ep" id="${escapeHtml(entryId(catalog.host, e.id))}">${head}<p class="sum">${inlineCode(e.summary)}</p>${tryLine}${modes}${curl}${details}</article>`;
 }
 
 /** The /random pool and the picks its seed does not make reproducible (a stateful or time-based pick). */

@@ -5,6 +5,7 @@ import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { CATALOG_CSP, CATALOG_CSS_PATH, CATALOG_JS_PATH } from '../../shared/catalog-assets.js';
+import { entryId } from '../../shared/catalog-page.js';
 import { buildCatalog, wantsJson } from '../../shared/catalog.js';
 import { CATEGORIES, type Registry } from '../../shared/registry.js';
 import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
@@ -48,7 +49,7 @@ for (const host of ['chaos', 'control', 'bots'] as const) {
     const attr = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     for (const e of expected.categories.flatMap((g) => g.endpoints)) {
       const target = e.example.url.slice(expected.url.length);
-      t.ok(page.includes(`id="${host}-${e.id}"`), `${e.path} has its card`);
+      t.ok(page.includes(`id="${entryId(host, e.id)}"`), `${e.path} has its card`);
       if (e.example.method === 'GET') {
         t.ok(page.includes(`href="${attr(target)}"`), `HTML links ${e.path} by its example ${target}`);
         t.ok(page.includes(`curl -v '${e.example.url}'`.replace(/&/g, '&#38;')), `${e.path}: a curl line`);

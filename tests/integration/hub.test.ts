@@ -46,8 +46,8 @@ t.test('the hub lists every host; the control host keeps its own catalog', async
 
   const own = (await ask('control.test:8080')).rest.toString();
   t.match(own, 'control host</title>', 'the control host keeps its own catalog');
-  t.match(own, 'id="control-truncate"');
-  t.notMatch(own, 'id="chaos-truncate"', 'and lists only its own endpoints');
+  t.match(own, 'id="control-ep-truncate"');
+  t.notMatch(own, 'id="chaos-ep-truncate"', 'and lists only its own endpoints');
   const miss = await ask('hub.test:8080', 'application/json', '/no-such-page');
   t.equal(miss.status, 404, 'an unknown path on the hub is the usual miss');
 });
