@@ -1,6 +1,7 @@
 // The per-host catalog, generated from the registry (never a second hand-kept
-// list). Built once at start-up; `/` serves it with 200 and every unknown path
-// falls through to it with 404.
+// list): the data the JSON form serves and the pages (catalog-page.ts) show,
+// with each endpoint's ready example. Built once at start-up; `/` serves it
+// with 200 and every unknown path falls through to it with 404.
 import type { Config, HostName, PublicUrls } from './config.js';
 import type { Param } from './params.js';
 import { allowedMethods, counterpartOf, modeParamOf, type AnyEndpoint, type Method, type Registry } from './registry.js';
