@@ -1,9 +1,10 @@
 // The per-host catalog, generated from the registry (never a second hand-kept
-// list). Built once at start-up; `/` serves it with 200 and every unknown path
-// falls through to it with 404.
+// list): the data the JSON form serves and the pages (catalog-page.ts) show,
+// with each endpoint's ready example. Built once at start-up; `/` serves it
+// with 200 and every unknown path falls through to it with 404.
 import type { Config, HostName, PublicUrls } from './config.js';
 import type { Param } from './params.js';
-import { allowedMethods, counterpartOf, type AnyEndpoint, type Registry } from './registry.js';
+import { allowedMethods, counterpartOf, modeParamOf, type AnyEndpoint, type Method, type Registry } from './registry.js';
 
 export interface CatalogParam {
   readonly name: string;
@@ -31,6 +32,23 @@ export interface CatalogEndpoint {
   readonly random?: string;
   /** For an endpoint that holds the connection: the longest one response can last, in ms. */
   readonly longest_ms?: number;
+  /** How a response ends its connection on purpose: `close` (a FIN) or `reset` (an RST). */
+  readonly cuts?: 'close' | 'reset';
+  /** The query parameter that names the endpoint's mode; its values are that parameter's `accepted`. */
+  readonly mode_param?: string;
+  /** A ready request: required values and path segments filled in, defaults left to apply. */
+  readonly example: CatalogExample;
+  /** The twin's own ready request, where the endpoint has a twin. */
+  readonly counterpart_example?: CatalogExample;
+}
+
+/** A request to click (GET) or to send (another method, with its body). */
+export interface CatalogExample {
+  readonly method: string;
+  /** Absolute, on the host that serves it. */
+  readonly url: string;
+  readonly content_type?: string;
+  readonly body?: string;
 }
 
 export interface Catalog {
@@ -85,6 +103,75 @@ function describeParam(name: string, spec: Param<unknown>): CatalogParam {
   };
 }
 
+/** An endpoint's ready request, as path and query on its host (see EndpointDef.example). */
+export interface ExampleRequest {
+  readonly method: Method;
+  readonly target: string;
+  readonly body?: { readonly type: string; readonly text: string };
+}
+
+/** The parts of a definition its example comes from. */
+type ExampleSource = Pick<AnyEndpoint<unknown>, 'path' | 'methods' | 'params' | 'example'>;
+
+/** The endpoint's declared example, with what it leaves out derived from the parameters. */
+export function exampleOf(endpoint: ExampleSource, config: Config): ExampleRequest {
+  const declared = typeof endpoint.example === 'function' ? endpoint.example(config) : endpoint.example;
+  const methods = allowedMethods(endpoint);
+  const method = declared?.method ?? (methods.includes('GET') ? 'GET' : (methods[0] as Method));
+  const target = declared?.target ?? derivedTarget(endpoint);
+  return declared?.body ? { method, target, body: declared.body } : { method, target };
+}
+
+/** The path with every `{segment}` filled in, and the required query parameters; the rest keep their defaults. */
+function derivedTarget(endpoint: ExampleSource): string {
+  const path = endpoint.path.replace(/\{([a-z_][a-z0-9_]*)(\*?)\}/g, (_, name: string, rest: string) => {
+    const value = sampleValue(endpoint.params[name] as Param<unknown>);
+    return rest ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+  });
+  const query = Object.entries(endpoint.params)
+    .filter(([, spec]) => spec.in === 'query' && spec.required)
+    .map(([name, spec]) => `${encodeURIComponent(name)}=${encodeURIComponent(sampleValue(spec))}`);
+  return query.length > 0 ? `${path}?${query.join('&')}` : path;
+}
+
+/** A value a parameter accepts: its default, else its first value, else the bottom of its range. */
+function sampleValue(spec: Param<unknown>): string {
+  if (spec.default !== undefined && String(spec.default) !== '') return String(spec.default);
+  if (spec.kind === 'enum' && Array.isArray(spec.accepted)) return spec.accepted[0] as string;
+  if (spec.kind === 'boolean') return 'true';
+  if (spec.min !== undefined) return String(spec.min);
+  return 'example';
+}
+
+function catalogExample(example: ExampleRequest, hostBase: string): CatalogExample {
+  const url = hostBase + example.target;
+  return example.body ? { method: example.method, url, content_type: example.body.type, body: example.body.text } : { method: example.method, url };
+}
+
+/** `mode_param`, for a mode named by a query parameter (a path segment is part of the example already). */
+function modeParamField(endpoint: Pick<AnyEndpoint<unknown>, 'params' | 'modeParam'>): { mode_param?: string } {
+  const name = modeParamOf(endpoint);
+  return name !== undefined && endpoint.params[name]?.in === 'query' ? { mode_param: name } : {};
+}
+
+/**
+ * The endpoint's example and its twin's: the twin's own when its registry is
+ * linked (createRegistries), else the same request at the twin's path, as
+ * X-Chaos-Counterpart names it.
+ */
+function examples<Ctx>(registry: Registry<Ctx>, endpoint: AnyEndpoint<Ctx>, config: Config): Pick<CatalogEndpoint, 'example' | 'counterpart_example'> {
+  const own = exampleOf(endpoint, config);
+  const example = catalogExample(own, hostUrl(registry.host, config.urls));
+  const linked = registry.twinOf(endpoint);
+  if (linked) return { example, counterpart_example: catalogExample(exampleOf(linked.endpoint, config), hostUrl(linked.host, config.urls)) };
+  const twin = counterpartOf(registry.host, endpoint);
+  if (twin === null) return { example };
+  const q = own.target.indexOf('?');
+  const [path, query] = q === -1 ? [own.target, ''] : [own.target.slice(0, q), own.target.slice(q)];
+  const twinPath = twin.path === endpoint.path && endpoint.path.includes('{') ? path : twin.path;
+  return { example, counterpart_example: catalogExample({ ...own, target: twinPath + query }, hostUrl(twin.host, config.urls)) };
+}
+
 export function buildCatalog<Ctx>(registry: Registry<Ctx>, config: Config): Catalog {
   const groups = registry.byCategory().filter((g) => g.endpoints.length > 0);
   const endpointCount = registry.endpoints.length;
@@ -113,103 +200,22 @@ export function buildCatalog<Ctx>(registry: Registry<Ctx>, config: Config): Cata
         counterpart: counterpartUrl(registry.host, e, config.urls),
         ...(e.random ? { random: e.random } : {}),
         ...(e.longestMs ? { longest_ms: e.longestMs(config) } : {}),
+        ...(e.cuts ? { cuts: e.cuts } : {}),
+        ...modeParamField(e),
+        ...examples(registry, e, config),
       })),
     })),
   };
-}
-
-/** Escapes, then shows `backticked` words as code, as the summaries are written. */
-function inlineCode(text: string): string {
-  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function paramText(p: CatalogParam): string {
-  const range = p.min !== undefined ? ` ${p.min}–${p.max}` : '';
-  const values = Array.isArray(p.accepted) ? ` (${p.accepted.join(' | ')})` : '';
-  const def = p.default !== undefined ? `, default ${String(p.default)}` : p.required ? ', required' : '';
-  return `${p.name}: ${p.type}${range}${values}${def}`;
-}
-
-function twinNote(counterpart: string | null): string {
-  return counterpart === null ? '' : ` <small>(twin: <a href="${escapeHtml(counterpart)}">${escapeHtml(counterpart)}</a>)</small>`;
-}
-
-/** What an endpoint that holds or cuts the connection does, at most. */
-function longestNote(longestMs: number | undefined): string {
-  if (longestMs === undefined) return '';
-  if (longestMs === 0) return ' <small class="holds">[closes the connection]</small>';
-  return ` <small class="holds">[holds the connection up to ${longestMs >= 1000 ? `${longestMs / 1000} s` : `${longestMs} ms`}]</small>`;
-}
-
-/** How an endpoint takes part in /random, in words. */
-function randomNote(random: string | undefined): string {
-  if (random === 'seeded') return ' <small class="random">[/random pick; covered by the seed]</small>';
-  if (random === 'unseeded') return ' <small class="random">[/random pick; NOT covered by the seed]</small>';
-  return '';
-}
-
-/** The /random pool and the picks its seed does not make reproducible (DESIGN §8). */
-function randomSummary(catalog: Catalog): string {
-  const picks = catalog.categories.flatMap((g) => g.endpoints).filter((e) => e.random !== undefined);
-  if (picks.length === 0) return '';
-  const unseeded = picks.filter((e) => e.random === 'unseeded').map((e) => `<code>${escapeHtml(e.path)}</code>`);
-  return (
-    `<p class="random">/random picks among ${picks.length} endpoints. ` +
-    `Seeding does not cover: ${unseeded.length ? unseeded.join(', ') : 'none'} (stateful or time-based: the same seed may answer differently).</p>\n`
-  );
-}
-
-/**
- * The catalog's category sections. `base` prefixes every link: empty on the
- * host itself, the host's public URL where another page (the hub) shows them.
- */
-export function catalogSections(catalog: Catalog, base = ''): string {
-  return catalog.categories
-    .map((g) => {
-      const items = g.endpoints
-        .map((e) => {
-          const params = e.params.length ? `<ul class="params">${e.params.map((p) => `<li><code>${escapeHtml(paramText(p))}</code></li>`).join('')}</ul>` : '';
-          // A template (`/status/{code}`) is not a URL: show it, link only real paths.
-          const label = `<code>${escapeHtml(e.methods.join(', '))} ${escapeHtml(e.path)}</code>`;
-          const entry = e.path.includes('{') ? label : `<a href="${escapeHtml(base + e.path)}">${label}</a>`;
-          return `<li>${entry} — ${inlineCode(e.summary)}${twinNote(e.counterpart)}${randomNote(e.random)}${longestNote(e.longest_ms)}${params}</li>`;
-        })
-        .join('\n');
-      return `<h2>${escapeHtml(g.name)} <small>(${g.count})</small></h2>\n<ul>\n${items}\n</ul>`;
-    })
-    .join('\n');
-}
-
-export function renderCatalogHtml(catalog: Catalog): string {
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Chaos Endpoint Service — ${escapeHtml(catalog.host)} host</title></head>
-<body>
-<h1>Chaos Endpoint Service — ${escapeHtml(catalog.host)} host</h1>
-<p class="banner">${escapeHtml(catalog.banner)}</p>
-<p>Ask with <code>Accept: application/json</code> for this catalog as JSON. The same endpoints as an OpenAPI 3.1 document: <a class="openapi" href="${OPENAPI_PATH}">${OPENAPI_PATH}</a>.</p>
-${randomSummary(catalog)}${catalogSections(catalog)}
-</body>
-</html>
-`;
-}
-
-/** Both renderings, encoded once. */
+/** Both renderings, encoded once (catalogBodies in catalog-page.ts, hubBodies in hub.ts). */
 export interface CatalogBodies {
   readonly json: Buffer;
   readonly html: Buffer;
-}
-
-export function catalogBodies<Ctx>(registry: Registry<Ctx>, config: Config): CatalogBodies {
-  const catalog = buildCatalog(registry, config);
-  return {
-    json: Buffer.from(`${JSON.stringify(catalog, null, 2)}\n`),
-    html: Buffer.from(renderCatalogHtml(catalog)),
-  };
 }
 
 /** The part of a mistyped path compared with ours: long enough for any of our paths, bounded so the distance stays cheap. */

@@ -3,7 +3,9 @@
 // declares, decided in one store call), routing, the catalog fall-through, the
 // router's 405 and 400, the endpoint's own screen, the handler, and a handler's
 // failure. Each transport renders the outcome through its Responder.
-import { catalogBodies, missBody, suggestPaths, wantsJson, type CatalogBodies } from './catalog.js';
+import { missBody, suggestPaths, wantsJson, type CatalogBodies } from './catalog.js';
+import { CATALOG_ASSETS, CATALOG_PAGE_HEADERS } from './catalog-assets.js';
+import { catalogBodies } from './catalog-page.js';
 import type { Config, HostName } from './config.js';
 import { errorResponse, heldRefusal, type PlainResponse, type Refusal } from './errors.js';
 import type { HeaderList } from './headers.js';
@@ -127,7 +129,7 @@ export class Pipeline<Ctx> {
     const { registry } = this.options;
     const match = registry.match(req.path);
     if (!match) {
-      return this.#hubPage(req) ?? { kind: 'plain', outcome: 'catalog', response: req.path === OPENAPI_PATH ? this.#openapiResponse(req) : this.#catalogResponse(req) };
+      return this.#hubPage(req) ?? { kind: 'plain', outcome: 'catalog', response: this.#besideCatalog(req) ?? this.#catalogResponse(req) };
     }
     const endpoint = match.endpoint;
     if (!(allowedMethods(endpoint) as readonly string[]).includes(req.method)) {
@@ -158,10 +160,15 @@ export class Pipeline<Ctx> {
     return { kind: 'plain', outcome: 'method-not-allowed', response };
   }
 
-  /** The OpenAPI document beside the catalog (a registry endpoint at the path would win): GET and HEAD only. */
-  #openapiResponse(req: IncomingRequest): PlainResponse {
-    if (req.method === 'GET' || req.method === 'HEAD') return this.#openapi;
-    return errorResponse(405, `${req.method} is not served at ${OPENAPI_PATH}`, [['Allow', 'GET, HEAD']]);
+  /**
+   * The OpenAPI document and the catalog pages' stylesheet and script, beside
+   * the catalog (a registry endpoint at the path would win; none has one):
+   * GET and HEAD only. Undefined for any other path.
+   */
+  #besideCatalog(req: IncomingRequest): PlainResponse | undefined {
+    const response = req.path === OPENAPI_PATH ? this.#openapi : CATALOG_ASSETS.get(req.path);
+    if (response === undefined || req.method === 'GET' || req.method === 'HEAD') return response;
+    return errorResponse(405, `${req.method} is not served at ${req.path}`, [['Allow', 'GET, HEAD']]);
   }
 
   #catalogResponse(req: IncomingRequest): PlainResponse {
@@ -176,6 +183,7 @@ export class Pipeline<Ctx> {
       ['Content-Type', json ? 'application/json' : 'text/html; charset=utf-8'],
       ['Content-Length', String(body.length)],
       ['Vary', 'Accept'],
+      ...(json ? [] : CATALOG_PAGE_HEADERS),
     ];
     // An unknown path inside an endpoint's namespace keeps that namespace's lines (X-Robots-Tag under /infinite/).
     for (const line of this.options.registry.linesUnder(req.path)) headers.push(line);

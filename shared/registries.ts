@@ -29,8 +29,10 @@ export function createRegistries<C, H>(lists: EndpointLists<C, H>): Registries<C
     control: new Registry('control', lists.control),
     bots: new Registry('bots', lists.bots),
   };
-  for (const registry of [registries.chaos, registries.control, registries.bots] as Registry<unknown>[]) randomPool(registry);
+  const all = [registries.chaos, registries.control, registries.bots] as Registry<unknown>[];
+  for (const registry of all) randomPool(registry);
   checkCounterparts(registries as Registries<unknown, unknown>);
+  for (const registry of all) registry.linkHosts(all);
   return registries;
 }
 

@@ -3,7 +3,7 @@
 // from it. A broken definition stops start-up with every problem listed.
 import type { Config, HostName } from './config.js';
 import type { PlainResponse } from './errors.js';
-import { checkParamSpecs, type ParamSpecs, type ParamValues } from './params.js';
+import { checkParamSpecs, parseParams, splitQuery, type ParamSpecs, type ParamValues } from './params.js';
 import type { RatePolicy } from './rate-limit.js';
 
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -97,9 +97,32 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs, C extends s
    * `body.max` bytes of the decoded body.
    */
   readonly capture?: RequestCapture;
+  /**
+   * The catalog's ready request, where the one derived from the parameters
+   * (defaults apply, required values and path segments filled in) is not good
+   * enough: a template that needs a telling value (/status/418), a body for a
+   * POST. A function where it depends on the configuration (a host name).
+   */
+  readonly example?: ExampleDecl | ((config: Config) => ExampleDecl);
+  /**
+   * How a response ends its connection on purpose, for the catalog's badge:
+   * `close`, a FIN where a client expects more (or before any answer);
+   * `reset`, a TCP reset.
+   */
+  readonly cuts?: 'close' | 'reset';
   /** A page the host's sitemap.xml lists (crawler files that are documents; see sitemapPaths). */
   readonly sitemap?: boolean;
   readonly handle: (ctx: Ctx, params: ParamValues<P>) => void | Promise<void>;
+}
+
+/** A ready request for the catalog (EndpointDef.example); what it leaves out is derived. */
+export interface ExampleDecl {
+  /** Path and query on the endpoint's host, e.g. `/status/418`; it must reach this endpoint and parse. */
+  readonly target?: string;
+  /** Default: GET where the endpoint serves it, else its first method. */
+  readonly method?: Method;
+  /** A body to send, with its media type. */
+  readonly body?: { readonly type: string; readonly text: string };
 }
 
 export interface RequestCapture {
@@ -211,6 +234,8 @@ export class Registry<Ctx> {
   readonly categories: readonly string[];
   readonly #exact = new Map<string, AnyEndpoint<Ctx>>();
   readonly #patterns: PatternRoute<Ctx>[] = [];
+  /** The other hosts' registries, once createRegistries has built all three (twins then resolve to definitions). */
+  #otherHosts: ReadonlyMap<HostName, Registry<unknown>> = new Map();
 
   constructor(
     readonly host: HostName,
@@ -226,6 +251,25 @@ export class Registry<Ctx> {
         else this.#exact.set(path, endpoint);
       }
     }
+    const examples = this.endpoints.flatMap((e) => this.#exampleProblems(e));
+    if (examples.length > 0) throw new RegistryError(host, examples);
+  }
+
+  /** A declared example (one that does not depend on the configuration) must reach its endpoint with a method it serves, and parse. */
+  #exampleProblems(e: AnyEndpoint<Ctx>): string[] {
+    const example = e.example;
+    if (example === undefined || typeof example === 'function') return [];
+    const where = `endpoint ${JSON.stringify(e.id)}: example`;
+    const problems: string[] = [];
+    if (example.method !== undefined && !allowedMethods(e).includes(example.method)) problems.push(`${where} method ${example.method} is not served`);
+    if (example.target === undefined) return problems;
+    const q = example.target.indexOf('?');
+    const path = q === -1 ? example.target : example.target.slice(0, q);
+    const match = this.match(path);
+    if (match?.endpoint !== e) return [...problems, `${where} ${example.target} does not reach ${e.path}`];
+    const parsed = parseParams(e.path, e.params, splitQuery(q === -1 ? '' : example.target.slice(q + 1)), match.pathValues);
+    if (!parsed.ok) problems.push(`${where} ${example.target}: ${parsed.error.reason}`);
+    return problems;
   }
 
   #validate(): string[] {
@@ -301,6 +345,18 @@ export class Registry<Ctx> {
       if (path.startsWith(prefix) || path === prefix.replace(/\/$/, '')) return lines;
     }
     return [];
+  }
+
+  /** Called by createRegistries once all three exist, so the catalog can show a twin's own example. */
+  linkHosts(registries: readonly Registry<unknown>[]): void {
+    this.#otherHosts = new Map(registries.filter((r) => r.host !== this.host).map((r) => [r.host, r]));
+  }
+
+  /** The definition of an endpoint's twin; undefined when it has none or its host's registry is not linked. */
+  twinOf(endpoint: AnyEndpoint<Ctx>): { readonly host: HostName; readonly endpoint: AnyEndpoint<unknown> } | undefined {
+    const twin = counterpartOf(this.host, endpoint);
+    const found = twin === null ? undefined : this.#otherHosts.get(twin.host)?.match(twin.path)?.endpoint;
+    return twin !== null && found !== undefined ? { host: twin.host, endpoint: found } : undefined;
   }
 
   /** Whether any endpoint asks the parser to keep more than the default. */

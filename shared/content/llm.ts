@@ -8,6 +8,11 @@ import { seededBytes } from '../seed.js';
 
 export const LLM_PATH = '/llm/v1/chat/completions';
 
+/** The catalog's ready request on both hosts: a streamed chat completion (what stream-cut, the default, cuts). */
+export const LLM_EXAMPLE = {
+  body: { type: 'application/json', text: '{"model":"chaos","stream":true,"messages":[{"role":"user","content":"Hello"}]}' },
+} as const;
+
 export const LLM_MODES = ['stream-cut', 'truncated-tool-args', 'rate-limited', 'overloaded', 'finish-reason-lie', 'usage-lie'] as const;
 export type LlmMode = (typeof LLM_MODES)[number];
 /** One parameter spec for the query and the X-Chaos-Mode header alike. */

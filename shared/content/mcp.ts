@@ -6,6 +6,14 @@ import { RPC_INVALID_PARAMS } from './json-rpc.js';
 export const MCP_MODES = ['version-mismatch', 'id-not-echoed', 'result-and-error', 'lying-tool-schema'] as const;
 export type McpMode = (typeof MCP_MODES)[number];
 
+/** The catalog's ready request on both hosts: initialize, where version-mismatch (the default) lies. */
+export const MCP_EXAMPLE = {
+  body: {
+    type: 'application/json',
+    text: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}',
+  },
+} as const;
+
 /** The version the chaos host's initialize answers, whatever was asked: one no client of 2025 revisions speaks. */
 export const MCP_STALE_VERSION = '2024-11-05';
 

@@ -6,6 +6,8 @@ import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { ChaosServer, type ChaosServerOptions } from '../../services/chaos/server.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
+import { serviceRegistries } from '../../services/registries.js';
+import { buildCatalog } from '../../shared/catalog.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import { HttpService } from '../../shared/http-service.js';
 import { createLogger } from '../../shared/log.js';
@@ -114,5 +116,56 @@ export async function startLinkedHosts(
     }
     for (const service of services) stopAtTeardown(t, service, service.store);
     return { config, control, bots };
+  }
+}
+
+/** The three hosts and the hub, each reachable at the public URL its pages link to. */
+export interface AllHosts {
+  readonly config: Config;
+  readonly chaos: number;
+  readonly control: number;
+  readonly bots: number;
+  /** The hub's URL: a `*.localhost` name (browsers resolve it to the loopback) on the control port. */
+  readonly hub: string;
+}
+
+/**
+ * Starts chaos, control (also answering for the hub) and bots from the
+ * service's linked registries, as the service runner does, with public URLs
+ * naming their real addresses so every link a catalog page holds can be
+ * followed. A port taken between reservation and listen is retried.
+ */
+export async function startAllHosts(t: Teardown, env: Readonly<Record<string, string>> = {}): Promise<AllHosts> {
+  for (let attempt = 1; ; attempt++) {
+    const [chaos, control, bots] = (await freePorts(3)) as [number, number, number];
+    const hub = `http://hub.localhost:${control}`;
+    const config = testConfig({
+      PUBLIC_BASE_URL: `http://127.0.0.1:${chaos}`,
+      PUBLIC_CONTROL_URL: `http://127.0.0.1:${control}`,
+      PUBLIC_BOTS_URL: `http://127.0.0.1:${bots}`,
+      PUBLIC_HUB_URL: hub,
+      RATE_LIMIT_GENERAL: '0',
+      RATE_LIMIT_INFINITE: '0',
+      ...env,
+    });
+    const registries = serviceRegistries();
+    const hubCatalogs = [buildCatalog(registries.chaos, config), buildCatalog(registries.control, config), buildCatalog(registries.bots, config)];
+    const services = [
+      new ChaosServer({ config, logger: createLogger('chaos', 'silent'), registry: registries.chaos, store: new MemoryStore() }),
+      new HttpService({ host: 'control', config, logger: createLogger('control', 'silent'), registry: registries.control, store: new MemoryStore(), hubCatalogs }),
+      new HttpService({ host: 'bots', config, logger: createLogger('bots', 'silent'), registry: registries.bots, store: new MemoryStore() }),
+    ] as const;
+    const ports = [chaos, control, bots];
+    const started = await Promise.allSettled(services.map((service, i) => service.listen(ports[i] as number, '127.0.0.1')));
+    const stores = services.map((service) => service.store);
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) {
+      await Promise.all(services.map((service, i) => (started[i]?.status === 'fulfilled' ? service.shutdown(0) : undefined)));
+      await Promise.all(stores.map((store) => store.close()));
+      if ((failed.reason as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
+      throw failed.reason;
+    }
+    services.forEach((service, i) => stopAtTeardown(t, service, stores[i] as Store));
+    return { config, chaos, control, bots, hub };
   }
 }

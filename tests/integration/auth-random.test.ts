@@ -202,7 +202,7 @@ t.test('the catalog says which /random picks the seed does not cover', async (t)
   const { port } = await startChaos(t);
   const html = (await exchange(port, get('/'))).body.toString('utf8');
   t.match(html, /Seeding does not cover: <code>\/retry-mismatch<\/code>/);
-  t.match(html, /\/retry-mismatch<\/code><\/a>[^\n]*NOT covered by the seed/);
+  t.match(html, /id="chaos-ep-retry-mismatch">[^\n]*NOT covered by the seed/);
   const catalog = json(await exchange(port, get('/', { Accept: 'application/json' }))) as {
     categories: { endpoints: { path: string; random?: string }[] }[];
   };

@@ -4,6 +4,8 @@ import t from 'tap';
 import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
+import { CATALOG_CSP, CATALOG_CSS_PATH, CATALOG_JS_PATH } from '../../shared/catalog-assets.js';
+import { entryId } from '../../shared/catalog-page.js';
 import { buildCatalog, wantsJson } from '../../shared/catalog.js';
 import { CATEGORIES, type Registry } from '../../shared/registry.js';
 import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
@@ -38,18 +40,38 @@ for (const host of ['chaos', 'control', 'bots'] as const) {
     const html = await ask('/', { Accept: 'text/html,application/xhtml+xml,application/json;q=0.9' });
     t.equal(html.status, 200);
     t.equal(html.header('content-type'), 'text/html; charset=utf-8');
+    t.equal(html.header('content-security-policy'), CATALOG_CSP, 'a strict Content-Security-Policy');
+    t.equal(json.header('content-security-policy'), undefined, 'none on the JSON');
     const page = html.rest.toString();
     t.match(page, /^<!doctype html>/);
     t.match(page, expected.banner);
-    for (const e of registry.endpoints) {
-      if (e.path.includes('{')) {
-        t.notOk(page.includes(`href="${e.path.replace(/[{}]/g, (c) => `&#${c.charCodeAt(0)};`)}"`), `a template is shown, not linked: ${e.path}`);
-        t.ok(page.includes(`<code>${e.methods?.[0] ?? 'GET'}`), 'and listed');
+    t.notMatch(page, /<script>|<style|\sstyle="|\son[a-z]+="/, 'no inline script or style (the CSP allows none)');
+    const attr = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    for (const e of expected.categories.flatMap((g) => g.endpoints)) {
+      const target = e.example.url.slice(expected.url.length);
+      t.ok(page.includes(`id="${entryId(host, e.id)}"`), `${e.path} has its card`);
+      if (e.example.method === 'GET') {
+        t.ok(page.includes(`href="${attr(target)}"`), `HTML links ${e.path} by its example ${target}`);
+        t.ok(page.includes(`curl -v '${e.example.url}'`.replace(/&/g, '&#38;')), `${e.path}: a curl line`);
       } else {
-        t.ok(page.includes(`href="${e.path}"`), `HTML links ${e.path}`);
+        t.notOk(page.includes(`href="${attr(e.path)}"`), `${e.methods.join(', ')} ${e.path} is not linked`);
+        t.ok(page.includes(`curl -v -X ${e.example.method} -H 'Content-Type: ${e.example.content_type}' --data-raw '`), `${e.path}: a curl line with its method and body`);
       }
+      if (e.path.includes('{')) t.notOk(page.includes(`href="${attr(e.path)}"`), `a template is shown, not linked: ${e.path}`);
     }
-    t.notOk(/<li>[^\n]*`/.test(page), 'summaries show code, not backticks');
+    t.notOk(/<p class="sum">(?:(?!<\/p>).)*`/.test(page), 'summaries show code, not backticks');
+    for (const src of [CATALOG_CSS_PATH, CATALOG_JS_PATH]) {
+      t.ok(page.includes(`${src}?v=`), `the page loads ${src}`);
+      const asset = await ask(src);
+      t.equal(asset.status, 200, `${src} is served`);
+      t.equal(Number(asset.header('content-length')), asset.rest.length);
+      t.match(asset.header('content-type'), src.endsWith('.css') ? /^text\/css/ : /^text\/javascript/);
+      t.same(asset.headerLines.filter(([n]) => /^x-chaos-/i.test(n)), [], 'an asset is not chaos');
+      const post = await ask(src, { 'Content-Length': '0' }, 'POST');
+      t.equal(post.status, 405, `${src}: GET and HEAD only`);
+      t.equal(post.header('allow'), 'GET, HEAD');
+      t.equal(registry.match(src), undefined, `no ${host} endpoint sits at ${src}`);
+    }
 
     const curlish = await ask('/', { Accept: '*/*' });
     t.equal(curlish.header('content-type'), 'text/html; charset=utf-8', 'curl gets HTML');
@@ -83,6 +105,7 @@ t.test('a miss says so first, with the nearest paths', async (t) => {
   t.equal(doc.suggestions[0], '/truncate', 'the nearest first');
   const html = parseHead((await rawExchange(port, get('/sloww'), { until: completeByLength })).data);
   t.equal(html.status, 404);
+  t.equal(html.header('content-security-policy'), CATALOG_CSP, 'the miss page carries the CSP too');
   t.match(html.rest.toString(), /<body>\n<p class="miss">No endpoint at <code>\/sloww<\/code> on this host\. Did you mean <a href="\/slow"><code>\/slow<\/code><\/a>/);
   const far = JSON.parse(parseHead((await rawExchange(port, get('/completely-unrelated-words-here', { Accept: 'application/json' }), { until: completeByLength })).data).rest.toString()) as { suggestions: string[] };
   t.same(far.suggestions, [], 'nothing close: no guesses');

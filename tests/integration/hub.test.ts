@@ -1,7 +1,8 @@
 // The hub: the control process answers `/` for the hub's host name with the
 // catalog of all three hosts, each endpoint linked on the host that serves it.
 import t from 'tap';
-import { buildCatalog } from '../../shared/catalog.js';
+import { CATALOG_CSP } from '../../shared/catalog-assets.js';
+import { buildCatalog, type Catalog } from '../../shared/catalog.js';
 import { createLogger } from '../../shared/log.js';
 import { HttpService } from '../../shared/http-service.js';
 import { MemoryStore } from '../../shared/store/memory.js';
@@ -29,16 +30,24 @@ t.test('the hub lists every host; the control host keeps its own catalog', async
   t.same(hub.hosts.map((h) => h.endpoint_count), counts, 'counts come from the registries');
   t.match(hub.banner, `${counts.reduce((a, b) => a + b)} endpoints on 3 hosts`);
 
-  const html = (await ask('HUB.test')).rest.toString();
+  const hubPage = await ask('HUB.test');
+  const html = hubPage.rest.toString();
   t.match(html, '<title>Chaos Endpoint Service — hub</title>', 'the hub by name, any case, no port');
-  for (const endpoint of registries.chaos.endpoints.filter((e) => !e.path.includes('{'))) {
-    t.match(html, `href="http://chaos.test:8080${endpoint.path}"`, `chaos ${endpoint.path} is linked on the chaos host`);
+  t.equal(hubPage.header('content-security-policy'), CATALOG_CSP, 'with the catalog pages\' CSP');
+  const chaos = (hub as unknown as { hosts: Catalog[] }).hosts[0] as Catalog;
+  for (const endpoint of chaos.categories.flatMap((g) => g.endpoints)) {
+    const { method, url } = endpoint.example;
+    t.ok(url.startsWith('http://chaos.test:8080/'), `chaos ${endpoint.path}: its example is on the chaos host`);
+    if (method === 'GET') t.match(html, `href="${url.replace(/&/g, '&#38;')}"`, `chaos ${endpoint.path} is linked on the chaos host`);
+    else t.notMatch(html, `href="${url}"`, `${method} ${endpoint.path} is not linked`);
   }
   t.match(html, 'href="http://bots.test:8080/robots.txt"');
+  t.match(html, 'href="/_catalog/catalog.css?v=', 'the assets from the hub\'s own origin');
 
   const own = (await ask('control.test:8080')).rest.toString();
   t.match(own, 'control host</title>', 'the control host keeps its own catalog');
-  t.notMatch(own, 'chaos.test:8080/truncate"><code>');
+  t.match(own, 'id="control-ep-truncate"');
+  t.notMatch(own, 'id="chaos-ep-truncate"', 'and lists only its own endpoints');
   const miss = await ask('hub.test:8080', 'application/json', '/no-such-page');
   t.equal(miss.status, 404, 'an unknown path on the hub is the usual miss');
 });

@@ -1,5 +1,5 @@
 import {
-  LLM_MODE_PARAM, LLM_MODES, LLM_PATH, MAX_LLM_BODY, SSE_DONE, completionChunks, completionObject, echoCompletion, openAiError, openAiErrorObject, parseChatRequest, sseEvent,
+  LLM_EXAMPLE, LLM_MODE_PARAM, LLM_MODES, LLM_PATH, MAX_LLM_BODY, SSE_DONE, completionChunks, completionObject, echoCompletion, openAiError, openAiErrorObject, parseChatRequest, sseEvent,
   type ChatRequest, type Completion, type LlmMode,
 } from '../../../../shared/content/llm.js';
 import { jsonBody } from '../../../../shared/json.js';
@@ -18,6 +18,7 @@ export default defineChaosEndpoint({
   methods: ['POST'],
   category: 'agent',
   summary: 'An OpenAI-compatible chat completion that lies: a stream cut mid-event, truncated tool-call JSON, 429/529 with a lying Retry-After, a false finish_reason, false usage',
+  example: LLM_EXAMPLE,
   params: { mode: LLM_MODE_PARAM },
   headers: ['Retry-After', 'retry-after-ms', 'x-ratelimit-reset-requests', 'Transfer-Encoding', 'Cache-Control', 'X-Chaos-Llm-Mode'],
   capture: { body: { max: MAX_LLM_BODY } },

@@ -1,6 +1,6 @@
 import { LINKED_PATHS, MCP_PROTOCOL_VERSIONS } from '../../../../shared/content/discovery.js';
 import { parseRpc, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND, type RpcId } from '../../../../shared/content/json-rpc.js';
-import { callEchoTool, ECHO_TOOL, LYING_ECHO_TOOL, MCP_MODES, MCP_STALE_VERSION, type McpMode } from '../../../../shared/content/mcp.js';
+import { callEchoTool, ECHO_TOOL, LYING_ECHO_TOOL, MCP_EXAMPLE, MCP_MODES, MCP_STALE_VERSION, type McpMode } from '../../../../shared/content/mcp.js';
 import { jsonBody } from '../../../../shared/json.js';
 import { oneOf } from '../../../../shared/params.js';
 import { chaosHead, defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
@@ -17,6 +17,7 @@ export default defineChaosEndpoint({
   methods: ['POST'],
   category: 'agent',
   summary: 'An MCP server (JSON-RPC) that lies: a protocol version nobody asked for, ids not echoed, result and error together, a tool schema the tool refuses',
+  example: MCP_EXAMPLE,
   params: {
     mode: oneOf(MCP_MODES, { default: 'version-mismatch', description: 'which JSON-RPC or MCP rule every answer breaks' }),
   },

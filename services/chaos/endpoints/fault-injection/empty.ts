@@ -5,6 +5,7 @@ export default defineChaosEndpoint({
   path: '/empty',
   category: 'fault-injection',
   summary: 'Reads the request, then closes the connection cleanly (FIN) without sending a byte',
+  cuts: 'close',
   params: {},
   // Not in the /random pool: its answer is no response at all.
   handle(ctx) {

@@ -8,6 +8,7 @@ export default defineChaosEndpoint({
   path: '/garbage',
   category: 'fault-injection',
   summary: '`n` seeded random bytes in place of an HTTP response, then a clean close; the same seed, the same bytes',
+  cuts: 'close',
   params: GARBAGE_PARAMS,
   // Not in the /random pool: its answer is not HTTP.
   handle(ctx, { n, seed }) {

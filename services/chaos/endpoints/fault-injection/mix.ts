@@ -32,6 +32,7 @@ export default defineChaosEndpoint({
   path: '/mix',
   category: 'fault-injection',
   summary: 'Composes one answer from parts: `status`, `delay`, repeatable `header`, `body` and one wire `fault`; X-Chaos-Mix lists the parts applied',
+  example: { target: '/mix?status=503&header=Retry-After:5&body=text:hello' },
   params: MIX_PARAMS,
   headers: ['X-Chaos-Mix'],
   // `delay` (up to 15 s) and slow-head stall the connection.

@@ -8,6 +8,7 @@ export default defineChaosEndpoint({
   path: '/reset',
   category: 'fault-injection',
   summary: 'A TCP reset (RST) before the head, right after it, or after `after` bytes of a declared body',
+  cuts: 'reset',
   params: RESET_PARAMS,
   modeParam: 'phase',
   headers: ['X-Chaos-Reset-Phase', 'X-Chaos-Reset-After'],

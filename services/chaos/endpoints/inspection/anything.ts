@@ -12,6 +12,7 @@ export default defineChaosEndpoint({
   methods: [...METHODS],
   category: 'inspection',
   summary: 'Echoes the request as JSON (method, path, args, headers in order, body as text or base64, client address), distorted as `mode` says',
+  example: { target: '/anything/hello?x=1' },
   params: {
     mode: inspectionMode(INSPECTION_MODES),
     drop: DROP_PARAM,

@@ -6,6 +6,7 @@ export default defineChaosEndpoint({
   path: '/stall',
   category: 'latency',
   summary: 'The head and `after` body bytes at once, then silence for `ms` before a clean close; the length promised one byte more (a timeout target)',
+  cuts: 'close',
   params: STALL_PARAMS,
   headers: ['X-Chaos-Stall-After', 'X-Chaos-Stall-Ms', 'X-Chaos-Promised-Bytes'],
   holdsConnection: true,

@@ -11,6 +11,7 @@ export default defineChaosEndpoint({
   // The fragment and the close leave at once.
   longestMs: () => 0,
   summary: 'The opening `bytes` of a JSON object, no Content-Length, then a clean close',
+  cuts: 'close',
   params: PARTIAL_STREAM_PARAMS,
   headers: ['X-Chaos-Partial-Bytes'],
   handle(ctx, { bytes }) {

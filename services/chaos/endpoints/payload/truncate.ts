@@ -8,6 +8,7 @@ export default defineChaosEndpoint({
   path: '/truncate',
   category: 'payload',
   summary: 'Content-Length claims 2×`at`; the stream closes after `at` bytes of 0123456789…',
+  cuts: 'close',
   params: TRUNCATE_PARAMS,
   headers: ['X-Chaos-Truncated-At', 'X-Chaos-Promised-Bytes', 'X-Chaos-Actual-Bytes'],
   random: 'seeded',

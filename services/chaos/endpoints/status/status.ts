@@ -8,6 +8,7 @@ export default defineChaosEndpoint({
   path: '/status/{code}',
   category: 'status',
   summary: 'Answers with status `code` and a JSON body naming it; 204/304 without a body; 1xx as an interim head then a final 200; 101 refused with 400',
+  example: { target: '/status/418' },
   params: {
     code: STATUS_CODE,
   },

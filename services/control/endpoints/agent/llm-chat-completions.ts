@@ -1,5 +1,5 @@
 import {
-  LLM_MODE_PARAM, LLM_PATH, MAX_LLM_BODY, SSE_DONE, completionChunks, completionObject, echoCompletion, openAiError, parseChatRequest, sseEvent,
+  LLM_EXAMPLE, LLM_MODE_PARAM, LLM_PATH, MAX_LLM_BODY, SSE_DONE, completionChunks, completionObject, echoCompletion, openAiError, parseChatRequest, sseEvent,
 } from '../../../../shared/content/llm.js';
 import { defineControlEndpoint, type HttpContext } from '../../../../shared/http-service.js';
 import { jsonBody } from '../../../../shared/json.js';
@@ -11,6 +11,7 @@ export default defineControlEndpoint({
   methods: ['POST'],
   category: 'agent',
   summary: 'Twin of the chaos chat completion: an OpenAI-compatible echo, streamed (SSE ending in data: [DONE]) or not, with true finish_reason and usage',
+  example: LLM_EXAMPLE,
   params: { mode: LLM_MODE_PARAM },
   headers: ['Cache-Control'],
   handle(ctx) {

@@ -1,5 +1,5 @@
 import { LINKED_PATHS, MCP_PROTOCOL_VERSIONS, mcpServerName } from '../../../../shared/content/discovery.js';
-import { callEchoTool, ECHO_TOOL, MCP_MODES } from '../../../../shared/content/mcp.js';
+import { callEchoTool, ECHO_TOOL, MCP_EXAMPLE, MCP_MODES } from '../../../../shared/content/mcp.js';
 import { oneOf } from '../../../../shared/params.js';
 import { defineControlEndpoint, type HttpContext } from '../../../../shared/http-service.js';
 import { readRpcRequest, rpcError, rpcResult, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND } from './json-rpc.js';
@@ -15,6 +15,7 @@ export default defineControlEndpoint({
   methods: ['POST'],
   category: 'agent',
   summary: 'The MCP server the server card names: initialize (version negotiation), ping, and one echo tool (tools/list, tools/call)',
+  example: MCP_EXAMPLE,
   params: {
     mode: oneOf(MCP_MODES, { default: 'version-mismatch', description: 'accepted for parity with the chaos /mcp; always correct' }),
   },

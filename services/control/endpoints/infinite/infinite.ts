@@ -84,6 +84,7 @@ export default defineControlEndpoint({
   summary:
     'Endless deterministic users, products, posts and comments as JSON documents or linked HTML pages, seeded by the path tail; ' +
     'at most 20 KB per body and 10 requests per 60 s per IP',
+  example: { target: '/infinite/json/users/alice' },
   params: {
     format: pathWord(INFINITE_FORMATS, 'json or html; another value is a 404'),
     type: pathWord(INFINITE_TYPES, 'the kind of entity; another value is a 404'),

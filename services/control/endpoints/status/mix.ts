@@ -7,6 +7,7 @@ export default defineControlEndpoint({
   path: '/mix',
   category: 'status',
   summary: 'Twin of /mix: the same status, headers and body after the same delay, delivered whole; the fault part is ignored',
+  example: { target: '/mix?status=503&header=Retry-After:5&body=text:hello' },
   params: MIX_PARAMS,
   holdsConnection: true,
   // The same delay, then everything at once.

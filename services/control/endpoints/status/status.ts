@@ -63,6 +63,7 @@ export default defineControlEndpoint({
   path: '/status/{code}',
   category: 'status',
   summary: 'Twin of /status/{code}: the same status with the headers it requires (Location, WWW-Authenticate, Allow, …); 1xx as a real interim where node sends one',
+  example: { target: '/status/418' },
   params: {
     code: STATUS_CODE,
   },
