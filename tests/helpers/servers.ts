@@ -152,7 +152,7 @@ export async function startAllHosts(t: Teardown, env: Readonly<Record<string, st
     const hubCatalogs = [buildCatalog(registries.chaos, config), buildCatalog(registries.control, config), buildCatalog(registries.bots, config)];
     const services = [
       new ChaosServer({ config, logger: createLogger('chaos', 'silent'), registry: registries.chaos, store: new MemoryStore() }),
-      new HttpService({ host: 'control', config, logger: createLogger('control', 'silent'), registry: registries.control, store: new MemoryStore(), hubCatalogs }),
+      new HttpService({ host: 'control', config, logger: createLogger('control', 'silent'), registry: registries.control, store: new MemoryStore(), hubCatalogs, chaosRoutes: registries.chaos }),
       new HttpService({ host: 'bots', config, logger: createLogger('bots', 'silent'), registry: registries.bots, store: new MemoryStore() }),
     ] as const;
     const ports = [chaos, control, bots];
