@@ -116,9 +116,14 @@ async function throughput(): Promise<void> {
 }
 
 async function streams(): Promise<void> {
-  const stack = await startStack({ REPLICAS: '2', MAX_CONNECTIONS_PER_IP: '0', MAX_HELD_PER_IP: '0' });
+  const stack = await startStack({ REPLICAS: String(envInt('BENCH_REPLICAS', 2)), MAX_CONNECTIONS_PER_IP: '0', MAX_HELD_PER_IP: '0' });
   try {
     const chaos = stack.replicas('chaos');
+    // As every other benchmark here: the servers (HAProxy and the chaos
+    // replicas) on core 0, the load generator on core 1. Left to the
+    // scheduler, the client and HAProxy take turns on one core and the
+    // streams' schedule measures that.
+    for (const p of [...chaos, stack.haproxy]) pin(p, 0);
     const rss = (): { haproxy: number; replicas: number } => ({ haproxy: rssBytes(stack.haproxy), replicas: chaos.reduce((n, p) => n + rssBytes(p), 0) });
     const host = `chaos.localhost:${stack.front}`;
     const bytes = 100;
@@ -135,11 +140,11 @@ async function streams(): Promise<void> {
       peak.haproxy = Math.max(peak.haproxy, now.haproxy);
       peak.replicas = Math.max(peak.replicas, now.replicas);
     }, 20);
-    const client = await runClient({ port: stack.front, host, streams: STREAMS, path: query, rampMs: 1000, timeoutMs: scheduledMs + 15_000 }).finally(() => clearInterval(sampler));
+    const client = await runClient({ port: stack.front, host, streams: STREAMS, path: query, rampMs: 1000, timeoutMs: scheduledMs + 15_000 }, undefined, 1).finally(() => clearInterval(sampler));
     const lateness = client.timings.map((t) => t.spanMs - scheduledMs).sort((a, b) => a - b);
     const onTime = lateness.filter((l) => Math.abs(l) <= scheduledMs * 0.01).length;
     const per1000 = (a: number, b: number): string => (((b - a) * 1000) / Math.max(1, client.maxInFlight) / MiB).toFixed(2);
-    console.log(`\n${STREAMS} /drip streams through HAProxy (${query}, ${scheduledMs} ms first byte to last), 2 chaos replicas`);
+    console.log(`\n${STREAMS} /drip streams through HAProxy (${query}, ${scheduledMs} ms first byte to last), ${chaos.length} chaos replica(s) and HAProxy on core 0, the client on core 1`);
     console.log('| measure | value |');
     console.log('|---|---|');
     console.log(`| completed / failed | ${client.timings.length} / ${client.failed} ${client.failed ? JSON.stringify(client.failures) : ''} |`);
