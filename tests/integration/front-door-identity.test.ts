@@ -122,4 +122,16 @@ t.test('every metric and label the Grafana dashboard queries is exposed by a rea
       }
     }
   }
+  // The admin ports are private: through the front door, /metrics, /healthz, /readyz and HAProxy's /stats are
+  // ordinary paths of the public hosts (the catalog's 404), never the metrics or health answers.
+  // Each from its own address: this stack's general limit is 2 requests a minute.
+  let client = 50;
+  for (const host of Object.values(stack.urls).map((u) => new URL(u).host)) {
+    for (const path of ['/metrics', '/healthz', '/readyz', '/stats']) {
+      const res = await rawExchange(stack.front, closing(path, host), { localAddress: `127.0.0.${client++}` });
+      const text = res.data.toString('latin1');
+      t.equal(parseHead(res.data).status, 404, `${host}${path} through the front door: 404`);
+      t.notMatch(text, /chaos_responses_total|haproxy_frontend|"status":"(ok|ready)"|Statistics Report/, `${host}${path}: nothing of the admin answers`);
+    }
+  }
 });
