@@ -125,8 +125,11 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-function measure(target: Target, quiet: Quietness): Run {
+function measure(target: Target): Run {
   const cpuBefore = target.pids.reduce((n, pid) => n + cpuSeconds(pid), 0);
+  // Only the server under test (and wrk, and this runner) are ours: a server waiting for its turn that
+  // stays busy meanwhile is a neighbour like any other.
+  const quiet = new Quietness(() => target.pids);
   quiet.start();
   const result = wrk({ url: `http://127.0.0.1:${target.port}${target.path}`, connections: CONNECTIONS, seconds: SECONDS, core: CLIENT_CORE });
   const othersShare = quiet.share();
@@ -203,8 +206,6 @@ async function main(): Promise<void> {
           ]
         : []),
     ];
-    const quiet = new Quietness(() => servers.map((s) => s.pid));
-
     for (const t of targets) {
       log(`warming up ${t.label} ${t.path}`);
       wrk({ url: `http://127.0.0.1:${t.port}${t.path}`, connections: CONNECTIONS, seconds: WARM_SECONDS, core: CLIENT_CORE });
@@ -214,7 +215,7 @@ async function main(): Promise<void> {
     const loads: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const t of targets) {
-        const run = measure(t, quiet);
+        const run = measure(t);
         runs.get(t.id)?.push(run);
         log(
           `round ${round}/${ROUNDS} ${t.label} ${t.path}: ${Math.round(run.requestsPerSecond)} req/s, ` +
@@ -243,8 +244,8 @@ function report(targets: readonly Target[], runs: Map<string, Run[]>, loads: rea
     `Services run as users run them: per-IP limiter on (in-memory store, RATE_LIMIT_GENERAL=${NO_LIMIT}: no 429s), metrics on ` +
       `(METRICS_PORT set, nothing scraping), MAX_CONNECTIONS_PER_IP=${CONNECTION_CAP}, LOG_LEVEL=warn; the Redis row adds REDIS_URL ` +
       `(a redis-server on core ${SERVER_CORE}, --save '' --appendonly no) and counts redis-server's CPU with chaos's.`,
-    `"others" = CPU that processes other than the benchmark's took during the run (/proc/stat busy time minus the servers', ` +
-      `wrk's and the runner's), as a share of ${CORES} cores; a run above ${percent(NOISY_SHARE)} is marked noisy.`,
+    `"others" = CPU that processes other than the one under test took during the run (/proc/stat busy time minus the measured server's, ` +
+      `wrk's and the runner's; the servers waiting for their turn count as others), as a share of ${CORES} cores; a run above ${percent(NOISY_SHARE)} is marked noisy.`,
     '',
   );
   const rows: string[][] = [['target', 'path', 'req/s (median)', 'each run: req/s (others)', 'p50 / p99 ms (median)', 'server CPU µs/req (median)', 'errors']];
