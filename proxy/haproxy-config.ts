@@ -59,7 +59,6 @@ export type Replicas = readonly number[] | { readonly dns: string; readonly max:
 const HOST_FIELD = 'req.hdr(host),field(1,:),lower';
 /** Health checks every second, down after two failures: a replica that stops accepting is out within ~2 s. */
 const CHECK = 'inter 1s fall 2 rise 2';
-/** Readiness on each replica's admin port (plain HTTP there, no PROXY header). */
 /**
  * One line per connection or request, without the client's address, query or
  * headers: frontend, backend/server, wait/connect/total ms, bytes out, the
@@ -67,6 +66,7 @@ const CHECK = 'inter 1s fall 2 rise 2';
  * the connection was HTTP ("-" for the chaos host's byte stream).
  */
 const LOG_FORMAT = '%ft %b/%s %Tw/%Tc/%Tt %B %ts %ac/%fc/%bc/%sc/%rc %[var(txn.status)] %[var(txn.path)]';
+/** Readiness on each replica's admin port (plain HTTP there, no PROXY header). */
 const READY_CHECK = ['  option httpchk', '  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host admin', '  http-check expect status 200'];
 
 function ms(value: number): string {
