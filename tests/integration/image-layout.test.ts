@@ -13,7 +13,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { DIST, freePort, waitForPort } from '../helpers/process.js';
-import { parseHead, rawExchange } from '../helpers/raw.js';
+import { get, parseHead, rawExchange } from '../helpers/raw.js';
 
 const ROOT = path.resolve(DIST, '..');
 const dockerfile = readFileSync(path.join(ROOT, 'deploy/Dockerfile'), 'utf8');
@@ -68,7 +68,7 @@ t.test('each service starts from the image layout, answers, is healthy, and drai
     await waitForPort(port, 30_000).catch((error: unknown) => {
       throw new Error(`${service} did not start from the image layout: ${String(error)}\n${output}`);
     });
-    const res = await rawExchange(port, `GET ${path_} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    const res = await rawExchange(port, get(path_, { Connection: 'close' }));
     t.equal(parseHead(res.data).status, service === 'bots' ? 200 : 418, `${service} answers ${path_}`);
     await waitForPort(admin, 10_000);
     const [command, ...args] = healthcheck as [string, ...string[]];
