@@ -2,6 +2,7 @@
 // socket (100-continue, keep-alive, slowloris): everything received is kept,
 // and how the connection ended (FIN or reset) is recorded.
 import net from 'node:net';
+import { endKindAtEof } from './raw.js';
 
 export type Ending = 'fin' | 'reset';
 
@@ -17,7 +18,7 @@ export class RawConn {
       this.#received = Buffer.concat(this.#chunks);
       this.#wake();
     });
-    socket.on('end', () => this.#finish('fin'));
+    socket.on('end', () => endKindAtEof(socket, (end) => this.#finish(end)));
     socket.on('error', () => this.#finish('reset'));
     socket.on('close', (hadError) => this.#finish(hadError ? 'reset' : 'fin'));
   }

@@ -4,6 +4,19 @@ import net from 'node:net';
 
 export type EndKind = 'fin' | 'reset' | 'timeout' | 'stopped';
 
+/**
+ * Tells a FIN from a reset once the socket reports its end. A busy client
+ * that reads the last bytes and the reset in one turn gets an end from libuv
+ * (a partial read, then POLLHUP, reads as EOF), so the end alone can't tell.
+ * A zero-length write sends nothing on the wire but asks the kernel: after a
+ * reset it fails with ECONNRESET (or EPIPE), after a FIN it succeeds. The
+ * socket must be half-open (`allowHalfOpen`) and not ended by us.
+ */
+export function endKindAtEof(socket: net.Socket, report: (end: 'fin' | 'reset') => void): void {
+  if (socket.writableEnded || socket.destroyed) return report('fin');
+  socket.write(Buffer.alloc(0), (error) => report(error ? 'reset' : 'fin'));
+}
+
 export interface Arrival {
   /** Milliseconds since the request was written. */
   readonly at: number;
@@ -38,7 +51,7 @@ export function rawExchange(port: number, request: string | Buffer | readonly (s
     const arrivals: Arrival[] = [];
     let start = 0;
     let done = false;
-    const socket = net.connect({ port, host, ...(localAddress ? { localAddress } : {}) }, () => {
+    const socket = net.connect({ port, host, allowHalfOpen: true, ...(localAddress ? { localAddress } : {}) }, () => {
       start = performance.now();
       const parts = Array.isArray(request) ? request : [request];
       for (const part of parts) socket.write(typeof part === 'string' ? Buffer.from(part, 'latin1') : part);
@@ -57,7 +70,7 @@ export function rawExchange(port: number, request: string | Buffer | readonly (s
       arrivals.push({ at: performance.now() - start, bytes: chunk.length });
       if (until && until(Buffer.concat(chunks))) finish('stopped');
     });
-    socket.on('end', () => finish('fin'));
+    socket.on('end', () => endKindAtEof(socket, finish));
     socket.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ECONNRESET' || error.code === 'EPIPE') finish('reset');
       else if (!done) {
