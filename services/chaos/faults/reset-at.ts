@@ -4,8 +4,10 @@
 // - mid-body: after `afterBytes` body bytes (or at the end of a shorter body).
 // The reset waits for the socket to take what was written before it (a reset
 // drops anything still queued), then RESET_AFTER_MS more: a reset that lands
-// together with unread bytes reads as a plain end on Linux (measured: data,
-// then EOF), so the client gets a moment to read them and then sees the reset.
+// together with unread bytes reads as a plain end to a Node (libuv) client
+// (data, then EOF: libuv takes a partial read plus POLLHUP for EOF; curl's
+// recv() still sees ECONNRESET), so the client gets a moment to read them and
+// then sees the reset.
 import type { HeaderList } from '../../../shared/headers.js';
 import type { ResponseSink } from '../wire.js';
 import { CutAfter, Stage, flushHead, type Fault } from './stage.js';
