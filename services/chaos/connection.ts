@@ -81,7 +81,14 @@ export class Connection implements WireOwner {
   /** The socket's output buffer is full: the next pipelined response waits for 'drain'. */
   #waitingDrain = false;
   #requestTimer: NodeJS.Timeout | undefined;
+  /**
+   * The idle wait, one timer per connection re-armed with refresh() (a new
+   * timer per request was a measurable share of the hot path). Input disarms
+   * it; a disarmed timer that fires does nothing.
+   */
   #idleTimer: NodeJS.Timeout | undefined;
+  #idleMs = 0;
+  #idleArmed = false;
   #holdTimer: NodeJS.Timeout | undefined;
   #stallTimer: NodeJS.Timeout | undefined;
   #lingerTimer: NodeJS.Timeout | undefined;
@@ -130,8 +137,7 @@ export class Connection implements WireOwner {
   }
 
   #onData(chunk: Buffer): void {
-    clearTimeout(this.#idleTimer);
-    this.#idleTimer = undefined;
+    this.#idleArmed = false;
     // After a rejection, a hold or our FIN, input is read and dropped (lingering close).
     if (this.#parser.dead) return;
     if (this.#proxyHeader !== undefined) {
@@ -294,12 +300,24 @@ export class Connection implements WireOwner {
       if (!this.#parser.midRequest || this.#clientEnded) this.#close();
       return;
     }
-    if (!this.#parser.midRequest && !this.#idleTimer) {
+    if (!this.#parser.midRequest && !this.#idleArmed) {
       // A connection that has not made a request yet gets a shorter wait: idle
       // sockets cost a descriptor each and count against nobody's rate limit.
-      const idleMs = this.#served === 0 ? this.host.firstRequestTimeoutMs : this.host.idleTimeoutMs;
-      this.#idleTimer = setTimeout(() => this.#close(), idleMs);
+      this.#armIdle(this.#served === 0 ? this.host.firstRequestTimeoutMs : this.host.idleTimeoutMs);
     }
+  }
+
+  #armIdle(idleMs: number): void {
+    this.#idleArmed = true;
+    if (this.#idleTimer && this.#idleMs === idleMs) {
+      this.#idleTimer.refresh();
+      return;
+    }
+    clearTimeout(this.#idleTimer);
+    this.#idleMs = idleMs;
+    this.#idleTimer = setTimeout(() => {
+      if (this.#idleArmed) this.#close();
+    }, idleMs);
   }
 
   /** Called on shutdown: idle connections close now, busy ones after their response. */
@@ -332,6 +350,7 @@ export class Connection implements WireOwner {
     clearTimeout(this.#holdTimer);
     clearTimeout(this.#stallTimer);
     this.#requestTimer = this.#idleTimer = this.#holdTimer = this.#stallTimer = undefined;
+    this.#idleArmed = false;
   }
 
   #onClose(): void {

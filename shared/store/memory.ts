@@ -186,15 +186,15 @@ export class MemoryStore implements Store {
   checkRateNow(checks: readonly RateCheck[]): RateDecision {
     if (this.#closed) throw new StoreClosedError('checkRate');
     const now = this.#now();
-    const plans: { check: RateCheck; newTat: number; remaining: number; resetMs: number }[] = [];
+    // GCRA: each request advances the theoretical arrival time (TAT) by one
+    // emission interval; a burst of `limit` fits within one period. All checks
+    // are decided before any is spent (a refused request consumes nothing), in
+    // two passes rather than a list of plans: this runs on every request.
     for (const check of checks) {
       if (check.limit <= 0) continue;
-      // GCRA: each request advances the theoretical arrival time (TAT) by one
-      // emission interval; a burst of `limit` fits within one period.
       const interval = check.periodMs / check.limit;
       const tat = Math.max(this.#rates.get(check.key, now)?.value ?? now, now);
-      const newTat = tat + interval;
-      const allowAt = newTat - check.periodMs;
+      const allowAt = tat + interval - check.periodMs;
       if (allowAt > now) {
         return {
           allowed: false,
@@ -204,14 +204,19 @@ export class MemoryStore implements Store {
           resetMs: Math.ceil(tat - now),
         };
       }
-      plans.push({ check, newTat, remaining: Math.floor((now + check.periodMs - newTat) / interval), resetMs: Math.ceil(newTat - now) });
     }
     let remaining = Number.POSITIVE_INFINITY;
     let resetMs = 0;
-    for (const plan of plans) {
-      this.#rates.set(plan.check.key, plan.newTat, plan.newTat, now);
-      remaining = Math.min(remaining, plan.remaining);
-      resetMs = Math.max(resetMs, plan.resetMs);
+    for (const check of checks) {
+      if (check.limit <= 0) continue;
+      const interval = check.periodMs / check.limit;
+      const newTat = Math.max(this.#rates.get(check.key, now)?.value ?? now, now) + interval;
+      // The entry outlives its TAT by a period: a client under a large limit
+      // (TAT a few µs ahead) keeps one entry updated in place rather than one
+      // that expires, is deleted and written anew every millisecond.
+      this.#rates.set(check.key, newTat, newTat + check.periodMs, now);
+      remaining = Math.min(remaining, Math.floor((now + check.periodMs - newTat) / interval));
+      resetMs = Math.max(resetMs, Math.ceil(newTat - now));
     }
     return { allowed: true, policy: undefined, remaining: Number.isFinite(remaining) ? remaining : 0, retryAfterMs: 0, resetMs };
   }

@@ -408,6 +408,22 @@ t.test('idle keep-alive timeout closes the connection with a FIN', async (t) => 
     t.equal(await conn.waitEnd(), 'fin');
     t.equal(conn.received.length, length, 'nothing more was sent');
   });
+  await t.test('a response longer than the idle wait: the wait starts again after it, and a next request is served', async (t) => {
+    // The idle timer is one per connection, disarmed by input and re-armed
+    // after each response; here it fires while disarmed (during the /slow).
+    const conn = await RawConn.open(port);
+    t.teardown(() => conn.destroy());
+    conn.write(get('/slow?ms=400'));
+    t.ok(await conn.waitFor((d) => completeResponses(d) === 1, 3000), 'the slow response');
+    await sleep(60);
+    t.equal(conn.ended, undefined, 'still open just after it');
+    conn.write(get(HONEST));
+    t.ok(await conn.waitFor((d) => completeResponses(d) === 2, 3000), 'a next request on it is served');
+    const at = performance.now();
+    t.equal(await conn.waitEnd(3000), 'fin', 'then closed when idle');
+    const waited = performance.now() - at;
+    t.ok(waited >= 100 && waited < 2000, `after about the idle wait (150 ms): ${Math.round(waited)} ms`);
+  });
   await t.test('a connection that never sends anything', async (t) => {
     const res = await rawExchange(port, '', { timeoutMs: 3000 });
     t.equal(res.end, 'fin');
