@@ -29,6 +29,8 @@ const STREAMS = envInt('BENCH_STREAMS', 5000);
 const SERVER_CORE = envInt('BENCH_SERVER_CORE', 0, 0);
 const CLIENT_CORE = envInt('BENCH_CLIENT_CORE', 1, 0);
 const CHAOS_MAIN = process.env.BENCH_CHAOS_MAIN || 'services/chaos/main.js';
+/** Another build's dist/: its chaos runs each benchmark too, right after this build's (before and after in one run). */
+const BEFORE_DIST = process.env.BENCH_BEFORE_DIST || undefined;
 const skip = process.env.BENCH_SKIP ?? '';
 
 const SLOW_LATENESS_TARGET_MS = 10;
@@ -48,12 +50,13 @@ function log(line: string): void {
 
 interface Bench {
   readonly id: string;
-  readonly server: 'chaos' | 'go-httpbin';
+  readonly server: 'chaos' | 'chaos, before' | 'go-httpbin';
   readonly options: HeldOptions;
 }
 
 async function startServer(kind: Bench['server'], goBinary: string | undefined): Promise<Child | Peer> {
   if (kind === 'go-httpbin') return startGoHttpbin(goBinary as string, SERVER_CORE);
+  const main = kind === 'chaos, before' ? `${BEFORE_DIST}/services/chaos/main.js` : CHAOS_MAIN;
   const env = {
     CHAOS_PORT: '0',
     LOG_LEVEL: 'warn',
@@ -62,7 +65,7 @@ async function startServer(kind: Bench['server'], goBinary: string | undefined):
     MAX_CONNECTIONS_PER_IP: '0',
     MAX_HELD_PER_IP: '0',
   };
-  return forkServer(CHAOS_MAIN, env, { core: SERVER_CORE });
+  return forkServer(main, env, { core: SERVER_CORE });
 }
 
 const mib = (bytes: number): string => (bytes / MiB).toFixed(1);
@@ -89,21 +92,21 @@ const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT MET');
 async function main(): Promise<void> {
   const goBinary = goHttpbinPath();
   if (!goBinary) log('go-httpbin not found (BENCH_GO_HTTPBIN, ../shared/peers/go-httpbin or PATH): its rows are left out');
-  const servers: Bench['server'][] = goBinary ? ['chaos', 'go-httpbin'] : ['chaos'];
+  const servers: Bench['server'][] = ['chaos', ...(BEFORE_DIST ? (['chaos, before'] as const) : []), ...(goBinary ? (['go-httpbin'] as const) : [])];
   const benches: Bench[] = [];
   const common = { clientCore: CLIENT_CORE, connectPerRequest: true };
   if (!skip.includes('slow')) {
     for (const server of servers) {
-      const path = server === 'chaos' ? SLOW.chaos : SLOW.go;
-      const warmPath = server === 'chaos' ? '/slow?ms=10' : '/delay/0';
+      const path = server === 'go-httpbin' ? SLOW.go : SLOW.chaos;
+      const warmPath = server === 'go-httpbin' ? '/delay/0' : '/slow?ms=10';
       // Sent over 500 ms and held 2000 ms: all of them are held at once for 1.5 s.
       benches.push({ id: 'slow', server, options: { ...common, streams: SLOW_REQUESTS, path, warmPath, timing: 'firstByte', scheduledMs: SLOW.scheduledMs, rampMs: 500 } });
     }
   }
   if (!skip.includes('streams')) {
     for (const server of servers) {
-      const path = server === 'chaos' ? DRIP.chaos : DRIP.go;
-      const warmPath = server === 'chaos' ? path.replace('interval=200', 'interval=10') : '/drip?duration=1&numbytes=10&delay=0';
+      const path = server === 'go-httpbin' ? DRIP.go : DRIP.chaos;
+      const warmPath = server === 'go-httpbin' ? '/drip?duration=1&numbytes=10&delay=0' : path.replace('interval=200', 'interval=10');
       benches.push({ id: 'drip', server, options: { ...common, streams: STREAMS, path, warmPath, timing: 'span', scheduledMs: DRIP.scheduledMs, rampMs: 1000 } });
     }
   }

@@ -36,6 +36,12 @@ const WARM_SECONDS = envInt('BENCH_WARMUP_SECONDS', 2);
 const SERVER_CORE = envInt('BENCH_SERVER_CORE', 0, 0);
 const CLIENT_CORE = envInt('BENCH_CLIENT_CORE', 1, 0);
 const CHAOS_MAIN = process.env.BENCH_CHAOS_MAIN || 'services/chaos/main.js';
+/**
+ * Another build's dist/ (e.g. a checkout of the commit before a change): its
+ * chaos, control and bots run beside this build's, in the same rounds, so a
+ * change is measured before and after in one run.
+ */
+const BEFORE_DIST = process.env.BENCH_BEFORE_DIST || undefined;
 /** RATE_LIMIT_GENERAL: the limiter asks on every request, and never says no. */
 const NO_LIMIT = '1000000000';
 // The per-IP connection cap stays on (it is counted on every accept), above wrk's
@@ -118,6 +124,14 @@ const COMPARISONS: readonly Comparison[] = [
   { label: 'bots /robots.txt ÷ minimal node:http', of: 'bots-robots', over: 'http-robots', atLeast: 0.9 },
 ];
 
+/** This build over the BENCH_BEFORE_DIST build, when one is given (no target: the change's effect). */
+const BEFORE_COMPARISONS: readonly Omit<Comparison, 'atLeast'>[] = [
+  { label: 'chaos /status/200, this build ÷ before', of: 'chaos-status', over: 'before-chaos-status' },
+  { label: 'chaos /bytes, this build ÷ before', of: 'chaos-bytes', over: 'before-chaos-bytes' },
+  { label: 'control /status/200, this build ÷ before', of: 'control-status', over: 'before-control-status' },
+  { label: 'bots /robots.txt, this build ÷ before', of: 'bots-robots', over: 'before-bots-robots' },
+];
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return Number.NaN;
@@ -184,6 +198,14 @@ async function main(): Promise<void> {
     }
     const minimalHttp = started(await forkServer('bench/minimal-http.js', { MINIMAL_HTTP_ROUTES: JSON.stringify(routes) }, on));
 
+    const before = BEFORE_DIST
+      ? {
+          chaos: started(await forkServer(`${BEFORE_DIST}/services/chaos/main.js`, { ...common, CHAOS_PORT: '0', METRICS_PORT: String(await freePort()) }, on)),
+          control: started(await forkServer(`${BEFORE_DIST}/services/control/main.js`, { ...common, CONTROL_PORT: '0', METRICS_PORT: String(await freePort()) }, on)),
+          bots: started(await forkServer(`${BEFORE_DIST}/services/bots/main.js`, { ...common, BOTS_PORT: '0', METRICS_PORT: String(await freePort()) }, on)),
+        }
+      : undefined;
+
     const goBinary = goHttpbinPath();
     const go = goBinary ? started(await startGoHttpbin(goBinary, SERVER_CORE)) : undefined;
     if (!go) log('go-httpbin not found (BENCH_GO_HTTPBIN, ../shared/peers/go-httpbin or PATH): its rows are left out');
@@ -199,6 +221,14 @@ async function main(): Promise<void> {
       { id: 'control-status', label: 'control', path: '/status/200', port: control.port, pids: [control.pid] },
       { id: 'control-bytes', label: 'control', path: '/bytes?n=1024', port: control.port, pids: [control.pid] },
       { id: 'bots-robots', label: 'bots', path: '/robots.txt', port: bots.port, pids: [bots.pid] },
+      ...(before
+        ? [
+            { id: 'before-chaos-status', label: 'chaos, before', path: '/status/200', port: before.chaos.port, pids: [before.chaos.pid] },
+            { id: 'before-chaos-bytes', label: 'chaos, before', path: '/bytes?n=1024&mode=wrong-content-type', port: before.chaos.port, pids: [before.chaos.pid] },
+            { id: 'before-control-status', label: 'control, before', path: '/status/200', port: before.control.port, pids: [before.control.pid] },
+            { id: 'before-bots-robots', label: 'bots, before', path: '/robots.txt', port: before.bots.port, pids: [before.bots.pid] },
+          ]
+        : []),
       ...(go
         ? [
             { id: 'go-status', label: 'go-httpbin', path: '/status/200', port: go.port, pids: [go.pid] },
@@ -237,7 +267,8 @@ function report(targets: readonly Target[], runs: Map<string, Run[]>, loads: rea
     return list && list.length > 0 ? { rps: median(list.map((r) => r.requestsPerSecond)), cpu: median(list.map((r) => r.cpuMicrosPerRequest)) } : undefined;
   };
   out.push(
-    `machine: ${CORES} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}; chaos entry: ${CHAOS_MAIN}`,
+    `machine: ${CORES} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}; chaos entry: ${CHAOS_MAIN}` +
+      (BEFORE_DIST ? `; before: ${BEFORE_DIST}` : ''),
     '',
     `Throughput: wrk -t1 -c${CONNECTIONS} -d${SECONDS}s --latency on core ${CLIENT_CORE}; every server started under taskset -c ${SERVER_CORE}; ` +
       `${ROUNDS} interleaved rounds, each figure the MEDIAN of the rounds (a ${WARM_SECONDS} s unrecorded warm-up per target first).`,
@@ -281,6 +312,14 @@ function report(targets: readonly Target[], runs: Map<string, Run[]>, loads: rea
       `- ${c.label}: ${ratio.toFixed(2)}× (target ≥ ${c.atLeast}×): ${ratio >= c.atLeast ? 'met' : 'NOT MET'} ` +
         `(CPU/req ${(over.cpu / of.cpu).toFixed(2)}×)`,
     );
+  }
+  if (BEFORE_DIST) {
+    out.push('', `Before and after (BENCH_BEFORE_DIST=${BEFORE_DIST}; median ÷ median, CPU per request before ÷ after in brackets):`);
+    for (const c of BEFORE_COMPARISONS) {
+      const of = summary(c.of);
+      const over = summary(c.over);
+      if (of && over) out.push(`- ${c.label}: ${(of.rps / over.rps).toFixed(2)}× (CPU/req ${(over.cpu / of.cpu).toFixed(2)}×)`);
+    }
   }
   const errors = [...runs.values()].flat().reduce((n, r) => n + r.errors, 0);
   if (errors > 0) out.push(`warning: ${errors} socket errors or non-2xx responses in all (see the errors column)`);
