@@ -14,7 +14,7 @@ import type { Config } from '../../shared/config.js';
 import type { Exchange } from '../../shared/observe.js';
 import { ClientChecks } from '../../shared/rate-limit.js';
 import { peerAddress } from '../../shared/trust.js';
-import { RequestParser, RequestRejected, type CaptureHook, type ParsedRequest, type ParserLimits } from './parser.js';
+import { RequestParser, RequestRejected, type ParsedRequest, type ParserEvents, type ParserLimits, type ParserOptions } from './parser.js';
 import { parseProxyV2 } from './proxy-v2.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
 
@@ -34,10 +34,12 @@ export interface ConnectionHost {
   readonly draining: boolean;
   /** Answers one request; a promise means "wait before the next one" (the store is deciding). */
   request(connection: Connection, req: ParsedRequest, keepAlive: boolean): Promise<void> | undefined;
-  /** What the parser keeps of a request beyond the default, decided from its request line; absent when no endpoint asks. */
-  readonly capture: CaptureHook | undefined;
+  /** The parser's options (what it keeps of a request beyond the default, when some endpoint asks), the same for every connection. */
+  readonly parserOptions: ParserOptions | undefined;
   /** Answers input the parser refused; the connection closes after it. */
   rejected(connection: Connection, rejection: RequestRejected): void;
+  /** A client's rate checks, shared by its connections (a client that connects per request builds them once). */
+  checksFor(clientAddress: string): ClientChecks;
 }
 
 /** The response in progress. */
@@ -58,7 +60,7 @@ type Queued = ParsedRequest | RequestRejected;
 
 const EMPTY = Buffer.alloc(0);
 
-export class Connection implements WireOwner {
+export class Connection implements WireOwner, ParserEvents {
   readonly #parser: RequestParser;
   readonly #queue: Queued[] = [];
   #active: Active | undefined;
@@ -103,27 +105,8 @@ export class Connection implements WireOwner {
     private readonly socket: Socket,
     private readonly host: ConnectionHost,
   ) {
-    this.#parser = new RequestParser(
-      {
-        onRequest: (request) => {
-          // The request is complete: the next one gets its own full header-read time.
-          this.#continuePending = false;
-          this.#clearRequestTimer();
-          this.#enqueue(request);
-        },
-        onReject: (rejection) => {
-          this.#continuePending = false;
-          this.#clearRequestTimer();
-          this.#enqueue(rejection);
-        },
-        onContinue: () => {
-          this.#continuePending = true;
-          this.#sendContinue();
-        },
-      },
-      host.limits,
-      host.capture ? { capture: host.capture } : undefined,
-    );
+    // The connection is the parser's events object: no closures per connection.
+    this.#parser = new RequestParser(this, host.limits, host.parserOptions);
     this.#clientAddress = peerAddress(socket.remoteAddress);
     // The one trust check of the connection; nobody is trusted by default.
     if (host.config.trustProxy.isTrusted(this.#clientAddress)) this.#proxyHeader = EMPTY;
@@ -134,6 +117,26 @@ export class Connection implements WireOwner {
     });
     socket.on('close', () => this.#onClose());
     this.#settle();
+  }
+
+  /** Parser event: a request is complete; the next one gets its own full header-read time. */
+  onRequest(request: ParsedRequest): void {
+    this.#continuePending = false;
+    this.#clearRequestTimer();
+    this.#enqueue(request);
+  }
+
+  /** Parser event: the input was refused. */
+  onReject(rejection: RequestRejected): void {
+    this.#continuePending = false;
+    this.#clearRequestTimer();
+    this.#enqueue(rejection);
+  }
+
+  /** Parser event: the request asked for 100 Continue. */
+  onContinue(): void {
+    this.#continuePending = true;
+    this.#sendContinue();
   }
 
   #onData(chunk: Buffer): void {
@@ -419,7 +422,7 @@ export class Connection implements WireOwner {
 
   /** This client's rate checks, one set per connection (one client address). */
   get checks(): ClientChecks {
-    return (this.#checks ??= new ClientChecks(this.host.config, 'chaos', this.clientAddress, !this.#proxySelf));
+    return (this.#checks ??= this.#proxySelf ? new ClientChecks(this.host.config, 'chaos', this.clientAddress, false) : this.host.checksFor(this.clientAddress));
   }
 
   /** Opens the wire of the next response; it is the connection's active response until it ends. */

@@ -9,13 +9,17 @@ import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../../
 import { chaosBaseHeaders, httpDate, type HeaderList } from '../../shared/headers.js';
 import type { Logger } from '../../shared/log.js';
 import { Exchange, observing } from '../../shared/observe.js';
+import { ClientChecks } from '../../shared/rate-limit.js';
 import type { AnyEndpoint, Registry } from '../../shared/registry.js';
 import { listenOn } from '../../shared/run.js';
 import type { Store } from '../../shared/store/types.js';
 import { Connection, type ConnectionHost } from './connection.js';
 import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.js';
-import { DEFAULT_LIMITS, type CaptureHook, type ParsedRequest, type ParserLimits, type RequestRejected } from './parser.js';
+import { DEFAULT_LIMITS, type CaptureHook, type ParsedRequest, type ParserLimits, type ParserOptions, type RequestRejected } from './parser.js';
 import type { Wire } from './wire.js';
+
+/** Clients whose rate checks are kept between their connections (a few hundred bytes each). */
+const MAX_CACHED_CLIENT_CHECKS = 4096;
 
 export interface ChaosServerOptions {
   readonly config: Config;
@@ -47,10 +51,12 @@ export class ChaosServer implements ConnectionHost {
   readonly maxRequestsPerConnection: number;
   readonly limits: ParserLimits;
   readonly store: Store;
-  readonly capture: CaptureHook | undefined;
+  readonly parserOptions: ParserOptions | undefined;
   /** Per-client connection caps, applied at accept. */
   readonly caps: ConnectionCaps;
   #draining = false;
+  /** Rate checks per client address, shared by its connections; bounded (cleared when full: rebuilt on demand). */
+  readonly #checks = new Map<string, ClientChecks>();
 
   constructor(readonly options: ChaosServerOptions) {
     const { config, registry, logger } = options;
@@ -74,7 +80,8 @@ export class ChaosServer implements ConnectionHost {
       if (name !== ownName) foreignHosts.add(name);
     }
     // Only when some endpoint asks: otherwise the parser keeps nothing more and pays nothing.
-    this.capture = registry.captures ? (_method, target) => registry.match(pathOf(target))?.endpoint.capture : undefined;
+    const capture: CaptureHook | undefined = registry.captures ? (_method, target) => registry.match(pathOf(target))?.endpoint.capture : undefined;
+    this.parserOptions = capture ? { capture } : undefined;
     this.#pipeline = new Pipeline({ host: 'chaos', registry, config, store: this.store, logger, foreignHosts });
     const caps = (this.caps = new ConnectionCaps(config));
     this.server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
@@ -129,6 +136,16 @@ export class ChaosServer implements ConnectionHost {
       connection.checks,
       responder,
     );
+  }
+
+  checksFor(clientAddress: string): ClientChecks {
+    let checks = this.#checks.get(clientAddress);
+    if (checks === undefined) {
+      if (this.#checks.size >= MAX_CACHED_CLIENT_CHECKS) this.#checks.clear();
+      checks = new ClientChecks(this.config, 'chaos', clientAddress);
+      this.#checks.set(clientAddress, checks);
+    }
+    return checks;
   }
 
   rejected(connection: Connection, rejection: RequestRejected): void {

@@ -68,10 +68,10 @@ t.test('the shipped registry asks only for its capturing endpoints: the others k
     ['anything', 'dump', 'headers', 'redirect-kinds-target', 'user-agent', ...chaosEndpoints.filter((e) => e.path === '/llm/v1/chat/completions' || e.path === '/mcp').map((e) => e.id)].sort(),
     'the inspection endpoints, /redirect-kinds/target, the chat completion and /mcp',
   );
-  t.equal(server.capture?.('GET', '/status/200'), undefined, 'another endpoint: nothing asked');
-  t.ok(server.capture?.('POST', '/dump'), '/dump: its capture');
-  t.same(server.capture?.('POST', '/redirect-kinds/target?code=307'), { body: { max: 1024 } }, '/redirect-kinds/target reports a bounded body');
-  t.same(server.capture?.('POST', '/mcp'), { body: { max: 64 * 1024 } });
+  t.equal(server.parserOptions?.capture?.('GET', '/status/200'), undefined, 'another endpoint: nothing asked');
+  t.ok(server.parserOptions?.capture?.('POST', '/dump'), '/dump: its capture');
+  t.same(server.parserOptions?.capture?.('POST', '/redirect-kinds/target?code=307'), { body: { max: 1024 } }, '/redirect-kinds/target reports a bounded body');
+  t.same(server.parserOptions?.capture?.('POST', '/mcp'), { body: { max: 64 * 1024 } });
   const r = await rawExchange(port, 'GET /status/200 HTTP/1.1\r\nHost: a\r\n\r\n', { until: completeByLength });
   t.match(r.data.toString('latin1'), /^HTTP\/1\.1 200 /);
 });
