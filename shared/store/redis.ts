@@ -87,8 +87,10 @@ for i = 1, #KEYS do
   local until_reset = math.ceil(new_tat - now)
   if until_reset > reset then reset = until_reset end
 end
+-- A key outlives its TAT by a period: under a large limit (TAT a few µs
+-- ahead) it is overwritten rather than expired and created every millisecond.
 for i = 1, #KEYS do
-  redis.call('SET', KEYS[i], string.format('%.3f', tats[i]), 'PX', math.max(1, math.ceil(tats[i] - now)))
+  redis.call('SET', KEYS[i], string.format('%.3f', tats[i]), 'PX', math.ceil(tats[i] - now + tonumber(ARGV[2 * i])))
 end
 return {1, 0, remaining, reset}
 `;
