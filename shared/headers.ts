@@ -30,10 +30,22 @@ export function addChaosHeaders(into: HeaderList, extra: Readonly<Record<string,
   return into;
 }
 
+/** The lines addChaosHeaders appends, as text (`X-Chaos-<Suffix>: value` CRLF each), without a tuple per line. */
+export function chaosLines(extra: Readonly<Record<string, HeaderValue>>): string {
+  let text = '';
+  for (const suffix in extra) text += `${CHAOS_PREFIX}${suffix}: ${String(extra[suffix])}\r\n`;
+  return text;
+}
+
 /** Reports parameters whose out-of-range value was clamped (DESIGN §4). */
 export function addClampedHeader(into: HeaderList, clamped: readonly string[]): HeaderList {
   if (clamped.length > 0) into.push([`${CHAOS_PREFIX}Clamped`, clamped.join(', ')]);
   return into;
+}
+
+/** The line addClampedHeader appends, as text ('' when nothing was clamped). */
+export function clampedLine(clamped: readonly string[]): string {
+  return clamped.length > 0 ? `${CHAOS_PREFIX}Clamped: ${clamped.join(', ')}\r\n` : '';
 }
 
 /** Control-host lines: this is the well-formed twin of `counterpartUrl` (null: an endpoint without a twin names none). */
@@ -47,9 +59,27 @@ export function controlHeaders(counterpartUrl: string | null): HeaderList {
 
 /** Serialises a response head: status line, header lines, blank line. */
 export function formatHead(status: number, reason: string, headers: HeaderList): string {
-  let head = `HTTP/1.1 ${status} ${reason}\r\n`;
-  for (const [name, value] of headers) head += `${name}: ${value}\r\n`;
-  return `${head}\r\n`;
+  const line = reason === reasonPhrase(status) ? statusLine(status) : `HTTP/1.1 ${status} ${reason}\r\n`;
+  return `${line}${headerLines(headers)}\r\n`;
+}
+
+/** Header lines as text: `Name: value` CRLF each, in order. */
+export function headerLines(headers: HeaderList): string {
+  let text = '';
+  for (const [name, value] of headers) text += `${name}: ${value}\r\n`;
+  return text;
+}
+
+/** Status lines with the standard reason, built once per code (three digits: a bounded cache). */
+const statusLines: string[] = [];
+
+/** `HTTP/1.1 <status> <reason>` CRLF, with the RFC reason phrase. */
+export function statusLine(status: number): string {
+  const cached = statusLines[status];
+  if (cached !== undefined) return cached;
+  const line = `HTTP/1.1 ${status} ${reasonPhrase(status)}\r\n`;
+  if (Number.isInteger(status) && status >= 100 && status <= 999) statusLines[status] = line;
+  return line;
 }
 
 /** RFC 9110 reason phrases for the codes we use; others get a neutral word. */
@@ -77,12 +107,20 @@ export function reasonPhrase(status: number): string {
 
 /** IMF-fixdate, recomputed at most once per second (hoisted off the hot path). */
 let cachedDate = '';
+let cachedDateLine = '';
 let cachedSecond = -1;
 export function httpDate(nowMs: number = Date.now()): string {
   const second = Math.floor(nowMs / 1000);
   if (second !== cachedSecond) {
     cachedSecond = second;
     cachedDate = new Date(second * 1000).toUTCString();
+    cachedDateLine = `Date: ${cachedDate}\r\n`;
   }
   return cachedDate;
+}
+
+/** The `Date: <httpDate()>` CRLF line, cached with the date. */
+export function dateLine(nowMs?: number): string {
+  httpDate(nowMs);
+  return cachedDateLine;
 }

@@ -3,11 +3,13 @@
 // spells out its lie.
 import type { Config } from '../../shared/config.js';
 import { errorResponse, type ErrorStatus } from '../../shared/errors.js';
-import { addChaosHeaders, addClampedHeader, httpDate, type HeaderList, type HeaderValue } from '../../shared/headers.js';
+import {
+  addChaosHeaders, addClampedHeader, chaosLines, clampedLine, dateLine, headerLines, httpDate, statusLine, type HeaderList, type HeaderValue,
+} from '../../shared/headers.js';
 import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '../../shared/registry.js';
 import type { Store } from '../../shared/store/types.js';
 import type { ParsedRequest } from './parser.js';
-import type { ResponseSink } from './wire.js';
+import { Wire, type EndAction, type ResponseSink } from './wire.js';
 
 export interface ChaosContext {
   readonly req: ParsedRequest;
@@ -40,11 +42,19 @@ export function withContext(ctx: ChaosContext, changes: Partial<ChaosContext>): 
 
 export const defineChaosEndpoint = defineEndpoint<ChaosContext, Category<'chaos'>>();
 
-/** The endpoint's fixed X-Chaos lines, precomputed once per definition by the server. */
-const baseHeaders = new WeakMap<ChaosEndpoint, HeaderList>();
-export function setBaseHeaders(endpoint: ChaosEndpoint, headers: HeaderList): void {
-  baseHeaders.set(endpoint, headers);
+/** An endpoint's fixed X-Chaos lines: as header lines (for fault stages) and as text (for heads built as one string). */
+interface BaseLines {
+  readonly list: HeaderList;
+  readonly text: string;
 }
+
+/** The endpoint's fixed X-Chaos lines, precomputed once per definition by the server. */
+const baseHeaders = new WeakMap<ChaosEndpoint, BaseLines>();
+export function setBaseHeaders(endpoint: ChaosEndpoint, headers: HeaderList): void {
+  baseHeaders.set(endpoint, { list: headers, text: headerLines(headers) });
+}
+
+const NO_EXTRA: Readonly<Record<string, HeaderValue>> = Object.freeze({});
 
 /**
  * The standard head of a chaos response: Content-Type, Content-Length (when
@@ -55,7 +65,7 @@ export function chaosHead(
   ctx: ChaosContext,
   contentType: string | undefined,
   contentLength: number | undefined,
-  extra: Readonly<Record<string, HeaderValue>> = {},
+  extra: Readonly<Record<string, HeaderValue>> = NO_EXTRA,
 ): HeaderList {
   const headers: HeaderList = [];
   if (contentType !== undefined) headers.push(['Content-Type', contentType]);
@@ -63,9 +73,68 @@ export function chaosHead(
   headers.push(['Date', httpDate()]);
   const connection = connectionValue(ctx);
   if (connection) headers.push(['Connection', connection]);
-  for (const line of baseHeaders.get(ctx.endpoint) ?? []) headers.push(line);
+  const base = baseHeaders.get(ctx.endpoint);
+  if (base) for (const line of base.list) headers.push(line);
   addClampedHeader(headers, ctx.clamped);
   return addChaosHeaders(headers, extra);
+}
+
+/**
+ * The whole head chaosHead describes, status line to blank line, as one
+ * string: the status line, Date and the endpoint's X-Chaos lines come from
+ * caches, and no tuple is built per line. `after`: lines that follow the
+ * X-Chaos ones (an endpoint's own headers).
+ */
+export function chaosHeadText(
+  ctx: ChaosContext,
+  status: number,
+  contentType: string | undefined,
+  contentLength: number | undefined,
+  extra: Readonly<Record<string, HeaderValue>> = NO_EXTRA,
+  after?: HeaderList,
+): string {
+  let head = statusLine(status);
+  if (contentType !== undefined) head += `Content-Type: ${contentType}\r\n`;
+  if (contentLength !== undefined) head += `Content-Length: ${contentLength}\r\n`;
+  head += dateLine();
+  const connection = connectionValue(ctx);
+  if (connection !== undefined) head += connection === 'close' ? CONNECTION_CLOSE : CONNECTION_KEEP_ALIVE;
+  const base = baseHeaders.get(ctx.endpoint);
+  if (base) head += base.text;
+  head += clampedLine(ctx.clamped) + chaosLines(extra);
+  if (after) head += headerLines(after);
+  return `${head}\r\n`;
+}
+
+const CONNECTION_CLOSE = 'Connection: close\r\n';
+const CONNECTION_KEEP_ALIVE = 'Connection: keep-alive\r\n';
+
+/**
+ * A whole response with the standard chaos head (chaosHead's lines, then
+ * `after`), `body` if any, ended with `action`. On the connection's own wire
+ * the head is one string and leaves with the body in one write; under fault
+ * stages it goes as header lines, which the stages read and rewrite.
+ */
+export function sendResponse(
+  ctx: ChaosContext,
+  status: number,
+  contentType: string | undefined,
+  contentLength: number | undefined,
+  body: Buffer | undefined,
+  extra: Readonly<Record<string, HeaderValue>> = NO_EXTRA,
+  action: EndAction = 'keep-alive',
+  after?: HeaderList,
+): void {
+  const wire = ctx.wire;
+  if (wire instanceof Wire) {
+    wire.respond(status, chaosHeadText(ctx, status, contentType, contentLength, extra, after), body, action);
+    return;
+  }
+  const headers = chaosHead(ctx, contentType, contentLength, extra);
+  if (after) headers.push(...after);
+  wire.head(status, headers);
+  if (body !== undefined) wire.write(body);
+  wire.end(action);
 }
 
 /** `close` when this is the last response; `keep-alive` for HTTP/1.0 clients that asked. */
@@ -83,11 +152,7 @@ export function sendComplete(
   extra?: Readonly<Record<string, HeaderValue>>,
   headersAfter?: HeaderList,
 ): void {
-  const headers = chaosHead(ctx, contentType, body.length, extra);
-  if (headersAfter) headers.push(...headersAfter);
-  ctx.wire.head(status, headers);
-  ctx.wire.write(body);
-  ctx.wire.end();
+  sendResponse(ctx, status, contentType, body.length, body, extra, 'keep-alive', headersAfter);
 }
 
 /**

@@ -2,7 +2,8 @@
 // semantics (DESIGN §8), for /status/{code} and /flaky's failures alike.
 import { addChaosHeaders, chaosBaseHeaders, formatHead, reasonPhrase, type HeaderValue } from '../../shared/headers.js';
 import { bodyFraming, isInterim } from '../../shared/content/status.js';
-import { chaosHead, sendComplete, type ChaosContext } from './endpoint.js';
+import { chaosHeadText, sendComplete, sendResponse, type ChaosContext } from './endpoint.js';
+import { Wire } from './wire.js';
 
 /** RFC 9110 §15.2: a server must not send a 1xx to an HTTP/1.0 client. */
 export function canSendInterim(ctx: ChaosContext): boolean {
@@ -22,20 +23,22 @@ export function sendStatus(ctx: ChaosContext, status: number, body: Buffer, extr
     const interim = canSendInterim(ctx)
       ? formatHead(status, reasonPhrase(status), addChaosHeaders(chaosBaseHeaders(ctx.endpoint), extra))
       : '';
-    const final = formatHead(200, reasonPhrase(200), chaosHead(ctx, 'application/json', body.length, extra));
-    ctx.wire.rawHead(interim + final);
+    const head = interim + chaosHeadText(ctx, 200, 'application/json', body.length, extra);
+    if (ctx.wire instanceof Wire) {
+      ctx.wire.respond(200, head, body);
+      return;
+    }
+    ctx.wire.rawHead(head);
     ctx.wire.write(body);
     ctx.wire.end('keep-alive');
     return;
   }
   switch (bodyFraming(status)) {
     case 'none':
-      ctx.wire.head(status, chaosHead(ctx, undefined, undefined, extra));
-      ctx.wire.end('keep-alive');
+      sendResponse(ctx, status, undefined, undefined, undefined, extra);
       return;
     case 'empty':
-      ctx.wire.head(status, chaosHead(ctx, undefined, 0, extra));
-      ctx.wire.end('keep-alive');
+      sendResponse(ctx, status, undefined, 0, undefined, extra);
       return;
     case 'json':
       sendComplete(ctx, status, 'application/json', body, extra);

@@ -144,14 +144,39 @@ export class Wire implements ResponseSink {
     this.#holdHead(text, statusOfHead(text));
   }
 
-  #holdHead(text: string, status: number | undefined): void {
+  /**
+   * A whole response known at once (the common case): head and body leave now
+   * in one write, then the response ends with `action`. HEAD: the head alone.
+   * No deferral is needed, unlike head(), which cannot know whether a body follows.
+   */
+  respond(status: number, head: string, body: Buffer | undefined, action: EndAction = 'keep-alive'): void {
+    this.#claimHead();
+    if (!this.#closed) {
+      this.#status = status;
+      this.bytesWritten += head.length;
+      if (body === undefined || body.length === 0 || this.headOnly) this.socket.write(head, 'latin1');
+      else {
+        this.bytesWritten += body.length;
+        this.#writeWithHead(head, body);
+      }
+    }
+    this.end(action);
+  }
+
+  #claimHead(): void {
     if (this.#headWritten) throw new Error('response head already written');
     this.#headWritten = true;
+  }
+
+  #holdHead(text: string, status: number | undefined): void {
+    this.#claimHead();
     if (this.#closed) return;
     this.#status = status;
     // Held until the first body bytes of this tick, so head and body leave in
     // one write (one buffer, one syscall); flushed alone at the end of the tick
-    // or when the response ends, whichever comes first.
+    // or when the response ends, whichever comes first. Faults rely on this:
+    // a stage that passes the head on and its body later (or never) gets the
+    // head on the wire by itself.
     this.#pendingHead = text;
     this.bytesWritten += text.length;
     process.nextTick(flushHead, this);
@@ -173,6 +198,11 @@ export class Wire implements ResponseSink {
     const head = this.#pendingHead;
     if (head === undefined) return this.socket.write(bytes);
     this.#pendingHead = undefined;
+    return this.#writeWithHead(head, bytes);
+  }
+
+  /** Head and body in one syscall: joined in one buffer, or side by side when the body is large. */
+  #writeWithHead(head: string, bytes: Buffer): boolean {
     if (bytes.length > JOIN_MAX_BYTES) {
       // A large body is often a view of a shared buffer (the /truncate pattern,
       // cached seed streams): hand it over as is, beside the head, in one

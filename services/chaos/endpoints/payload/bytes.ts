@@ -1,6 +1,6 @@
 import { oneOf } from '../../../../shared/params.js';
 import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/content/payload.js';
-import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { defineChaosEndpoint, sendResponse } from '../../endpoint.js';
 
 const PNG_FIRST_BYTE = 0x89;
 
@@ -28,18 +28,14 @@ export default defineChaosEndpoint({
       case 'content-length-overshoot': {
         // Claims twice what is sent, then holds the connection: the client waits for the rest.
         const claimed = 2 * n;
-        ctx.wire.head(200, chaosHead(ctx, 'application/octet-stream', claimed, extra(mode, seed, claimed, n)));
-        ctx.wire.write(body);
-        ctx.wire.end('hold');
+        sendResponse(ctx, 200, 'application/octet-stream', claimed, body, extra(mode, seed, claimed, n), 'hold');
         return;
       }
       case 'content-length-undershoot': {
         // Claims half; the rest stays on the keep-alive connection and is read
         // as the start of the next response.
         const claimed = Math.floor(n / 2);
-        ctx.wire.head(200, chaosHead(ctx, 'application/octet-stream', claimed, extra(mode, seed, claimed, n)));
-        ctx.wire.write(body);
-        ctx.wire.end('keep-alive');
+        sendResponse(ctx, 200, 'application/octet-stream', claimed, body, extra(mode, seed, claimed, n));
         return;
       }
       case 'wrong-content-type': {
@@ -48,9 +44,7 @@ export default defineChaosEndpoint({
           body = Buffer.from(body); // the cached stream stays as seeded
           body[0] = PNG_FIRST_BYTE ^ 0x01;
         }
-        ctx.wire.head(200, chaosHead(ctx, 'image/png', n, extra(mode, seed, n, n)));
-        ctx.wire.write(body);
-        ctx.wire.end('keep-alive');
+        sendResponse(ctx, 200, 'image/png', n, body, extra(mode, seed, n, n));
         return;
       }
     }

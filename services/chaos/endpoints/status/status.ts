@@ -17,11 +17,29 @@ export default defineChaosEndpoint({
   handle(ctx, { code }) {
     if (switchesProtocols(code)) {
       // Switching protocols would hand the connection to a protocol nobody asked for.
-      sendComplete(ctx, 400, 'application/json', jsonBody(protocolSwitchBody(code)), { Status: 400 });
+      sendComplete(ctx, 400, 'application/json', bodyFor(code, false), { Status: 400 });
       return;
     }
-    const body = isInterim(code) ? interimStatusBody(code, canSendInterim(ctx)) : statusBody(code);
     // For an interim code X-Chaos-Status names the requested code, not the final 200.
-    sendStatus(ctx, code, jsonBody(body), { Status: code });
+    sendStatus(ctx, code, bodyFor(code, isInterim(code) && canSendInterim(ctx)), { Status: code });
   },
 });
+
+/**
+ * The JSON body depends only on the code (and, for a 1xx, on whether the
+ * interim was sent): built once. Codes are clamped into 100–599, so the
+ * cache holds at most two entries per code; the bound is a backstop.
+ */
+const bodies = new Map<number, Buffer>();
+const MAX_CACHED_BODIES = 1024;
+
+function bodyFor(code: number, interimSent: boolean): Buffer {
+  const key = code * 2 + (interimSent ? 1 : 0);
+  let body = bodies.get(key);
+  if (body === undefined) {
+    if (switchesProtocols(code)) body = jsonBody(protocolSwitchBody(code));
+    else body = jsonBody(isInterim(code) ? interimStatusBody(code, interimSent) : statusBody(code));
+    if (bodies.size < MAX_CACHED_BODIES) bodies.set(key, body);
+  }
+  return body;
+}
