@@ -57,42 +57,68 @@ return elapsed
 `;
 
 /**
- * checkRate: GCRA over every key at once (KEYS[i] with ARGV[2i-1] = limit and
- * ARGV[2i] = periodMs, limits > 0 only), the same arithmetic as MemoryStore
- * with the server's clock. A refusal returns before anything is written.
- * The theoretical arrival time is kept in milliseconds with 3 decimals, and
- * expires when it falls behind the clock (it means nothing after that).
- * Reply: {1, 0, remaining, resetMs} or {0, index of the refusing check, retryAfterMs, resetMs}.
+ * checkRate for a batch of ARGV[1] identical requests (one client, the same
+ * checks, arriving in the same event-loop turn): GCRA over every key at once
+ * (KEYS[i] with ARGV[2i] = limit and ARGV[2i+1] = periodMs, limits > 0 only),
+ * the same arithmetic as MemoryStore with the server's clock, request after
+ * request as if each had its own call at the same instant. The first refusal
+ * ends the batch: a refused request consumes nothing, so every later one is
+ * refused alike. The theoretical arrival time (TAT) is kept in milliseconds
+ * with 3 decimals and outlives itself by a period: under a large limit (TAT a
+ * few µs ahead) the key is overwritten rather than expired and created anew
+ * every millisecond.
+ * Reply: {allowed count k, index of the refusing check or 0, retryAfterMs,
+ * resetMs of the refusal, then remaining and resetMs of each allowed one}.
  */
 const RATE_LUA = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
-local tats = {}
-local remaining = -1
-local reset = 0
+local n = tonumber(ARGV[1])
+local tats, intervals, periods = {}, {}, {}
 for i = 1, #KEYS do
-  local limit = tonumber(ARGV[2 * i - 1])
-  local period = tonumber(ARGV[2 * i])
-  local interval = period / limit
+  periods[i] = tonumber(ARGV[2 * i + 1])
+  intervals[i] = periods[i] / tonumber(ARGV[2 * i])
   local tat = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
   if tat < now then tat = now end
-  local new_tat = tat + interval
-  local allow_at = new_tat - period
-  if allow_at > now then
-    return {0, i, math.ceil(allow_at - now), math.ceil(tat - now)}
+  tats[i] = tat
+end
+local reply = {0, 0, 0, 0}
+local allowed = 0
+local refused = 0
+while allowed < n and refused == 0 do
+  for i = 1, #KEYS do
+    local allow_at = tats[i] + intervals[i] - periods[i]
+    if allow_at > now then
+      refused = i
+      reply[3] = math.ceil(allow_at - now)
+      reply[4] = math.ceil(tats[i] - now)
+      break
+    end
   end
-  tats[i] = new_tat
-  local left = math.floor((now + period - new_tat) / interval)
-  if remaining < 0 or left < remaining then remaining = left end
-  local until_reset = math.ceil(new_tat - now)
-  if until_reset > reset then reset = until_reset end
+  if refused == 0 then
+    allowed = allowed + 1
+    local remaining = -1
+    local reset = 0
+    for i = 1, #KEYS do
+      local new_tat = tats[i] + intervals[i]
+      tats[i] = new_tat
+      local left = math.floor((now + periods[i] - new_tat) / intervals[i])
+      if remaining < 0 or left < remaining then remaining = left end
+      local until_reset = math.ceil(new_tat - now)
+      if until_reset > reset then reset = until_reset end
+    end
+    reply[3 + 2 * allowed] = remaining
+    reply[4 + 2 * allowed] = reset
+  end
 end
--- A key outlives its TAT by a period: under a large limit (TAT a few µs
--- ahead) it is overwritten rather than expired and created every millisecond.
-for i = 1, #KEYS do
-  redis.call('SET', KEYS[i], string.format('%.3f', tats[i]), 'PX', math.ceil(tats[i] - now + tonumber(ARGV[2 * i])))
+reply[1] = allowed
+reply[2] = refused
+if allowed > 0 then
+  for i = 1, #KEYS do
+    redis.call('SET', KEYS[i], string.format('%.3f', tats[i]), 'PX', math.ceil(tats[i] - now + periods[i]))
+  end
 end
-return {1, 0, remaining, reset}
+return reply
 `;
 
 /** consumeBudget: one unit if fewer than ARGV[1] were taken; the period (ARGV[2] ms) runs from the first. */
@@ -136,6 +162,25 @@ interface ScriptCommands {
   chaosSlotRelease(key: string): Reply;
 }
 
+/** Most requests decided by one script call (its reply carries two numbers per request). */
+const MAX_RATE_BATCH = 256;
+
+interface RateBatch {
+  readonly live: readonly RateCheck[];
+  readonly waiters: { resolve(decision: RateDecision): void; reject(error: unknown): void }[];
+}
+
+/** Each waiter's decision from a batch reply (see RATE_LUA), in the order they asked. */
+function settleRates(batch: RateBatch, reply: readonly number[]): void {
+  const [allowed = 0, refusing = 0, retryAfterMs = 0, refusalResetMs = 0] = reply;
+  const refusal: RateDecision | undefined =
+    refusing > 0 ? { allowed: false, policy: (batch.live[refusing - 1] as RateCheck).policy, remaining: 0, retryAfterMs, resetMs: refusalResetMs } : undefined;
+  batch.waiters.forEach((waiter, i) => {
+    if (i < allowed) waiter.resolve({ allowed: true, policy: undefined, remaining: reply[4 + 2 * i] ?? 0, retryAfterMs: 0, resetMs: reply[5 + 2 * i] ?? 0 });
+    else waiter.resolve(refusal ?? { allowed: false, policy: batch.live[0]?.policy, remaining: 0, retryAfterMs: 0, resetMs: 0 });
+  });
+}
+
 const ALLOWED_NONE: RateDecision = Object.freeze({ allowed: true, policy: undefined, remaining: 0, retryAfterMs: 0, resetMs: 0 });
 
 /** ioredis options from our URL forms: a unix socket becomes `path`. */
@@ -151,6 +196,10 @@ export class RedisStore implements Store {
   readonly prefix: string;
   readonly #scripts: ScriptCommands;
   #closed = false;
+  /** Rate checks waiting for this turn's script calls, one batch per checks list (see checkRate). */
+  #rateBatches = new Map<readonly RateCheck[], RateBatch>();
+  #rateQueue: RateBatch[] = [];
+  #rateFlushScheduled = false;
 
   constructor(options: RedisStoreOptions) {
     this.prefix = options.prefix ?? 'chaos:';
@@ -234,17 +283,52 @@ export class RedisStore implements Store {
     return Number(await this.#scripts.chaosFirst(this.keyOf('first', key), Math.max(1, Math.ceil(ttlMs))));
   }
 
-  async checkRate(checks: readonly RateCheck[]): Promise<RateDecision> {
-    if (this.#closed) throw new StoreClosedError('checkRate');
+  /**
+   * Requests with the very same checks (a client's cached list) that ask in
+   * the same event-loop turn share one script call: a burst from one client
+   * costs one round trip, decided exactly as one call each (see RATE_LUA).
+   */
+  checkRate(checks: readonly RateCheck[]): Promise<RateDecision> {
+    if (this.#closed) return Promise.reject(new StoreClosedError('checkRate'));
     const live = checks.length === 1 && (checks[0] as RateCheck).limit > 0 ? checks : checks.filter((c) => c.limit > 0);
-    if (live.length === 0) return ALLOWED_NONE;
-    const args: (string | number)[] = [];
-    for (const check of live) args.push(this.keyOf('rate', check.key));
-    for (const check of live) args.push(check.limit, check.periodMs);
-    const reply = (await this.#scripts.chaosRate(live.length, ...args)) as number[];
-    const [allowed, index, a, b] = reply.map(Number) as [number, number, number, number];
-    if (allowed === 1) return { allowed: true, policy: undefined, remaining: a, retryAfterMs: 0, resetMs: b };
-    return { allowed: false, policy: (live[index - 1] as RateCheck).policy, remaining: 0, retryAfterMs: a, resetMs: b };
+    if (live.length === 0) return Promise.resolve(ALLOWED_NONE);
+    return new Promise((resolve, reject) => {
+      let batch = this.#rateBatches.get(checks);
+      if (batch === undefined || batch.waiters.length >= MAX_RATE_BATCH) {
+        batch = { live, waiters: [] };
+        this.#rateBatches.set(checks, batch);
+        this.#rateQueue.push(batch);
+      }
+      batch.waiters.push({ resolve, reject });
+      if (!this.#rateFlushScheduled) {
+        this.#rateFlushScheduled = true;
+        // After the poll phase: every request read in this turn joins its batch first.
+        setImmediate(() => this.#flushRates());
+      }
+    });
+  }
+
+  #flushRates(): void {
+    const batches = this.#rateQueue;
+    this.#rateQueue = [];
+    this.#rateBatches.clear();
+    this.#rateFlushScheduled = false;
+    for (const batch of batches) {
+      if (this.#closed) {
+        for (const waiter of batch.waiters) waiter.reject(new StoreClosedError('checkRate'));
+        continue;
+      }
+      const args: (string | number)[] = [];
+      for (const check of batch.live) args.push(this.keyOf('rate', check.key));
+      args.push(batch.waiters.length);
+      for (const check of batch.live) args.push(check.limit, check.periodMs);
+      this.#scripts.chaosRate(batch.live.length, ...args).then(
+        (reply) => settleRates(batch, (reply as unknown[]).map(Number)),
+        (error: unknown) => {
+          for (const waiter of batch.waiters) waiter.reject(error);
+        },
+      );
+    }
   }
 
   async consumeBudget(key: string, budget: number, ttlMs: number): Promise<boolean> {

@@ -102,6 +102,53 @@ export function runStoreCases(t: Test, name: string, makeStore: () => Promise<St
     t.pass('refusals consumed nothing');
   });
 
+  t.test(`${name}: a burst asked at once (one client, one checks list) is decided as if one by one`, async (t) => {
+    const { store, key } = await setUp(t);
+    // Two policies, the endpoint's tighter: 4 of 8 concurrent requests pass, and the
+    // refusals name it; a second burst right after is refused alike, and a
+    // client with another checks list is not held back by the first.
+    const checks: RateCheck[] = [
+      { policy: 'general', key: key('g'), limit: 6, periodMs: 60_000 },
+      { policy: 'infinite', key: key('i'), limit: 4, periodMs: 60_000 },
+    ];
+    const other: RateCheck[] = [{ policy: 'general', key: key('other'), limit: 2, periodMs: 60_000 }];
+    const [burst, others] = await Promise.all([
+      Promise.all(Array.from({ length: 8 }, () => store.checkRate(checks))),
+      Promise.all([store.checkRate(other), store.checkRate(other), store.checkRate(other)]),
+    ]);
+    t.same(
+      burst.map((d) => d.allowed),
+      [true, true, true, true, false, false, false, false],
+      'the first 4 in the order asked',
+    );
+    t.same(
+      burst.filter((d) => d.allowed).map((d) => d.remaining),
+      [3, 2, 1, 0],
+      'remaining counts down by the tighter policy',
+    );
+    const resets = burst.filter((d) => d.allowed).map((d) => d.resetMs);
+    t.ok(
+      resets.every((r, i) => r > (i + 1) * 15_000 - 1000 && r <= (i + 1) * 15_000),
+      `resetMs ${resets.join(', ')}: one more 15 s interval each`,
+    );
+    for (const d of burst.filter((d) => !d.allowed)) {
+      t.equal(d.policy, 'infinite');
+      t.ok(d.retryAfterMs > 14_000 && d.retryAfterMs <= 15_000, `retryAfterMs ${d.retryAfterMs}`);
+    }
+    t.same(
+      others.map((d) => d.allowed),
+      [true, true, false],
+      'another client, asking in the same turn, has its own budget',
+    );
+    const again = await Promise.all([store.checkRate(checks), store.checkRate(checks)]);
+    t.same(
+      again.map((d) => d.allowed),
+      [false, false],
+      'the refusals consumed nothing, and nothing refilled',
+    );
+    t.equal((await store.checkRate([checks[0] as RateCheck])).remaining, 1, 'the general policy spent 4 and 1 now: 1 left');
+  });
+
   t.test(`${name}: checkRate refills one request per emission interval`, async (t) => {
     const { store, key } = await setUp(t);
     const check: RateCheck = { policy: 'general', key: key('refill'), limit: 5, periodMs: 1000 };

@@ -142,7 +142,7 @@ t.test('window recovery: refused on one store, allowed on the other once the int
   t.equal((await a.checkRate([check])).allowed, false, 'and only one');
 });
 
-t.test('one round trip per operation: one EVALSHA each, nothing else sent', async (t) => {
+t.test('one round trip per operation (one per batch for a burst from one client): one EVALSHA each, nothing else sent', async (t) => {
   const store = await redisStore(t, 'trips:');
   const general: RateCheck = { policy: 'general', key: 'chaos:general:10.0.0.1', limit: 1000, periodMs: 60_000 };
   const infinite: RateCheck = { policy: 'infinite', key: 'chaos:infinite:10.0.0.1', limit: 1000, periodMs: 60_000 };
@@ -152,12 +152,22 @@ t.test('one round trip per operation: one EVALSHA each, nothing else sent', asyn
   await store.consumeBudget('ai-budget:x', 10, 60_000);
   const before = await commandCalls(redis);
   for (let i = 0; i < 50; i++) await store.checkRate([general, infinite]);
+  // 50 at once, each with a list of its own: 50 calls.
   await Promise.all(Array.from({ length: 50 }, () => store.checkRate([general, infinite])));
+  // 300 at once with one client's list (as the servers pass it, cached per client): batches of at most 256.
+  const cached = [general, infinite];
+  const burst = await Promise.all(Array.from({ length: 300 }, () => store.checkRate(cached)));
+  t.equal(burst.filter((d) => d.allowed).length, 300, 'the burst fits the limit');
+  const remaining = burst.map((d) => d.remaining);
+  t.ok(
+    remaining.every((r, i) => i === 0 || i === 256 || r === (remaining[i - 1] as number) - 1),
+    `counted one by one within each batch (${remaining.slice(0, 3).join(', ')}, …, ${remaining.slice(-2).join(', ')})`,
+  );
   for (let i = 0; i < 10; i++) await store.countInWindow('retry:x', 60_000);
   for (let i = 0; i < 10; i++) await store.consumeBudget('ai-budget:x', 10, 60_000);
   const after = await commandCalls(redis);
   const delta = (name: string): number => (after[name] ?? 0) - (before[name] ?? 0);
-  t.equal(delta('evalsha'), 120, '120 operations, 120 EVALSHA (two policies in one call)');
+  t.equal(delta('evalsha'), 122, '122 EVALSHA: 120 operations (two policies in one call), and a burst of 300 in 2 batched calls');
   t.equal(delta('eval'), 0, 'no EVAL');
   t.equal(delta('script|load') + delta('script|exists') + delta('script'), 0, 'no SCRIPT LOAD or EXISTS');
   t.equal(delta('ping'), 0);
