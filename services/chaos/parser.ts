@@ -601,7 +601,8 @@ export class RequestParser {
       while (from < to && isOws(head.charCodeAt(from))) from++;
       while (to > from && isOws(head.charCodeAt(to - 1))) to--;
       const rawName = head.slice(start, colon);
-      // Lower-cased only when it has an upper-case letter (wrk, curl and HTTP/2-era clients often send none).
+      // Lower-cased only when it has an upper-case letter. (A table of common
+      // capitalised names measured slower than toLowerCase: both hash or copy the name.)
       const name = (kinds & 2) === 0 ? rawName : rawName.toLowerCase();
       const value = head.slice(from, to);
       if (name === 'content-length') contentLengths++;
