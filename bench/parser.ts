@@ -4,8 +4,16 @@
 // the bytes allocated per request) for a few input shapes. Not part of `make bench`;
 // run `node dist/bench/parser.js` after `make build`. Knobs (environment):
 // BENCH_PARSER_REQUESTS (per round, 200000), BENCH_PARSER_ROUNDS (best kept, 5).
+// BENCH_PARSER_BEFORE=<path of another build's dist/services/chaos/parser.js>
+// compares the two paired instead: rounds interleaved (order swapped every
+// round), each scenario's CPU-time ratio reported as median [min–max].
+import { resolve } from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { RequestParser, type CaptureHook, type ParsedRequest } from '../services/chaos/parser.js';
+import { pathToFileURL } from 'node:url';
+import * as current from '../services/chaos/parser.js';
+import type { CaptureHook, ParsedRequest } from '../services/chaos/parser.js';
+
+type ParserModule = typeof current;
 
 const REQUESTS = Number(process.env.BENCH_PARSER_REQUESTS ?? 200_000);
 const ROUNDS = Number(process.env.BENCH_PARSER_ROUNDS ?? 5);
@@ -13,6 +21,26 @@ const SLICE = 64 * 1024;
 
 // What autocannon sends in `make bench`.
 const GET = 'GET /bytes?n=1024&mode=wrong-content-type HTTP/1.1\r\nHost: chaos.localhost\r\nConnection: keep-alive\r\n\r\n';
+// What wrk sends (the profile's load, docs in shared/reviews/hot-path.md).
+const WRK = 'GET /status/200 HTTP/1.1\r\nHost: 127.0.0.1:19581\r\n\r\n';
+// A browser's navigation: a dozen fields, most names capitalised.
+const BROWSER = [
+  'GET /status/200?x=1 HTTP/1.1',
+  'Host: chaos.localhost:8080',
+  'User-Agent: Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+  'Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+  'Accept-Language: en-GB,en;q=0.5',
+  'Accept-Encoding: gzip, deflate, br, zstd',
+  'Connection: keep-alive',
+  'Upgrade-Insecure-Requests: 1',
+  'Sec-Fetch-Dest: document',
+  'Sec-Fetch-Mode: navigate',
+  'Sec-Fetch-Site: none',
+  'Sec-Fetch-User: ?1',
+  'Priority: u=0, i',
+  '',
+  '',
+].join('\r\n');
 const POST = `POST /anything HTTP/1.1\r\nHost: chaos.localhost\r\nContent-Type: application/octet-stream\r\nContent-Length: 1024\r\n\r\n${'x'.repeat(1024)}`;
 
 interface Scenario {
@@ -36,6 +64,8 @@ function pipelined(request: string): readonly Buffer[] {
 }
 
 const SCENARIOS: readonly Scenario[] = [
+  { name: 'wrk GET (Host only), one per push', pieces: onePerPush(WRK) },
+  { name: 'browser GET (13 fields), one per push', pieces: onePerPush(BROWSER) },
   { name: 'GET, one request per push', pieces: onePerPush(GET) },
   { name: 'GET, pipelined in 64 KiB pushes', pieces: pipelined(GET) },
   { name: 'POST 1 KiB body, one per push', pieces: onePerPush(POST) },
@@ -63,10 +93,10 @@ interface Round {
   readonly minorGcs: number;
 }
 
-async function round(scenario: Scenario): Promise<Round> {
+async function round(scenario: Scenario, parserModule: ParserModule = current): Promise<Round> {
   let seen = 0;
   let last: ParsedRequest | undefined;
-  const parser = new RequestParser(
+  const parser = new parserModule.RequestParser(
     {
       onRequest: (request) => {
         seen++;
@@ -96,6 +126,32 @@ async function round(scenario: Scenario): Promise<Round> {
   };
 }
 
+/** Paired comparison with another build's parser: the ratio is this build's CPU rate ÷ the other's. */
+async function compare(beforePath: string): Promise<void> {
+  const before = (await import(pathToFileURL(resolve(beforePath)).href)) as ParserModule;
+  console.log(`parser vs ${beforePath}: ${REQUESTS} requests per round, ${ROUNDS} paired rounds (node ${process.version})`);
+  for (const scenario of SCENARIOS) {
+    const ratios: number[] = [];
+    let gcNow = 0;
+    let gcBefore = 0;
+    for (let i = 0; i < ROUNDS; i++) {
+      // Alternate who goes first, so warm-up and machine drift fall on both.
+      const order = i % 2 === 0 ? [current, before] : [before, current];
+      const [a, b] = [await round(scenario, order[0]), await round(scenario, order[1])];
+      const [now, then] = i % 2 === 0 ? [a, b] : [b, a];
+      ratios.push(now.opsPerCpuSecond / then.opsPerCpuSecond);
+      gcNow += now.minorGcs;
+      gcBefore += then.minorGcs;
+    }
+    ratios.sort((x, y) => x - y);
+    const median = ratios[Math.floor(ratios.length / 2)] as number;
+    const gc = (n: number): string => ((n / ROUNDS / REQUESTS) * 100_000).toFixed(1);
+    console.log(
+      `${scenario.name.padEnd(40)} ${median.toFixed(2)}× [${(ratios[0] as number).toFixed(2)}–${(ratios.at(-1) as number).toFixed(2)}]  minor GCs per 100k: ${gc(gcNow)} (before ${gc(gcBefore)})`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`parser: ${REQUESTS} requests per round, best of ${ROUNDS} rounds (node ${process.version})`);
   for (const scenario of SCENARIOS) {
@@ -105,9 +161,11 @@ async function main(): Promise<void> {
     const bestCpu = Math.max(...rounds.map((r) => r.opsPerCpuSecond));
     const gcPer100k = (Math.min(...rounds.map((r) => r.minorGcs)) / REQUESTS) * 100_000;
     const figure = (n: number): string => Math.round(n).toString().padStart(8);
-    console.log(`${scenario.name.padEnd(32)} ${figure(best)} req/s  ${figure(bestCpu)} req/CPU-s  minor GCs per 100k: ${gcPer100k.toFixed(1)}`);
+    console.log(`${scenario.name.padEnd(40)} ${figure(best)} req/s  ${figure(bestCpu)} req/CPU-s  minor GCs per 100k: ${gcPer100k.toFixed(1)}`);
   }
-  gcObserver.disconnect();
 }
 
-await main();
+const beforePath = process.env.BENCH_PARSER_BEFORE;
+if (beforePath === undefined) await main();
+else await compare(beforePath);
+gcObserver.disconnect();

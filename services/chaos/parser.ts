@@ -103,12 +103,25 @@ export interface ParserEvents {
 const EMPTY = Buffer.alloc(0);
 const CR = 0x0d;
 const LF = 0x0a;
+const SP = 0x20;
+const HTAB = 0x09;
+const COLON = 0x3a;
+const CRLFCRLF = Buffer.from('\r\n\r\n', 'latin1');
+// The head is checked by char codes, not regular expressions: the parser was
+// the largest JS cost per request (issue 15). tests/unit/parser-equivalence
+// holds these checks to the former regular expressions, kept in comments.
 const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const REQUEST_LINE_RE = /^([^ ]+) ([^ ]+) HTTP\/(\d)\.(\d)$/;
+/** tchar (RFC 9110 §5.6.2), as TOKEN_RE: 1, and 2 for an upper-case letter; 0 otherwise. */
+const TCHAR = tableOf("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyz", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ');
+/** reg-name characters of HOST_RE below (unreserved, sub-delims, '%'). */
+const REG_NAME = tableOf("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~!$&'()*+,;=%-", '');
+/** What an IP literal holds between its brackets in HOST_RE. */
+const IP_LITERAL = tableOf('0123456789abcdefABCDEF:.', '');
+// Former HOST_RE, for reference: /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]*)(:\d*)?$/
 // Field values: visible ASCII, obs-text, SP and HTAB; never CTLs (NUL included) or DEL.
 const BAD_VALUE_RE = /[\x00-\x08\x0a-\x1f\x7f]/;
-const TARGET_RE = /^[\x21-\x7e]+$/;
-const HOST_RE = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]*)(:\d*)?$/;
+const CONNECTION_CLOSE_RE = /(^|,)\s*close\s*(,|$)/;
+const CONNECTION_KEEP_ALIVE_RE = /(^|,)\s*keep-alive\s*(,|$)/;
 const ABSOLUTE_RE = /^https?:\/\/([^/?#]+)(.*)$/i;
 const CHUNK_SIZE_RE = /^([0-9a-fA-F]{1,8})(;[\x09\x20-\x7e]*)?$/;
 const MAX_CHUNK_LINE = 1024;
@@ -386,15 +399,78 @@ export class RequestParser {
       if (++this.#emptyLines > MAX_LEADING_EMPTY_LINES) throw new RequestRejected(400, 'too many empty lines before the request line');
       this.#consume(2);
     }
-    const buf = this.#pending;
-    if (buf.length === 0) return false;
-    if (buf[0] === LF) throw new RequestRejected(400, 'bare LF');
+    const start = this.#start;
+    if (this.#end === start) return false;
+    if (this.#buf[start] === LF) throw new RequestRejected(400, 'bare LF');
 
+    // Common case: the whole head is here. One search finds its end, then
+    // #checkLineEnds judges its line ends on the string, in the order the
+    // byte scan of #scanPartialHead would.
+    const buf = this.#buf;
+    const end = this.#end;
+    let head: string | undefined;
+    let headBytes = end - start;
+    if (end - start > 4 && buf[end - 1] === LF && buf[end - 2] === CR && buf[end - 3] === LF && buf[end - 4] === CR) {
+      // The input ends with a blank line (one GET per read): it ends the head
+      // unless an earlier one does, which a string search tells more cheaply
+      // than Buffer#indexOf's native call. (A head ending in CRLF would hide
+      // an earlier CRLF CRLF across the two.)
+      const text = buf.toString('latin1', start, end - 4);
+      if (text.indexOf('\r\n\r\n') === -1 && !text.endsWith('\r\n')) head = text;
+    }
+    if (head === undefined) {
+      // Searched in #buf itself (no view to allocate), from where the last
+      // look stopped; an owned #buf may hold stale bytes past #end, hence the bound.
+      const at = buf.indexOf(CRLFCRLF, start + Math.max(0, this.#scanned - 3));
+      if (at === -1 || at + 4 > end) return this.#scanPartialHead();
+      head = buf.toString('latin1', start, at);
+      headBytes = at + 4 - start;
+    }
+    const fieldLines = this.#checkLineEnds(head);
+    this.#scanned = 0;
+    this.#lineEnd = -1;
+    this.#emptyLines = 0;
+    this.#consume(headBytes);
+    this.#startRequest(head, fieldLines);
+    return true;
+  }
+
+  /**
+   * The line ends of a complete head (without its blank line's CRLF CRLF),
+   * judged as #scanPartialHead judges them, first fault first; returns how
+   * many field lines follow the request line (its CRLFs).
+   */
+  #checkLineEnds(head: string): number {
+    let cr = head.indexOf('\r');
+    let lf = head.indexOf('\n');
+    let lines = 0;
+    for (;;) {
+      if (cr !== -1 && (lf === -1 || cr < lf)) {
+        // A CR last in `head` is followed by the blank line's CR: bare too.
+        if (cr + 1 !== lf) throw new RequestRejected(400, 'bare CR in request head');
+        cr = head.indexOf('\r', lf);
+        continue;
+      }
+      if (lf === -1) break;
+      if (lf === 0 || head.charCodeAt(lf - 1) !== CR) throw new RequestRejected(400, 'bare LF in request head');
+      if (lines++ === 0 && lf - 1 > this.limits.maxRequestLine) throw new RequestRejected(414, 'request line too long');
+      lf = head.indexOf('\n', lf + 1);
+    }
+    // Without fields, the blank line's first CRLF ends the request line.
+    if (lines === 0 && head.length > this.limits.maxRequestLine) throw new RequestRejected(414, 'request line too long');
+    return lines;
+  }
+
+  /**
+   * A head not complete yet (no CRLF CRLF in the input): checks the bytes not
+   * yet seen, and the limits on what is buffered. Returns false (more bytes needed).
+   */
+  #scanPartialHead(): false {
+    const buf = this.#pending;
     // Every LF must close a CRLF: refuse bare LF as soon as it arrives, so a
     // client that only sends LF is answered rather than left to time out.
     // A CR must be followed by LF: a bare CR as a line terminator is refused at
     // once too (llhttp does the same), rather than waiting out the request timer.
-    let end = -1;
     for (let i = this.#scanned; i < buf.length; i++) {
       const byte = buf[i];
       if (byte === CR) {
@@ -408,36 +484,23 @@ export class RequestParser {
         // Refuse an over-long request line as soon as its end is seen, not when the head completes.
         if (i - 1 > this.limits.maxRequestLine) throw new RequestRejected(414, 'request line too long');
       }
-      if (i >= 3 && buf[i - 2] === LF && buf[i - 3] === CR) {
-        end = i + 1;
-        break;
-      }
     }
-    if (end === -1) {
-      // A CR last in the buffer is looked at again when its next byte arrives.
-      this.#scanned = buf[buf.length - 1] === CR ? buf.length - 1 : buf.length;
-      if (this.#lineEnd === -1) {
-        // The CR of the line end may already be here: allow one byte for it.
-        if (buf.length > this.limits.maxRequestLine + 1) throw new RequestRejected(414, 'request line too long');
-      } else if (buf.length - this.#lineEnd - 1 > this.limits.maxHeaderBytes + 2) {
-        throw new RequestRejected(431, 'request header block too large');
-      }
-      return false;
+    // A CR last in the buffer is looked at again when its next byte arrives.
+    this.#scanned = buf[buf.length - 1] === CR ? buf.length - 1 : buf.length;
+    if (this.#lineEnd === -1) {
+      // The CR of the line end may already be here: allow one byte for it.
+      if (buf.length > this.limits.maxRequestLine + 1) throw new RequestRejected(414, 'request line too long');
+    } else if (buf.length - this.#lineEnd - 1 > this.limits.maxHeaderBytes + 2) {
+      throw new RequestRejected(431, 'request header block too large');
     }
-    this.#scanned = 0;
-    this.#lineEnd = -1;
-    this.#emptyLines = 0;
-    const head = buf.toString('latin1', 0, end - 4);
-    this.#consume(end);
-    this.#startRequest(head);
-    return true;
+    return false;
   }
 
   /** A complete head (request line and fields, without the blank line) has arrived. */
-  #startRequest(head: string): void {
+  #startRequest(head: string, fieldLines: number): void {
     const lineEnd = this.#readRequestLine(head);
     const capture = this.#capture?.(this.#method, this.#target);
-    const headers = this.#readFields(head, lineEnd, capture?.rawHeaders === true);
+    const headers = this.#readFields(head, lineEnd, fieldLines, capture?.rawHeaders === true);
     const bodyLength = this.#readFraming(headers);
     const expectContinue = this.#readRouting(headers);
     this.#headers = headers;
@@ -456,32 +519,56 @@ export class RequestParser {
     }
   }
 
-  /** Method, target and version; returns where the request line ends in `head`. */
+  /**
+   * Method, target and version; returns where the request line ends in `head`.
+   * Refuses as the former /^([^ ]+) ([^ ]+) HTTP\/(\d)\.(\d)$/ did, then judges
+   * the method (a token), the version and the target (visible ASCII), in that order.
+   */
   #readRequestLine(head: string): number {
     const crlf = head.indexOf('\r\n');
     const lineEnd = crlf === -1 ? head.length : crlf;
     if (lineEnd > this.limits.maxRequestLine) throw new RequestRejected(414, 'request line too long');
     if (head.length - lineEnd > this.limits.maxHeaderBytes + 2) throw new RequestRejected(431, 'request header block too large');
-    const m = REQUEST_LINE_RE.exec(crlf === -1 ? head : head.slice(0, lineEnd));
-    if (!m) throw new RequestRejected(400, 'malformed request line');
-    const [, method, target, major, minor] = m as unknown as [string, string, string, string, string];
-    if (!TOKEN_RE.test(method)) throw new RequestRejected(400, 'invalid method');
-    if (major !== '1' || (minor !== '0' && minor !== '1')) throw new RequestRejected(505, `HTTP/${major}.${minor} is not supported`);
-    if (!TARGET_RE.test(target)) throw new RequestRejected(400, 'invalid request target');
-    this.#method = method;
-    this.#target = target;
-    this.#version = minor === '1' ? '1.1' : '1.0';
+    // Exactly two spaces, the second followed by the 8 bytes of `HTTP/d.d`.
+    const sp1 = head.indexOf(' ');
+    const sp2 = sp1 <= 0 ? -1 : head.indexOf(' ', sp1 + 2);
+    const v = sp2 + 1;
+    if (
+      sp2 === -1 ||
+      v + 8 !== lineEnd ||
+      head.charCodeAt(sp1 + 1) === SP ||
+      !head.startsWith('HTTP/', v) ||
+      !isDigit(head.charCodeAt(v + 5)) ||
+      head.charCodeAt(v + 6) !== 0x2e ||
+      !isDigit(head.charCodeAt(v + 7))
+    ) {
+      throw new RequestRejected(400, 'malformed request line');
+    }
+    for (let i = 0; i < sp1; i++) {
+      const c = head.charCodeAt(i);
+      if (c >= 128 || TCHAR[c] === 0) throw new RequestRejected(400, 'invalid method');
+    }
+    const major = head.charCodeAt(v + 5);
+    const minor = head.charCodeAt(v + 7);
+    if (major !== 0x31 || (minor !== 0x30 && minor !== 0x31)) {
+      throw new RequestRejected(505, `HTTP/${head[v + 5] as string}.${head[v + 7] as string} is not supported`);
+    }
+    for (let i = sp1 + 1; i < sp2; i++) {
+      const c = head.charCodeAt(i);
+      if (c < 0x21 || c > 0x7e) throw new RequestRejected(400, 'invalid request target');
+    }
+    this.#method = head.slice(0, sp1);
+    this.#target = head.slice(sp1 + 1, sp2);
+    this.#version = minor === 0x31 ? '1.1' : '1.0';
     return lineEnd;
   }
 
   /**
-   * The field lines after the request line, read in place (no array of lines):
-   * names lower-cased, values OWS-trimmed, repeats joined.
+   * The `count` field lines after the request line, read in place (no array of
+   * lines): names lower-cased, values OWS-trimmed, repeats joined.
    */
-  #readFields(head: string, lineEnd: number, keepRaw: boolean): Map<string, string> {
-    // Counted first: too many fields is refused before any one field is judged.
-    let count = 0;
-    for (let at = head.indexOf('\r\n', lineEnd); at !== -1; at = head.indexOf('\r\n', at + 2)) count++;
+  #readFields(head: string, lineEnd: number, count: number, keepRaw: boolean): Map<string, string> {
+    // Counted first (#checkLineEnds): too many fields is refused before any one field is judged.
     if (count > this.limits.maxHeaderCount) throw new RequestRejected(431, 'too many header fields');
     const headers = new Map<string, string>();
     const raw: RawHeader[] | undefined = keepRaw ? [] : undefined;
@@ -491,21 +578,38 @@ export class RequestParser {
       const crlf = head.indexOf('\r\n', start);
       const end = crlf === -1 ? head.length : crlf;
       const first = head.charCodeAt(start);
-      if (first === 0x20 || first === 0x09) throw new RequestRejected(400, 'obsolete line folding');
+      if (first === SP || first === HTAB) throw new RequestRejected(400, 'obsolete line folding');
       const colon = head.indexOf(':', start);
       if (colon === -1 || colon >= end) throw new RequestRejected(400, 'header line without colon');
+      // The name: a token (TOKEN_RE), whitespace before the colon named as such.
+      const beforeColon = head.charCodeAt(colon - 1);
+      if (colon > start && (beforeColon === SP || beforeColon === HTAB)) throw new RequestRejected(400, 'whitespace before colon');
+      let kinds = colon === start ? 0 : 1;
+      for (let i = start; i < colon && kinds !== 0; i++) {
+        const c = head.charCodeAt(i);
+        const kind = c < 128 ? (TCHAR[c] as number) : 0;
+        kinds = kind === 0 ? 0 : kinds | kind;
+      }
+      if (kinds === 0) throw new RequestRejected(400, 'invalid header name');
+      // The value: no CTL but HTAB, no DEL (BAD_VALUE_RE); then OWS-trimmed.
+      for (let i = colon + 1; i < end; i++) {
+        const c = head.charCodeAt(i);
+        if ((c < 0x20 && c !== HTAB) || c === 0x7f) throw new RequestRejected(400, 'control character in header value');
+      }
+      let from = colon + 1;
+      let to = end;
+      while (from < to && isOws(head.charCodeAt(from))) from++;
+      while (to > from && isOws(head.charCodeAt(to - 1))) to--;
       const rawName = head.slice(start, colon);
-      if (rawName.endsWith(' ') || rawName.endsWith('\t')) throw new RequestRejected(400, 'whitespace before colon');
-      if (!TOKEN_RE.test(rawName)) throw new RequestRejected(400, 'invalid header name');
-      const rawValue = head.slice(colon + 1, end);
-      if (BAD_VALUE_RE.test(rawValue)) throw new RequestRejected(400, 'control character in header value');
-      const name = rawName.toLowerCase();
-      const value = trimOws(rawValue);
+      // Lower-cased only when it has an upper-case letter. (A table of common
+      // capitalised names measured slower than toLowerCase: both hash or copy the name.)
+      const name = (kinds & 2) === 0 ? rawName : rawName.toLowerCase();
+      const value = head.slice(from, to);
       if (name === 'content-length') contentLengths++;
       if (name === 'host') hostFields++;
       const prior = headers.get(name);
       headers.set(name, prior === undefined ? value : `${prior}, ${value}`);
-      if (raw !== undefined) raw.push([rawName, rawValue]);
+      if (raw !== undefined) raw.push([rawName, head.slice(colon + 1, end)]);
       start = end + 2;
     }
     this.#contentLengthFields = contentLengths;
@@ -529,7 +633,7 @@ export class RequestParser {
       return CHUNKED;
     }
     if (cl === undefined) return 0;
-    if (!/^\d{1,15}$/.test(cl)) throw new RequestRejected(400, 'invalid Content-Length');
+    if (!isDigits(cl, 15)) throw new RequestRejected(400, 'invalid Content-Length');
     const length = Number(cl);
     if (length > this.limits.maxBodyBytes) throw new RequestRejected(413, 'request body too large');
     return length;
@@ -545,7 +649,7 @@ export class RequestParser {
     if (this.#hostFields > 1) throw new RequestRejected(400, 'duplicate Host');
     let host = headers.get('host');
     if (version === '1.1' && host === undefined) throw new RequestRejected(400, 'missing Host');
-    if (host !== undefined && !HOST_RE.test(host)) throw new RequestRejected(400, 'invalid Host');
+    if (host !== undefined && !isHost(host)) throw new RequestRejected(400, 'invalid Host');
 
     let pathAndQuery: string;
     if (target.startsWith('/')) {
@@ -558,7 +662,7 @@ export class RequestParser {
       if (!abs) throw new RequestRejected(400, 'invalid request target');
       const authority = abs[1] as string;
       // No userinfo, nothing a Host field could not carry.
-      if (!HOST_RE.test(authority)) throw new RequestRejected(400, 'invalid authority in request target');
+      if (!isHost(authority)) throw new RequestRejected(400, 'invalid authority in request target');
       host = authority; // RFC 9112 §3.2.2: the target's authority wins over Host
       const rest = abs[2] as string;
       pathAndQuery = rest === '' || rest[0] !== '/' ? `/${rest}` : rest;
@@ -570,8 +674,7 @@ export class RequestParser {
     this.#path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
     this.#query = q === -1 ? '' : pathAndQuery.slice(q + 1);
 
-    const connection = (headers.get('connection') ?? '').toLowerCase();
-    this.#keepAlive = version === '1.1' ? !/(^|,)\s*close\s*(,|$)/.test(connection) : /(^|,)\s*keep-alive\s*(,|$)/.test(connection);
+    this.#keepAlive = keepAlive(version, headers.get('connection'));
 
     // An HTTP/1.0 client cannot expect anything (RFC 9110 §10.1.1): ignore the field.
     const expect = version === '1.1' ? headers.get('expect') : undefined;
@@ -665,13 +768,57 @@ export class RequestParser {
   }
 }
 
-/** `value` without the optional whitespace (SP, HTAB) around it. */
-function trimOws(value: string): string {
-  let from = 0;
-  let to = value.length;
-  while (from < to && isOws(value.charCodeAt(from))) from++;
-  while (to > from && isOws(value.charCodeAt(to - 1))) to--;
-  return from === 0 && to === value.length ? value : value.slice(from, to);
+/** Whether the client allows the connection to stay open, by version and the Connection field. */
+function keepAlive(version: '1.0' | '1.1', connection: string | undefined): boolean {
+  // The usual values first, without lower-casing or a regular expression.
+  if (connection === undefined || connection === '') return version === '1.1';
+  if (connection === 'keep-alive' || connection === 'Keep-Alive') return true;
+  if (connection === 'close' || connection === 'Close') return false;
+  const lower = connection.toLowerCase();
+  return version === '1.1' ? !CONNECTION_CLOSE_RE.test(lower) : CONNECTION_KEEP_ALIVE_RE.test(lower);
+}
+
+/**
+ * What the former HOST_RE accepted: an IP literal in brackets, or reg-name
+ * characters (possibly none), then an optional `:` and digits (possibly none).
+ */
+function isHost(host: string): boolean {
+  let i = 0;
+  if (host.charCodeAt(0) === 0x5b) {
+    i = 1;
+    while (i < host.length && isIn(IP_LITERAL, host.charCodeAt(i))) i++;
+    if (i === 1 || host.charCodeAt(i) !== 0x5d) return false;
+    i++;
+  } else {
+    while (i < host.length && isIn(REG_NAME, host.charCodeAt(i))) i++;
+  }
+  if (i === host.length) return true;
+  if (host.charCodeAt(i) !== COLON) return false;
+  for (i++; i < host.length; i++) if (!isDigit(host.charCodeAt(i))) return false;
+  return true;
+}
+
+/** 1 to `max` ASCII digits (as /^\d{1,max}$/). */
+function isDigits(value: string, max: number): boolean {
+  if (value.length === 0 || value.length > max) return false;
+  for (let i = 0; i < value.length; i++) if (!isDigit(value.charCodeAt(i))) return false;
+  return true;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+function isIn(table: Uint8Array, code: number): boolean {
+  return code < 128 && table[code] !== 0;
+}
+
+/** A table of the ASCII codes: 1 for each of `chars`, 2 for each of `upper`. */
+function tableOf(chars: string, upper: string): Uint8Array {
+  const table = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
+  for (let i = 0; i < upper.length; i++) table[upper.charCodeAt(i)] = 2;
+  return table;
 }
 
 function isOws(code: number): boolean {
