@@ -234,6 +234,8 @@ export class Registry<Ctx> {
   readonly categories: readonly string[];
   /** Literal paths, each with its match built once (a match is read-only). */
   readonly #exact = new Map<string, RouteMatch<Ctx>>();
+  /** Templated paths lately asked for, and their match (null: none): traffic repeats a few paths (/status/200). */
+  readonly #recent = new Map<string, RouteMatch<Ctx> | null>();
   readonly #patterns: PatternRoute<Ctx>[] = [];
   /** The other hosts' registries, once createRegistries has built all three (twins then resolve to definitions). */
   #otherHosts: ReadonlyMap<HostName, Registry<unknown>> = new Map();
@@ -325,6 +327,17 @@ export class Registry<Ctx> {
     const exact = this.#exact.get(path);
     if (exact) return exact;
     if (this.#patterns.length === 0) return undefined;
+    const known = this.#recent.get(path);
+    if (known !== undefined) return known ?? undefined;
+    const match = this.#matchTemplates(path);
+    if (path.length <= RECENT_PATH_LENGTH) {
+      if (this.#recent.size >= RECENT_PATHS) this.#recent.clear();
+      this.#recent.set(path, match ?? null);
+    }
+    return match;
+  }
+
+  #matchTemplates(path: string): RouteMatch<Ctx> | undefined {
     const parts = path.slice(1).split('/');
     for (const route of this.#patterns) {
       const values = matchSegments(route.segments, parts);
@@ -373,6 +386,10 @@ export class Registry<Ctx> {
     }));
   }
 }
+
+/** The recent-match cache holds at most this many paths (then starts over), each at most this long. */
+const RECENT_PATHS = 512;
+const RECENT_PATH_LENGTH = 128;
 
 function matchSegments(segments: readonly Segment[], parts: readonly string[]): Map<string, string> | undefined {
   // Most templates tried do not match: the values' Map is made only for one that does.
