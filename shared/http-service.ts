@@ -69,6 +69,8 @@ class ConnectionState {
   /** The peer's canonical address, read once (a socket's peer never changes). */
   peer: string | undefined = undefined;
   checks: ClientChecks | undefined = undefined;
+  /** Bytes handed to the socket up to its last finished response: a response's bytes are the difference. */
+  bytesAtLastFinish = 0;
 }
 
 /**
@@ -224,7 +226,8 @@ export class HttpService {
       checks,
       responder,
     );
-    if (responder.exchange) observeResponse(responder.exchange, res);
+    // The response's socket, when it has one, is the request's: its connection state keeps the byte count.
+    if (responder.exchange) observeResponse(responder.exchange, res, state);
   }
 
   /** The lines every response of an endpoint carries on this host (X-Chaos-Origin/Counterpart on control, X-Chaos-Category/Endpoint on bots). */
@@ -239,13 +242,14 @@ export class HttpService {
   }
 }
 
-/** Bytes handed to each socket up to its last finished response: a response's bytes are the difference. */
-const bytesAtLastFinish = new WeakMap<Socket, number>();
-
-/** What an observed response publishes when it ends: its exchange, and its socket (node:http detaches it at 'finish'). */
+/**
+ * What an observed response publishes when it ends: its exchange, its socket (node:http detaches it at
+ * 'finish'; null while a pipelined response waits for it) and that connection's state.
+ */
 interface Observed {
   readonly exchange: Exchange;
   readonly socket: Socket | null;
+  readonly connection: ConnectionState;
 }
 
 /** Where an observed response keeps that (a WeakMap entry per response costs the GC more). */
@@ -257,8 +261,8 @@ type ObservedResponse = ServerResponse & { [OBSERVED]?: Observed };
  * The listeners are shared functions (each response emits 'finish' and 'close' at most once), so no closures
  * are made per response for them.
  */
-function observeResponse(exchange: Exchange, res: ObservedResponse): void {
-  res[OBSERVED] = { exchange, socket: res.socket };
+function observeResponse(exchange: Exchange, res: ObservedResponse, connection: ConnectionState): void {
+  res[OBSERVED] = { exchange, socket: res.socket, connection };
   res.on('finish', onObservedFinish);
   res.on('close', onObservedClose);
 }
@@ -274,10 +278,10 @@ function onObservedClose(this: ObservedResponse): void {
 function observedDone(res: ObservedResponse, completed: boolean): void {
   const observed = res[OBSERVED];
   if (observed === undefined) return;
-  const { exchange, socket } = observed;
+  const { exchange, socket, connection } = observed;
   const total = socket?.bytesWritten ?? 0;
-  const before = socket ? (bytesAtLastFinish.get(socket) ?? 0) : 0;
-  if (socket) bytesAtLastFinish.set(socket, total);
+  const before = socket ? connection.bytesAtLastFinish : 0;
+  if (socket) connection.bytesAtLastFinish = total;
   exchange.finish(res.headersSent ? res.statusCode : 0, Math.max(0, total - before), completed);
 }
 
