@@ -69,6 +69,9 @@ export interface HubPage {
   answer(req: IncomingRequest, clientAddress: string, signal: AbortSignal): Promise<PlainResponse>;
 }
 
+/** The pairs of an empty query, shared (parseParams only reads them). */
+const NO_QUERY: ReadonlyMap<string, string> = new Map();
+
 /** A held-response slot outlives the endpoint's longest answer by this much before it lapses on its own. */
 const HELD_SLOT_MARGIN_MS = 10_000;
 
@@ -139,7 +142,7 @@ export class Pipeline<Ctx> {
       ]);
       return { kind: 'plain', outcome: 'method-not-allowed', response, endpoint };
     }
-    const parsed = parseParams(endpoint.path, endpoint.params, splitQuery(req.query), match.pathValues);
+    const parsed = parseParams(endpoint.path, endpoint.params, req.query === '' ? NO_QUERY : splitQuery(req.query), match.pathValues);
     if (!parsed.ok) {
       return { kind: 'plain', outcome: 'invalid-params', response: errorResponse(400, parsed.error, endpoint.alwaysHeaders), endpoint };
     }

@@ -7,7 +7,7 @@ import type { Config, HostName } from './config.js';
 import { ConnectionCaps } from './connection-caps.js';
 import { originForm, Pipeline, type Responder } from './dispatch.js';
 import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from './errors.js';
-import { addChaosHeaders, addClampedHeader, chaosBaseHeaders, controlHeaders, type HeaderList, type HeaderValue } from './headers.js';
+import { addClampedHeader, chaosBaseHeaders, CHAOS_PREFIX, controlHeaders, type HeaderList, type HeaderValue } from './headers.js';
 import type { Logger } from './log.js';
 import { Exchange, observing } from './observe.js';
 import { hubBodies } from './hub.js';
@@ -62,11 +62,26 @@ export interface HttpServiceOptions {
   readonly chaosRoutes?: ChaosRoutes;
 }
 
-/** Per accepted connection: when it opened, how many requests it made, its client's rate checks. */
-interface ConnectionState {
-  readonly openedAt: number;
-  served: number;
-  checks: ClientChecks | undefined;
+/** Per accepted connection: when it opened, how many requests it made, its peer's address and its client's rate checks. */
+class ConnectionState {
+  readonly openedAt = performance.now();
+  served = 0;
+  /** The peer's canonical address, read once (a socket's peer never changes). */
+  peer: string | undefined = undefined;
+  checks: ClientChecks | undefined = undefined;
+  /** Bytes handed to the socket up to its last finished response: a response's bytes are the difference. */
+  bytesAtLastFinish = 0;
+}
+
+/**
+ * An endpoint's own lines on this host, built once: `fixed` is the whole list,
+ * or (control, a templated twin path) `twinPrefix` is what the concrete path
+ * asked for is appended to.
+ */
+interface EndpointLines {
+  readonly fixed: HeaderList | undefined;
+  readonly twinPrefix: string | undefined;
+  readonly twin: string | null;
 }
 
 /** Requests answered on one connection; the last says Connection: close (the chaos host's cap too). */
@@ -75,9 +90,8 @@ export const MAX_REQUESTS_PER_CONNECTION = 1000;
 export class HttpService {
   readonly server: http.Server;
   readonly #pipeline: Pipeline<HttpContext>;
-  /** Per endpoint: the twin's URL without query (null: none), built once. */
-  readonly #counterparts = new Map<HttpEndpoint, string | null>();
-  readonly #chaosLines = new Map<HttpEndpoint, HeaderList>();
+  /** Per endpoint: the lines of its responses, built once (see linesFor). */
+  readonly #lines = new Map<HttpEndpoint, EndpointLines>();
   /** What each accepted connection carries from one request to the next. */
   readonly #connections = new WeakMap<Socket, ConnectionState>();
   readonly store: Store;
@@ -96,10 +110,7 @@ export class HttpService {
       ? { hostname: hubName, bodies: hubBodies(options.hubCatalogs, config), ...(pages ? { pages } : {}) }
       : undefined;
     this.#pipeline = new Pipeline({ host: options.host, registry, config, store: this.store, logger, ...(hub ? { hub } : {}) });
-    for (const endpoint of registry.endpoints) {
-      this.#counterparts.set(endpoint, counterpartUrl(options.host, endpoint, config.urls));
-      this.#chaosLines.set(endpoint, chaosBaseHeaders(endpoint));
-    }
+    for (const endpoint of registry.endpoints) this.#lines.set(endpoint, endpointLines(options.host, endpoint, config));
     this.server = http.createServer(
       {
         requestTimeout: 30_000,
@@ -121,7 +132,7 @@ export class HttpService {
       if (!this.caps.admit(socket)) return;
       this.#open++;
       socket.once('close', () => this.#open--);
-      this.#connections.set(socket, { openedAt: performance.now(), served: 0, checks: undefined });
+      this.#connections.set(socket, new ConnectionState());
       const silent = setTimeout(() => {
         if (socket.bytesRead === 0) socket.destroy();
       }, config.firstRequestTimeoutMs);
@@ -179,8 +190,10 @@ export class HttpService {
    * Either way the key is a canonical address, never header text.
    */
   #checksFor(req: IncomingMessage, state: ConnectionState): ClientChecks {
-    const peer = peerAddress(req.socket.remoteAddress);
     const trust = this.options.config.trustProxy;
+    // Without trusted proxies the client is the peer for the connection's life: its checks are kept.
+    if (trust.empty && state.checks !== undefined) return state.checks;
+    const peer = (state.peer ??= peerAddress(req.socket.remoteAddress));
     const forwarded = trust.empty ? undefined : req.headers['x-forwarded-for'];
     const trusted = !trust.empty && trust.isTrusted(peer);
     const clientAddress =
@@ -195,7 +208,7 @@ export class HttpService {
 
   #handle(req: IncomingMessage, res: ServerResponse): void {
     let state = this.#connections.get(req.socket);
-    if (!state) this.#connections.set(req.socket, (state = { openedAt: performance.now(), served: 0, checks: undefined }));
+    if (!state) this.#connections.set(req.socket, (state = new ConnectionState()));
     state.served++;
     // Pipelined past the cap: left unanswered; the connection closes after the last answer.
     if (state.served > MAX_REQUESTS_PER_CONNECTION) return;
@@ -213,33 +226,63 @@ export class HttpService {
       checks,
       responder,
     );
-    if (responder.exchange) observeResponse(responder.exchange, res);
+    // The response's socket, when it has one, is the request's: its connection state keeps the byte count.
+    if (responder.exchange) observeResponse(responder.exchange, res, state);
   }
 
   /** The lines every response of an endpoint carries on this host (X-Chaos-Origin/Counterpart on control, X-Chaos-Category/Endpoint on bots). */
   linesFor(endpoint: HttpEndpoint, path: string, query: string): HeaderList {
-    const { host, config } = this.options;
-    if (host !== 'control') return [...(this.#chaosLines.get(endpoint) as HeaderList)];
+    // An endpoint outside the registry (none today) gets its lines built on the spot.
+    const lines = this.#lines.get(endpoint) ?? endpointLines(this.options.host, endpoint, this.options.config);
+    // A fresh list: an endpoint may add lines to its context's (/random does). On control the twin keeps the query.
+    if (lines.fixed !== undefined && (query === '' || this.options.host !== 'control')) return lines.fixed.slice();
     // A templated twin (/status/{code}) is named by the concrete path asked for.
-    const twin = endpoint.path.includes('{') ? counterpartUrl(host, endpoint, config.urls, path) : (this.#counterparts.get(endpoint) as string | null);
-    return controlHeaders(twin === null ? null : twin + (query ? `?${query}` : ''));
+    const twin = lines.twinPrefix !== undefined ? lines.twinPrefix + path : lines.twin;
+    return controlHeaders(twin === null ? null : query ? `${twin}?${query}` : twin);
   }
 }
 
-/** Bytes handed to each socket up to its last finished response: a response's bytes are the difference. */
-const bytesAtLastFinish = new WeakMap<Socket, number>();
+/**
+ * What an observed response publishes when it ends: its exchange, its socket (node:http detaches it at
+ * 'finish'; null while a pipelined response waits for it) and that connection's state.
+ */
+interface Observed {
+  readonly exchange: Exchange;
+  readonly socket: Socket | null;
+  readonly connection: ConnectionState;
+}
 
-/** Publishes the exchange when node:http has handed the last byte to the socket, or when the client left first. */
-function observeResponse(exchange: Exchange, res: ServerResponse): void {
-  const socket = res.socket;
-  const done = (completed: boolean): void => {
-    const total = socket?.bytesWritten ?? 0;
-    const before = socket ? (bytesAtLastFinish.get(socket) ?? 0) : 0;
-    if (socket) bytesAtLastFinish.set(socket, total);
-    exchange.finish(res.headersSent ? res.statusCode : 0, Math.max(0, total - before), completed);
-  };
-  res.once('finish', () => done(true));
-  res.once('close', () => done(res.writableFinished));
+/** Where an observed response keeps that (a WeakMap entry per response costs the GC more). */
+const OBSERVED = Symbol('observed');
+type ObservedResponse = ServerResponse & { [OBSERVED]?: Observed };
+
+/**
+ * Publishes the exchange when node:http has handed the last byte to the socket, or when the client left first.
+ * The listeners are shared functions (each response emits 'finish' and 'close' at most once), so no closures
+ * are made per response for them.
+ */
+function observeResponse(exchange: Exchange, res: ObservedResponse, connection: ConnectionState): void {
+  res[OBSERVED] = { exchange, socket: res.socket, connection };
+  res.on('finish', onObservedFinish);
+  res.on('close', onObservedClose);
+}
+
+function onObservedFinish(this: ObservedResponse): void {
+  observedDone(this, true);
+}
+
+function onObservedClose(this: ObservedResponse): void {
+  observedDone(this, this.writableFinished);
+}
+
+function observedDone(res: ObservedResponse, completed: boolean): void {
+  const observed = res[OBSERVED];
+  if (observed === undefined) return;
+  const { exchange, socket, connection } = observed;
+  const total = socket?.bytesWritten ?? 0;
+  const before = socket ? connection.bytesAtLastFinish : 0;
+  if (socket) connection.bytesAtLastFinish = total;
+  exchange.finish(res.headersSent ? res.statusCode : 0, Math.max(0, total - before), completed);
 }
 
 /** The pipeline's answers for one request, over node:http's ServerResponse. */
@@ -262,29 +305,10 @@ class ResponseResponder implements Responder<HttpContext> {
   }
 
   context(endpoint: HttpEndpoint, clamped: readonly string[]): HttpContext {
-    const { req, res, path, query, service } = this;
+    const { service, path, query } = this;
     const headers = service.linesFor(endpoint, path, query);
     addClampedHeader(headers, clamped);
-    const method = req.method;
-    return {
-      req,
-      res,
-      endpoint,
-      config: service.options.config,
-      path,
-      query,
-      headers,
-      store: service.store,
-      clientAddress: this.clientAddress,
-      registry: service.options.registry,
-      send(status, contentType, body, extra, more) {
-        const lines: HeaderList = [['Content-Type', contentType], ['Content-Length', String(Buffer.byteLength(body))], ...headers];
-        if (extra) addChaosHeaders(lines, extra);
-        if (more) lines.push(...more);
-        res.writeHead(status, lines.flat());
-        res.end(method === 'HEAD' ? undefined : body);
-      },
-    };
+    return new RequestContext(this.req, this.res, endpoint, service, path, query, headers, this.clientAddress);
   }
 
   whenDone(fn: () => void): void {
@@ -296,4 +320,60 @@ class ResponseResponder implements Responder<HttpContext> {
     if (this.res.headersSent) this.res.destroy();
     else this.plain(errorResponse(500, INTERNAL_ERROR_REASON), false);
   }
+}
+
+/**
+ * HttpContext.send: the head as one flat name/value array (what writeHead
+ * takes without building its own header table), in the order Content-Type,
+ * Content-Length, the context's lines, `extra` as X-Chaos-* lines, `more`.
+ * A shared function read as an own property, so a context copied with spread
+ * (/random's `{ ...ctx, endpoint }`) still sends, through its own fields.
+ */
+function sendComplete(
+  this: HttpContext,
+  status: number,
+  contentType: string,
+  body: Buffer | string,
+  extra?: Readonly<Record<string, HeaderValue>>,
+  more?: HeaderList,
+): void {
+  const head: string[] = ['Content-Type', contentType, 'Content-Length', String(Buffer.byteLength(body))];
+  for (const [name, value] of this.headers) head.push(name, value);
+  if (extra) for (const suffix in extra) head.push(`${CHAOS_PREFIX}${suffix}`, String(extra[suffix]));
+  if (more) for (const [name, value] of more) head.push(name, value);
+  this.res.writeHead(status, head);
+  this.res.end(this.req.method === 'HEAD' ? undefined : body);
+}
+
+/** One request's context, as a class: a fixed shape, and no closure per request. */
+class RequestContext implements HttpContext {
+  readonly config: Config;
+  readonly store: Store;
+  readonly registry: Registry<HttpContext>;
+  readonly send = sendComplete;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly endpoint: HttpEndpoint,
+    service: HttpService,
+    readonly path: string,
+    readonly query: string,
+    readonly headers: HeaderList,
+    readonly clientAddress: string,
+  ) {
+    this.config = service.options.config;
+    this.store = service.store;
+    this.registry = service.options.registry;
+  }
+}
+
+/** The lines of an endpoint's responses on `host`, as far as they do not depend on the request (see HttpService.linesFor). */
+function endpointLines(host: Exclude<HostName, 'chaos'>, endpoint: HttpEndpoint, config: Config): EndpointLines {
+  if (host !== 'control') return { fixed: chaosBaseHeaders(endpoint), twinPrefix: undefined, twin: null };
+  const twin = counterpartUrl(host, endpoint, config.urls);
+  // A templated twin names the concrete path: counterpartUrl appends it to the twin host's URL.
+  const templated = endpoint.path.includes('{') && twin !== counterpartUrl(host, endpoint, config.urls, '');
+  if (templated) return { fixed: undefined, twinPrefix: counterpartUrl(host, endpoint, config.urls, '') as string, twin };
+  return { fixed: controlHeaders(twin), twinPrefix: undefined, twin };
 }

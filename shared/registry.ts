@@ -232,7 +232,10 @@ function compileTemplate(path: string): Segment[] {
 export class Registry<Ctx> {
   readonly endpoints: readonly AnyEndpoint<Ctx>[];
   readonly categories: readonly string[];
-  readonly #exact = new Map<string, AnyEndpoint<Ctx>>();
+  /** Literal paths, each with its match built once (a match is read-only). */
+  readonly #exact = new Map<string, RouteMatch<Ctx>>();
+  /** Templated paths lately asked for, and their match (null: none): traffic repeats a few paths (/status/200). */
+  readonly #recent = new Map<string, RouteMatch<Ctx> | null>();
   readonly #patterns: PatternRoute<Ctx>[] = [];
   /** The other hosts' registries, once createRegistries has built all three (twins then resolve to definitions). */
   #otherHosts: ReadonlyMap<HostName, Registry<unknown>> = new Map();
@@ -248,7 +251,7 @@ export class Registry<Ctx> {
     for (const endpoint of this.endpoints) {
       for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) {
         if (path.includes('{')) this.#patterns.push({ endpoint, segments: compileTemplate(path) });
-        else this.#exact.set(path, endpoint);
+        else this.#exact.set(path, { endpoint, pathValues: undefined });
       }
     }
     const examples = this.endpoints.flatMap((e) => this.#exampleProblems(e));
@@ -322,8 +325,19 @@ export class Registry<Ctx> {
   /** Finds the endpoint for a path as sent (still percent-encoded: `/%73low` is not `/slow`); literal paths win over templates. Path values are decoded later, by parseParams. */
   match(path: string): RouteMatch<Ctx> | undefined {
     const exact = this.#exact.get(path);
-    if (exact) return { endpoint: exact, pathValues: undefined };
+    if (exact) return exact;
     if (this.#patterns.length === 0) return undefined;
+    const known = this.#recent.get(path);
+    if (known !== undefined) return known ?? undefined;
+    const match = this.#matchTemplates(path);
+    if (path.length <= RECENT_PATH_LENGTH) {
+      if (this.#recent.size >= RECENT_PATHS) this.#recent.clear();
+      this.#recent.set(path, match ?? null);
+    }
+    return match;
+  }
+
+  #matchTemplates(path: string): RouteMatch<Ctx> | undefined {
     const parts = path.slice(1).split('/');
     for (const route of this.#patterns) {
       const values = matchSegments(route.segments, parts);
@@ -373,26 +387,40 @@ export class Registry<Ctx> {
   }
 }
 
+/** The recent-match cache holds at most this many paths (then starts over), each at most this long. */
+const RECENT_PATHS = 512;
+const RECENT_PATH_LENGTH = 128;
+
 function matchSegments(segments: readonly Segment[], parts: readonly string[]): Map<string, string> | undefined {
+  // Most templates tried do not match: the values' Map is made only for one that does.
+  if (!segmentsMatch(segments, parts)) return undefined;
   const values = new Map<string, string>();
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i] as Segment;
     if (segment.rest) {
-      const rest = parts.slice(i).join('/');
-      if (rest === '') return undefined;
-      values.set(segment.param as string, rest);
-      return values;
+      values.set(segment.param as string, parts.slice(i).join('/'));
+      break;
     }
+    if (segment.param !== undefined) values.set(segment.param, parts[i] as string);
+  }
+  return values;
+}
+
+/** Whether `parts` (a path split on `/`) fit a compiled template. */
+function segmentsMatch(segments: readonly Segment[], parts: readonly string[]): boolean {
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as Segment;
+    // A rest parameter takes what is left, which must not be empty (the parts are i… joined by `/`).
+    if (segment.rest) return parts.length > i + 1 || (parts[i] !== undefined && parts[i] !== '');
     const part = parts[i];
-    if (part === undefined) return undefined;
+    if (part === undefined) return false;
     if (segment.param !== undefined) {
-      if (part === '') return undefined;
-      values.set(segment.param, part);
+      if (part === '') return false;
     } else if (segment.literal !== part) {
-      return undefined;
+      return false;
     }
   }
-  return parts.length === segments.length ? values : undefined;
+  return parts.length === segments.length;
 }
 
 /** The Allow value of the router's 405 for an endpoint. */

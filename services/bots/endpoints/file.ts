@@ -4,7 +4,7 @@
 // config and day; a request only picks one. Every reply names the file, the
 // mode, the lie and the control twin in X-Chaos-* headers.
 import { counterpartUrl } from '../../../shared/catalog.js';
-import type { HeaderList, HeaderValue } from '../../../shared/headers.js';
+import { addChaosHeaders, type HeaderList, type HeaderValue } from '../../../shared/headers.js';
 import { defineBotsEndpoint, type HttpContext, type HttpEndpoint } from '../../../shared/http-service.js';
 import { oneOf, safeDecode, type ParamSpecs } from '../../../shared/params.js';
 import type { Category, Registry } from '../../../shared/registry.js';
@@ -80,9 +80,17 @@ export function sendFile(
   twinParams: ReadonlySet<string> = NO_PARAMS,
 ): void {
   const twin = counterpartUrl('bots', ctx.endpoint, ctx.config.urls);
-  const lines: Record<string, HeaderValue> = { File: file, Mode: mode, Lie: lie };
-  if (twin !== null) lines.Counterpart = twin + keptQuery(ctx.query, twinParams);
-  ctx.send(r.status, r.type, r.body, { ...lines, ...extra }, r.more);
+  // The lines as a list straight away (no record to spread and turn into lines per request); `extra` adds
+  // further names (the definition's extra never repeats these four).
+  const lines: HeaderList = [
+    ['X-Chaos-File', file],
+    ['X-Chaos-Mode', mode],
+    ['X-Chaos-Lie', lie],
+  ];
+  if (twin !== null) lines.push(['X-Chaos-Counterpart', twin + keptQuery(ctx.query, twinParams)]);
+  if (extra) addChaosHeaders(lines, extra);
+  if (r.more) for (const line of r.more) lines.push(line);
+  ctx.send(r.status, r.type, r.body, undefined, lines);
 }
 
 type Lies = Readonly<Record<string, string>>;
@@ -105,7 +113,7 @@ export interface ChaosFileDef<L extends Lies> {
   readonly sitemap?: boolean;
   /** Every mode's reply; `pages` are the paths this host's sitemap lists (sitemapPaths of its registry). */
   readonly build: (site: Site, day: Day, pages: readonly string[]) => { readonly [K in keyof L]: FileReply };
-  /** More X-Chaos-* headers for a mode (e.g. X-Chaos-Humans-Mode). */
+  /** More X-Chaos-* headers for a mode (e.g. X-Chaos-Humans-Mode), never one of FILE_HEADERS. */
   readonly extra?: (mode: keyof L & string) => Readonly<Record<string, HeaderValue>>;
 }
 

@@ -33,6 +33,16 @@ function writeInterim(ctx: HttpContext, code: number): boolean {
   }
 }
 
+/** Final statuses' bodies depend only on the code: encoded once per code (at most the 500 codes the parameter accepts). */
+const STATUS_BODIES = new Map<number, Buffer>();
+function finalBody(code: number): Buffer {
+  let body = STATUS_BODIES.get(code);
+  if (body === undefined) STATUS_BODIES.set(code, (body = jsonBody(statusBody(code))));
+  return body;
+}
+
+const NO_LINES: HeaderList = [];
+
 /** Header fields RFC 9110 requires (MUST) or expects with a code, so each code means what it says. */
 function requiredHeaders(ctx: HttpContext, code: number): HeaderList {
   switch (code) {
@@ -54,7 +64,7 @@ function requiredHeaders(ctx: HttpContext, code: number): HeaderList {
         ['Connection', 'Upgrade'],
       ];
     default:
-      return [];
+      return NO_LINES;
   }
 }
 
@@ -90,7 +100,7 @@ export default defineControlEndpoint({
         ctx.res.end();
         return;
       case 'json':
-        ctx.send(code, 'application/json', jsonBody(statusBody(code)), undefined, more);
+        ctx.send(code, 'application/json', finalBody(code), undefined, more);
         return;
     }
   },
