@@ -85,6 +85,12 @@ type Decision<Ctx> =
       readonly clamped: readonly string[];
     };
 
+/** Whether this request holds its connection: a holding endpoint, in a mode that holds. */
+function holds<Ctx>(decision: Extract<Decision<Ctx>, { readonly kind: 'serve' }>): boolean {
+  const { endpoint } = decision;
+  return endpoint.holdsConnection === true && (endpoint.holdsWhen?.(decision.values) ?? true);
+}
+
 export class Pipeline<Ctx> {
   readonly #catalog: CatalogBodies;
   /** Responses of holding endpoints in progress in this process (chaos_held_responses). */
@@ -218,7 +224,7 @@ export class Pipeline<Ctx> {
       return undefined;
     }
     const cap = this.options.config.maxHeldPerIp;
-    if (decision.kind !== 'serve' || !decision.endpoint.holdsConnection || cap === 0) {
+    if (decision.kind !== 'serve' || !holds(decision) || cap === 0) {
       this.#render(decision, responder);
       return undefined;
     }
@@ -277,7 +283,7 @@ export class Pipeline<Ctx> {
     }
     const { endpoint, values } = decision;
     if (exchange) this.#note(exchange, endpoint, values);
-    if (endpoint.holdsConnection) {
+    if (holds(decision)) {
       this.heldResponses++;
       responder.whenDone(() => this.heldResponses--);
     }

@@ -63,6 +63,12 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs, C extends s
   /** Stalls or holds the connection by design (/slow, /drip, …): never picked by /random. */
   readonly holdsConnection?: boolean;
   /**
+   * Which requests of a `holdsConnection` endpoint really hold (when only some
+   * modes do): the others take no MAX_HELD_PER_IP slot, so they cost no store
+   * call, and are not counted as held. Absent: every request holds.
+   */
+  readonly holdsWhen?: (params: ParamValues<P>) => boolean;
+  /**
    * The longest one response of this endpoint can last, from the request to
    * its last byte or its close, under the service's configuration; stated in
    * the catalog. Required where `holdsConnection` is set.

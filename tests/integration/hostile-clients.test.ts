@@ -80,6 +80,12 @@ t.test('held responses per client: past MAX_HELD_PER_IP a real 429 naming the ca
   t.notMatch(text, /X-Chaos-/i, 'a real limit, no X-Chaos-*');
   const bystander = await rawExchange(port, get('/status/200', { Connection: 'close' }), { until: completeByLength });
   t.match(bystander.data.toString('latin1'), /^HTTP\/1\.1 200 /, 'endpoints that do not hold are not capped');
+  // /bytes holds only in its overshoot mode: its other modes answer at once and take no slot.
+  for (const mode of ['wrong-content-type', 'content-length-undershoot']) {
+    const answered = await rawExchange(port, get(`/bytes?n=10&mode=${mode}`, { Connection: 'close' }), { until: completeByLength });
+    t.match(answered.data.toString('latin1'), /^HTTP\/1\.1 200 /, `/bytes ${mode} is not capped`);
+  }
+  t.match((await ask('/bytes?n=10')).data.toString('latin1'), /^HTTP\/1\.1 429 /, '/bytes in its holding mode is');
   for (const r of await Promise.all(slow)) t.match(r.data.toString('latin1'), /^HTTP\/1\.1 200 /);
   t.match((await ask('/slow?ms=10')).data.toString('latin1'), /^HTTP\/1\.1 200 /, 'the slots came back');
 

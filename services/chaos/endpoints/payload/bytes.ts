@@ -9,7 +9,9 @@ export default defineChaosEndpoint({
   path: '/bytes',
   category: 'payload',
   holdsConnection: true,
-  // The overshoot holds the connection for the bytes that never come, until HOLD_MS.
+  // The overshoot holds the connection for the bytes that never come, until HOLD_MS;
+  // the other modes answer at once and take no held-response slot.
+  holdsWhen: ({ mode }) => mode === 'content-length-overshoot',
   longestMs: (config) => config.holdMs,
   summary: '`n` seeded random bytes framed by a lying Content-Length or a lying Content-Type',
   params: {
