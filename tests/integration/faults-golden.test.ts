@@ -2,20 +2,10 @@
 // the exact response of /slow, /drip, /truncate, /partial-stream and /random
 // on a real socket (only the Date value is masked), recorded before they were
 // rewritten as fault compositions, so the rewrite is proven byte-identical.
-import { createHash } from 'node:crypto';
 import t from 'tap';
+import { checkGolden, type GoldenCase } from '../helpers/golden.js';
 import { rawExchange, type RawResult } from '../helpers/raw.js';
 import { startChaos } from '../helpers/servers.js';
-
-interface GoldenCase {
-  readonly request: string;
-  /** The whole response, Date value masked as DATE; or its SHA-256 (hex) when long. */
-  readonly bytes?: string;
-  readonly sha256?: string;
-  readonly end: 'fin' | 'reset' | 'stopped';
-  /** Sizes of the separate arrivals, where the schedule is part of the behaviour. */
-  readonly arrivals?: readonly number[];
-}
 
 const GOLDEN: readonly GoldenCase[] = [
   {request: "GET /slow?ms=30 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",end: "stopped",bytes: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 52\r\nDate: DATE\r\nX-Chaos-Category: latency\r\nX-Chaos-Endpoint: /slow\r\nX-Chaos-Delayed-Ms: 30\r\n\r\n{\"endpoint\":\"/slow\",\"delayed_ms\":30,\"max_ms\":15000}\n"},
@@ -91,10 +81,6 @@ const GOLDEN: readonly GoldenCase[] = [
   {request: "GET /random?seed=golden-0 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",end: "fin",sha256: "7701f82a228d79a15a6a5bad0ecc5756abb5537e22e656eb6897a821c1cbae50"},
 ];
 
-function masked(data: Buffer): string {
-  return data.toString('latin1').replace(/\r\nDate: [^\r\n]*/g, '\r\nDate: DATE');
-}
-
 /** Complete when the framing is: a head and its Content-Length body (no Content-Length: head only). */
 function framedComplete(headOnly: boolean) {
   return (data: Buffer): boolean => {
@@ -115,14 +101,5 @@ async function capture(port: number, request: string): Promise<RawResult> {
 
 t.test('golden bytes of the fault-built endpoints', async (t) => {
   const { port } = await startChaos(t);
-  for (const c of GOLDEN) {
-    await t.test(c.request.split('\r\n')[0] as string, async (t) => {
-      const r = await capture(port, c.request);
-      const text = masked(r.data);
-      if (c.bytes !== undefined) t.equal(text, c.bytes, 'exact bytes');
-      if (c.sha256 !== undefined) t.equal(createHash('sha256').update(text, 'latin1').digest('hex'), c.sha256, 'exact bytes (digest)');
-      t.equal(r.end, c.end, 'ends the same way');
-      if (c.arrivals) t.same(r.arrivals.map((a) => a.bytes), c.arrivals, 'the same pieces on the same schedule');
-    });
-  }
+  await checkGolden(t, GOLDEN, (request) => capture(port, request), (request) => request.split('\r\n')[0] as string, 'the same pieces on the same schedule');
 });

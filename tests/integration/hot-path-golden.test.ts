@@ -5,20 +5,10 @@
 // precomputed pieces and written with its body in one write. Only the Date
 // value is masked. Where it is pinned, `arrivals` shows the head and body
 // left together (one write, one arrival on loopback).
-import { createHash } from 'node:crypto';
 import t from 'tap';
+import { checkGolden, type GoldenCase } from '../helpers/golden.js';
 import { rawExchange, type RawResult } from '../helpers/raw.js';
 import { startChaos } from '../helpers/servers.js';
-
-interface GoldenCase {
-  readonly request: string;
-  /** The whole response, Date value masked as DATE; or its SHA-256 (hex) when long. */
-  readonly bytes?: string;
-  readonly sha256?: string;
-  readonly end: 'fin' | 'reset' | 'stopped';
-  /** Sizes of the separate arrivals, where one write per response is part of what is pinned. */
-  readonly arrivals?: readonly number[];
-}
 
 const GOLDEN: readonly GoldenCase[] = [
   {request: "GET /status/200 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",end: "stopped",bytes: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 57\r\nDate: DATE\r\nX-Chaos-Category: status\r\nX-Chaos-Endpoint: /status/{code}\r\nX-Chaos-Status: 200\r\n\r\n{\"endpoint\":\"/status/{code}\",\"status\":200,\"reason\":\"OK\"}\n",arrivals: [246]},
@@ -60,10 +50,6 @@ const GOLDEN: readonly GoldenCase[] = [
   {request: "HEAD /.well-known/chaos HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",end: "stopped",bytes: "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1212\r\nDate: DATE\r\nX-Chaos-Category: discovery\r\nX-Chaos-Endpoint: /.well-known/chaos\r\nX-Chaos-Discovery-Mode: semantic\r\nX-Chaos-Drift-Schema: openid-configuration\r\nAccess-Control-Allow-Origin: *\r\n\r\n",arrivals: [287]},
 ];
 
-function masked(data: Buffer): string {
-  return data.toString('latin1').replace(/\r\nDate: [^\r\n]*/g, '\r\nDate: DATE');
-}
-
 /** Complete when every response is framed: a head, then its Content-Length body (head only for HEAD, 1xx, 204, 304). */
 function framedComplete(headOnly: readonly boolean[]) {
   return (data: Buffer): boolean => {
@@ -92,14 +78,5 @@ async function capture(port: number, request: string): Promise<RawResult> {
 
 t.test('golden bytes of the hot-path responses', async (t) => {
   const { port } = await startChaos(t);
-  for (const c of GOLDEN) {
-    await t.test(c.request.replace(/\r\n[\s\S]*/, '') + (c.request.includes('Connection:') ? ' (Connection)' : ''), async (t) => {
-      const r = await capture(port, c.request);
-      const text = masked(r.data);
-      if (c.bytes !== undefined) t.equal(text, c.bytes, 'exact bytes');
-      if (c.sha256 !== undefined) t.equal(createHash('sha256').update(text, 'latin1').digest('hex'), c.sha256, 'exact bytes (digest)');
-      t.equal(r.end, c.end, 'ends the same way');
-      if (c.arrivals) t.same(r.arrivals.map((a) => a.bytes), c.arrivals, 'one write per response');
-    });
-  }
+  await checkGolden(t, GOLDEN, (request) => capture(port, request), (request) => request.replace(/\r\n[\s\S]*/, '') + (request.includes('Connection:') ? ' (Connection)' : ''), 'one write per response');
 });

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# A quick paired A/B of one chaos path: this build's chaos beside another
+# build's (BENCH_BEFORE_DIST, a dist/ directory), both on core 0, wrk on
+# core 1, alternating rounds with the order swapped each round. Prints req/s
+# and server CPU µs per request (utime + stime from /proc) per round. Both
+# run as users run them: the per-IP limiter on (never refusing), metrics on.
+# Usage (after make build): BENCH_BEFORE_DIST=/path/to/other/dist bash bench/ab.sh '/status/200' [rounds=6] [seconds=3]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+before="${BENCH_BEFORE_DIST:?set BENCH_BEFORE_DIST to the dist directory of another build}"
+path="${1:-/status/200}"; rounds="${2:-6}"; seconds="${3:-3}"
+command -v wrk >/dev/null || { echo "bench/ab.sh: wrk is missing (apt-get install wrk)" >&2; exit 1; }
+env=(LOG_LEVEL=warn RATE_LIMIT_GENERAL=1000000000 MAX_CONNECTIONS_PER_IP=256)
+free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+pb=$(free_port); pa=$(free_port); mb=$(free_port); ma=$(free_port)
+env "${env[@]}" CHAOS_PORT="$pb" METRICS_PORT="$mb" taskset -c 0 node "$before/services/chaos/main.js" >/dev/null 2>&1 &
+before_pid=$!
+env "${env[@]}" CHAOS_PORT="$pa" METRICS_PORT="$ma" taskset -c 0 node dist/services/chaos/main.js >/dev/null 2>&1 &
+after_pid=$!
+trap 'kill $before_pid $after_pid 2>/dev/null || true' EXIT
+for port in "$pb" "$pa"; do
+  for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+  taskset -c 1 wrk -t1 -c64 -d2s "http://127.0.0.1:$port$path" >/dev/null
+done
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+ticks_per_second=$(getconf CLK_TCK)
+for round in $(seq 1 "$rounds"); do
+  order="before:$pb:$before_pid after:$pa:$after_pid"
+  ((round % 2 == 0)) && order="after:$pa:$after_pid before:$pb:$before_pid"
+  for entry in $order; do
+    IFS=: read -r name port pid <<<"$entry"
+    c0=$(cpu_ticks "$pid")
+    out=$(taskset -c 1 wrk -t1 -c64 -d"${seconds}s" "http://127.0.0.1:$port$path")
+    c1=$(cpu_ticks "$pid")
+    n=$(awk '/requests in/ {print $1}' <<<"$out")
+    rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
+    micros=$(awk -v t=$((c1 - c0)) -v n="$n" -v hz="$ticks_per_second" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')
+    echo "$name round $round: $rps req/s, $micros µs/req"
+  done
+done
