@@ -372,8 +372,9 @@ class RequestContext implements HttpContext {
 function endpointLines(host: Exclude<HostName, 'chaos'>, endpoint: HttpEndpoint, config: Config): EndpointLines {
   if (host !== 'control') return { fixed: chaosBaseHeaders(endpoint), twinPrefix: undefined, twin: null };
   const twin = counterpartUrl(host, endpoint, config.urls);
+  if (!endpoint.path.includes('{')) return { fixed: controlHeaders(twin), twinPrefix: undefined, twin };
   // A templated twin names the concrete path: counterpartUrl appends it to the twin host's URL.
-  const templated = endpoint.path.includes('{') && twin !== counterpartUrl(host, endpoint, config.urls, '');
-  if (templated) return { fixed: undefined, twinPrefix: counterpartUrl(host, endpoint, config.urls, '') as string, twin };
+  const prefix = counterpartUrl(host, endpoint, config.urls, '');
+  if (prefix !== null && prefix !== twin) return { fixed: undefined, twinPrefix: prefix, twin };
   return { fixed: controlHeaders(twin), twinPrefix: undefined, twin };
 }
