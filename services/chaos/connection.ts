@@ -16,6 +16,7 @@ import { ClientChecks } from '../../shared/rate-limit.js';
 import { peerAddress } from '../../shared/trust.js';
 import { RequestParser, RequestRejected, type ParsedRequest, type ParserEvents, type ParserLimits, type ParserOptions } from './parser.js';
 import { parseProxyV2 } from './proxy-v2.js';
+import { flushTurn } from './turn-writes.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
 
 /** What a connection needs from the server that accepted it. */
@@ -279,7 +280,7 @@ export class Connection implements WireOwner, ParserEvents {
       this.#pump();
     });
     // A client that stops reading for as long as an idle one may wait is cut off.
-    this.#stallTimer = setTimeout(() => this.socket.destroy(), this.host.idleTimeoutMs);
+    this.#stallTimer = setTimeout(() => this.destroy(), this.host.idleTimeoutMs);
   }
 
   /** The interim 100 goes out only between responses, never inside one. */
@@ -329,6 +330,7 @@ export class Connection implements WireOwner, ParserEvents {
   }
 
   destroy(): void {
+    flushTurn(this.socket);
     this.socket.destroy();
   }
 

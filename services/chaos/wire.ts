@@ -3,6 +3,7 @@
 // how the connection ends. Every timer it hands out dies with the socket.
 import type { Socket } from 'node:net';
 import { formatHead, reasonPhrase, type HeaderList } from '../../shared/headers.js';
+import { corkForTurn, flushTurn } from './turn-writes.js';
 
 /**
  * How a response leaves its connection:
@@ -153,6 +154,7 @@ export class Wire implements ResponseSink {
     this.#claimHead();
     if (!this.#closed) {
       this.#status = status;
+      corkForTurn(this.socket);
       this.bytesWritten += head.length;
       if (body === undefined || body.length === 0 || this.headOnly) this.socket.write(head, 'latin1');
       else {
@@ -187,7 +189,9 @@ export class Wire implements ResponseSink {
     const head = this.#pendingHead;
     if (head === undefined) return;
     this.#pendingHead = undefined;
-    if (!this.#closed) this.socket.write(head, 'latin1');
+    if (this.#closed) return;
+    corkForTurn(this.socket);
+    this.socket.write(head, 'latin1');
   }
 
   /** Writes body bytes; returns false when the caller should wait for drain. */
@@ -195,6 +199,7 @@ export class Wire implements ResponseSink {
     if (this.#closed || this.headOnly) return true;
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
     this.bytesWritten += bytes.length;
+    corkForTurn(this.socket);
     const head = this.#pendingHead;
     if (head === undefined) return this.socket.write(bytes);
     this.#pendingHead = undefined;
@@ -227,6 +232,7 @@ export class Wire implements ResponseSink {
     this.flushHead();
     if (bytes.length === 0) return !this.socket.writableNeedDrain;
     this.bytesWritten += bytes.length;
+    corkForTurn(this.socket);
     return this.socket.write(bytes);
   }
 
@@ -253,7 +259,10 @@ export class Wire implements ResponseSink {
     // Waiting on a client that never reads would hold the connection for ever.
     // Kept with the other timers, so it also dies when the response ends.
     if (this.stallMs > 0) {
-      stall = setTimeout(() => this.socket.destroy(), this.stallMs);
+      stall = setTimeout(() => {
+        flushTurn(this.socket);
+        this.socket.destroy();
+      }, this.stallMs);
       (this.#timers ??= new Set()).add(stall);
     }
   }
@@ -265,8 +274,11 @@ export class Wire implements ResponseSink {
     this.#endAction = action;
     // The head goes out before whatever the connection does next (the next
     // pipelined response, a FIN, a hold); a reset drops it with anything unsent.
-    if (action === 'reset') this.#dropUnsent();
-    else this.flushHead();
+    if (action === 'reset') {
+      // What this turn's batch holds back was written before the reset: it goes first, as it would unbatched.
+      flushTurn(this.socket);
+      this.#dropUnsent();
+    } else this.flushHead();
     if (this.#timers) for (const t of this.#timers) clearTimeout(t);
     this.#timers = undefined;
     this.owner.finished(this, action);

@@ -608,6 +608,11 @@ t.test('an endpoint that fails: 500 without X-Chaos-*, and the server keeps serv
       ctx.wire.setTimer(1000, () => sendComplete(ctx, 200, 'text/plain', Buffer.from('never')));
       throw new Error('boom with a timer set');
     }),
+    def('writes-then-resets', (ctx) => {
+      ctx.wire.rawHead('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n');
+      ctx.wire.write('part');
+      ctx.wire.end('reset');
+    }),
     def('fine', (ctx) => sendComplete(ctx, 200, 'text/plain', Buffer.from('fine'))),
   ]);
   const { port } = await startWith(t, registry);
@@ -632,6 +637,11 @@ t.test('an endpoint that fails: 500 without X-Chaos-*, and the server keeps serv
   });
   await t.test('a failure after the head was sent resets the connection', async (t) => {
     const res = await rawExchange(port, get('/throws-after-head'), { timeoutMs: 3000 });
+    t.equal(res.end, 'reset');
+  });
+  await t.test('bytes written before a reset in the same turn reach the client before the RST (writes batched per turn)', async (t) => {
+    const res = await rawExchange(port, get('/writes-then-resets'), { timeoutMs: 3000 });
+    t.equal(res.data.toString('latin1'), 'HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\npart');
     t.equal(res.end, 'reset');
   });
   await t.test('still serving', async (t) => {

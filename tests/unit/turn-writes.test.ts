@@ -1,0 +1,81 @@
+// Writes batched per event-loop turn (services/chaos/turn-writes.ts): held
+// back until the turn's callbacks have run, then sent together, in order;
+// flushTurn sends them at once. Real sockets on loopback.
+import net from 'node:net';
+import { once } from 'node:events';
+import t, { type Test } from 'tap';
+import { corkForTurn, flushTurn } from '../../services/chaos/turn-writes.js';
+
+async function socketPair(t: Test): Promise<{ client: net.Socket; server: net.Socket }> {
+  const listener = net.createServer();
+  listener.listen(0, '127.0.0.1');
+  await once(listener, 'listening');
+  const { port } = listener.address() as net.AddressInfo;
+  const accepted = once(listener, 'connection') as Promise<[net.Socket]>;
+  const client = net.connect(port, '127.0.0.1');
+  await once(client, 'connect');
+  const [server] = await accepted;
+  t.teardown(() => {
+    client.destroy();
+    server.destroy();
+    listener.close();
+  });
+  return { client, server };
+}
+
+/** Everything the peer has received by the time `ms` have passed. */
+async function received(socket: net.Socket, ms: number): Promise<string> {
+  let text = '';
+  const onData = (chunk: Buffer): void => void (text += chunk.toString('latin1'));
+  socket.on('data', onData);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  socket.off('data', onData);
+  return text;
+}
+
+t.test('writes of one turn are held until the turn ends, then sent in order', async (t) => {
+  const a = await socketPair(t);
+  const b = await socketPair(t);
+  corkForTurn(a.server);
+  a.server.write('one ');
+  corkForTurn(a.server); // a second write of the turn: already held
+  a.server.write('two');
+  corkForTurn(b.server);
+  b.server.write('other');
+  t.equal(a.server.writableLength, 7, 'held in the socket, not yet handed to the kernel');
+  t.equal(b.server.writableLength, 5);
+  await new Promise((resolve) => setImmediate(resolve));
+  t.equal(a.server.writableLength, 0, 'sent once the turn is over');
+  t.equal(b.server.writableLength, 0);
+  t.equal(a.server.writableCorked, 0);
+  t.equal(await received(a.client, 50), 'one two');
+  t.equal(await received(b.client, 0), 'other');
+});
+
+t.test('flushTurn sends at once what the turn holds; end() does too', async (t) => {
+  const a = await socketPair(t);
+  corkForTurn(a.server);
+  a.server.write('now');
+  flushTurn(a.server);
+  t.equal(a.server.writableLength, 0, 'handed to the kernel before the turn ends');
+  flushTurn(a.server); // nothing held: a no-op
+  t.equal(a.server.writableCorked, 0);
+  const b = await socketPair(t);
+  corkForTurn(b.server);
+  b.server.write('last');
+  b.server.end();
+  t.equal(b.server.writableLength, 0, 'end() uncorks fully');
+  await new Promise((resolve) => setImmediate(resolve));
+  t.equal(b.server.writableCorked, 0, 'the end of the turn does not uncork an ended socket again');
+  t.equal(await received(a.client, 50), 'now');
+  t.equal(await received(b.client, 0), 'last');
+});
+
+t.test('a socket destroyed after flushTurn has delivered its bytes', async (t) => {
+  const a = await socketPair(t);
+  corkForTurn(a.server);
+  a.server.write('before the reset');
+  flushTurn(a.server);
+  a.server.resetAndDestroy();
+  t.equal(await received(a.client, 50), 'before the reset');
+});
