@@ -33,15 +33,18 @@ async function received(socket: net.Socket, ms: number): Promise<string> {
   return text;
 }
 
+/** A write as the chaos wire makes it: corked for the turn first. */
+function turnWrite(socket: net.Socket, text: string): void {
+  corkForTurn(socket);
+  socket.write(text);
+}
+
 t.test('writes of one turn are held until the turn ends, then sent in order', async (t) => {
   const a = await socketPair(t);
   const b = await socketPair(t);
-  corkForTurn(a.server);
-  a.server.write('one ');
-  corkForTurn(a.server); // a second write of the turn: already held
-  a.server.write('two');
-  corkForTurn(b.server);
-  b.server.write('other');
+  turnWrite(a.server, 'one ');
+  turnWrite(a.server, 'two'); // a second write of the turn: already held
+  turnWrite(b.server, 'other');
   t.equal(a.server.writableLength, 7, 'held in the socket, not yet handed to the kernel');
   t.equal(b.server.writableLength, 5);
   await new Promise((resolve) => setImmediate(resolve));
@@ -54,15 +57,13 @@ t.test('writes of one turn are held until the turn ends, then sent in order', as
 
 t.test('flushTurn sends at once what the turn holds; end() does too', async (t) => {
   const a = await socketPair(t);
-  corkForTurn(a.server);
-  a.server.write('now');
+  turnWrite(a.server, 'now');
   flushTurn(a.server);
   t.equal(a.server.writableLength, 0, 'handed to the kernel before the turn ends');
   flushTurn(a.server); // nothing held: a no-op
   t.equal(a.server.writableCorked, 0);
   const b = await socketPair(t);
-  corkForTurn(b.server);
-  b.server.write('last');
+  turnWrite(b.server, 'last');
   b.server.end();
   t.equal(b.server.writableLength, 0, 'end() uncorks fully');
   await new Promise((resolve) => setImmediate(resolve));
@@ -73,8 +74,7 @@ t.test('flushTurn sends at once what the turn holds; end() does too', async (t) 
 
 t.test('a socket destroyed after flushTurn has delivered its bytes', async (t) => {
   const a = await socketPair(t);
-  corkForTurn(a.server);
-  a.server.write('before the reset');
+  turnWrite(a.server, 'before the reset');
   flushTurn(a.server);
   a.server.resetAndDestroy();
   t.equal(await received(a.client, 50), 'before the reset');
