@@ -10,6 +10,7 @@ import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from './erro
 import { addClampedHeader, chaosBaseHeaders, CHAOS_PREFIX, controlHeaders, type HeaderList, type HeaderValue } from './headers.js';
 import type { Logger } from './log.js';
 import { Exchange, observing } from './observe.js';
+import { respondInTurn } from './turn-ends.js';
 import { hubBodies } from './hub.js';
 import { COMPARE_PATH, ComparePage, type ChaosRoutes } from './compare/page.js';
 import { ClientChecks } from './rate-limit.js';
@@ -300,8 +301,7 @@ class ResponseResponder implements Responder<HttpContext> {
 
   plain(response: PlainResponse, last: boolean): void {
     if (last) this.res.shouldKeepAlive = false;
-    this.res.writeHead(response.status, response.headers.flat());
-    this.res.end(this.req.method === 'HEAD' ? undefined : response.body);
+    respondInTurn(this.res, response.status, response.headers.flat(), this.req.method === 'HEAD' ? undefined : response.body);
   }
 
   context(endpoint: HttpEndpoint, clamped: readonly string[]): HttpContext {
@@ -341,8 +341,7 @@ function sendComplete(
   for (const [name, value] of this.headers) head.push(name, value);
   if (extra) for (const suffix in extra) head.push(`${CHAOS_PREFIX}${suffix}`, String(extra[suffix]));
   if (more) for (const [name, value] of more) head.push(name, value);
-  this.res.writeHead(status, head);
-  this.res.end(this.req.method === 'HEAD' ? undefined : body);
+  respondInTurn(this.res, status, head, this.req.method === 'HEAD' ? undefined : body);
 }
 
 /** One request's context, as a class: a fixed shape, and no closure per request. */
