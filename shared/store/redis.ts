@@ -215,6 +215,9 @@ export class RedisStore implements Store {
       // 50, 100, 200, … ms, capped: a Redis that comes back is found within the cap.
       retryStrategy: (times) => Math.min(25 * 2 ** Math.min(times, 16), reconnectMaxMs),
       enableAutoPipelining: options.autoPipelining ?? true,
+      // A rate batch is already one call per turn (checkRate): auto-pipelining would wrap each in a
+      // Pipeline of its own for nothing (a Pipeline is costly to build; without it the Redis row ran 1.2–1.3× faster).
+      autoPipeliningIgnoredCommands: ['chaosRate'],
       connectionName: 'chaos-endpoint-service',
     };
     const connection = connectionOf(options.url);
