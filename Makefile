@@ -4,7 +4,7 @@ SHELL := /bin/bash
 
 STAMP := node_modules/.install-stamp
 
-.PHONY: help up ports stack-tools test build deps tools bench clean readme
+.PHONY: help up ports stack-tools test build deps tools held-client bench clean readme
 
 help:
 	@echo "make up     install, build and run the stack: HAProxy on :8080 in front of Redis and 2 replicas of each"
@@ -29,9 +29,10 @@ build: deps
 # System tools the tests drive: curl checks the headline lies as a user sees them;
 # redis-server backs the shared-store tests (they start their own on a free port);
 # haproxy is the front door the stack tests start; chromium runs the browser tests;
-# promtool (prometheus) checks the Prometheus configurations.
+# promtool (prometheus) checks the Prometheus configurations; cc (gcc) compiles the
+# benchmark's C client in its test.
 tools:
-	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy chromium:chromium promtool:prometheus
+	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy chromium:chromium promtool:prometheus cc:gcc
 
 # Ports first (before anything is built), then the build, then the tools the
 # full stack needs when STACK=full asks for it (installed as root, or named).
@@ -47,9 +48,15 @@ stack-tools:
 test: build tools
 	@bash scripts/test.sh
 
+# The held-responses client in C (bench/held-client.c), beside the compiled benchmarks:
+# built after every build, which replaces dist/ (the flags are HELD_CLIENT_CFLAGS in bench/streams.ts).
+held-client: build
+	@bash scripts/ensure-tools.sh cc:gcc
+	cc -O2 -Wall -Wextra -std=c11 -D_GNU_SOURCE -o dist/bench/held-client bench/held-client.c
+
 # wrk drives the throughput benchmarks (pinned with taskset, from util-linux);
 # redis-server backs the Redis row (the front-door part runs when haproxy is there).
-bench: build
+bench: held-client
 	@bash scripts/ensure-tools.sh wrk:wrk taskset:util-linux redis-server:redis-server
 	@bash bench/run.sh
 

@@ -2,12 +2,15 @@
 // chaos host beside go-httpbin doing the same thing. A burst of delayed
 // responses (chaos /slow?ms=2000 beside go-httpbin /delay/2: request to first
 // byte) and many slow streams (chaos /drip beside go-httpbin /drip: first byte
-// to last). Each benchmark gets a fresh server on core 0 and the client
-// (bench/drip-client.ts) on core 1, each socket connecting when its request
-// is due: go-httpbin closes a connection that has sent nothing for 1 s, and
-// chaos one idle for FIRST_REQUEST_TIMEOUT_MS. The chaos processes run as users run them
-// (per-IP limiter on in memory, metrics on), except that the per-client caps on
-// connections and held responses are off: every stream comes from 127.0.0.1.
+// to last). Each benchmark gets a fresh server on core 0 and the client on
+// core 1: bench/held-client.c when it is built (make bench), else
+// bench/drip-client.ts (BENCH_HELD_CLIENT=c|node chooses). By default each
+// socket connects when its request is due (BENCH_HELD_CONNECT=first connects
+// them all before the ramp): go-httpbin closes a connection that has sent
+// nothing for 1 s, and chaos one idle for FIRST_REQUEST_TIMEOUT_MS. The chaos
+// processes run as users run them (per-IP limiter on in memory, metrics on),
+// except that the per-client caps on connections and held responses are off:
+// every stream comes from 127.0.0.1.
 // Run after `make build`: node dist/bench/held.js (about 1 minute).
 import {
   envInt,
@@ -22,7 +25,7 @@ import {
   type Child,
   type Peer,
 } from './lib.js';
-import { measureHeld, type HeldOptions, type HeldResult } from './streams.js';
+import { heldClientFromEnv, measureHeld, type HeldOptions, type HeldResult } from './streams.js';
 
 const SLOW_REQUESTS = envInt('BENCH_SLOW', 2000);
 const STREAMS = envInt('BENCH_STREAMS', 5000);
@@ -32,6 +35,9 @@ const CHAOS_MAIN = process.env.BENCH_CHAOS_MAIN || 'services/chaos/main.js';
 /** Another build's dist/: its chaos runs each benchmark too, right after this build's (before and after in one run). */
 const BEFORE_DIST = process.env.BENCH_BEFORE_DIST || undefined;
 const skip = process.env.BENCH_SKIP ?? '';
+const CLIENT = heldClientFromEnv();
+const CONNECT = process.env.BENCH_HELD_CONNECT || 'per-request';
+if (CONNECT !== 'per-request' && CONNECT !== 'first') throw new Error(`BENCH_HELD_CONNECT must be per-request or first, got ${CONNECT}`);
 
 const SLOW_LATENESS_TARGET_MS = 10;
 const RSS_TARGET_MIB_PER_1000 = 12;
@@ -81,6 +87,7 @@ function row(bench: Bench, r: HeldResult): string[] {
     `${(r.onTimeFraction * 100).toFixed(1)} %`,
     `${mib(r.rssBeforeBytes)} → ${mib(r.rssPeakSampledBytes)} / ${mib(r.rssPeakBytes)}${r.hwmReset ? '' : ' (HWM not reset)'}`,
     (r.rssPer1000Bytes / MiB).toFixed(2),
+    `${ms(r.connectMs)} / ${ms(r.rampActualMs)}`,
     `${ms(r.clientLoopDelayP99Ms)} / ${ms(r.clientLoopDelayMaxMs)}`,
     `${(r.serverRunQueueShare * 100).toFixed(0)} %`,
     `${(r.othersShare * 100).toFixed(0)} %${r.othersShare > NOISY_SHARE ? ' noisy' : ''}`,
@@ -90,7 +97,7 @@ function row(bench: Bench, r: HeldResult): string[] {
 const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT MET');
 
 /**
- * A lateness bound finer than the client's own event-loop delay is beyond what
+ * A lateness bound finer than the client's own loop delay is beyond what
  * this client can judge (its timestamps are late by that much): the verdict
  * says so rather than blame the server alone.
  */
@@ -105,7 +112,7 @@ async function main(): Promise<void> {
   if (!goBinary) log('go-httpbin not found (BENCH_GO_HTTPBIN, ../shared/peers/go-httpbin or PATH): its rows are left out');
   const servers: Bench['server'][] = ['chaos', ...(BEFORE_DIST ? (['chaos, before'] as const) : []), ...(goBinary ? (['go-httpbin'] as const) : [])];
   const benches: Bench[] = [];
-  const common = { clientCore: CLIENT_CORE, connectPerRequest: true };
+  const common = { clientCore: CLIENT_CORE, connectPerRequest: CONNECT === 'per-request', client: CLIENT };
   if (!skip.includes('slow')) {
     for (const server of servers) {
       const path = server === 'go-httpbin' ? SLOW.go : SLOW.chaos;
@@ -132,19 +139,28 @@ async function main(): Promise<void> {
     }
   }
 
+  const clientName =
+    CLIENT.kind === 'c'
+      ? 'bench/held-client.c (C, epoll; its loop delay is how late it woke for its own deadlines)'
+      : 'bench/drip-client.ts (node:net; its loop delay is node\'s event-loop delay)';
+  const connectMode =
+    CONNECT === 'per-request'
+      ? 'each socket connects when its request is due, evenly over the ramp, and sends it on connect (BENCH_HELD_CONNECT=per-request)'
+      : 'every socket connects first, then the requests go out evenly over the ramp (BENCH_HELD_CONNECT=first)';
   const out: string[] = [
     '',
-    `Held responses: a fresh server per benchmark started under taskset -c ${SERVER_CORE}, the raw-socket client (bench/drip-client.ts) on core ${CLIENT_CORE}; ` +
-      'each socket connects when its request is due (evenly over the ramp, at most 200 handshakes at a time) and sends it on connect. Chaos as users run it (per-IP limiter on, in memory; metrics on) ' +
+    `Held responses: a fresh server per benchmark started under taskset -c ${SERVER_CORE}, the client on core ${CLIENT_CORE}: ${clientName} (BENCH_HELD_CLIENT); ` +
+      `${connectMode} (at most 200 handshakes at a time). Chaos as users run it (per-IP limiter on, in memory; metrics on) ` +
       'with MAX_CONNECTIONS_PER_IP=0 and MAX_HELD_PER_IP=0 (one client address holds them all).',
     `Burst: ${SLOW_REQUESTS} × chaos ${SLOW.chaos} beside go-httpbin ${SLOW.go}, requests sent over 500 ms; lateness = request to first byte − ${SLOW.scheduledMs} ms.`,
     `Streams: ${STREAMS} × chaos ${DRIP.chaos} beside go-httpbin ${DRIP.go}, requests sent over 1000 ms; both write 10 times 200 ms apart ` +
       `(chaos 10 bytes a write, go-httpbin 1: it cannot send more per pause; go-httpbin also holds each response 200 ms after its last byte); ` +
       `lateness = first byte to last − ${DRIP.scheduledMs} ms.`,
     'RSS: idle (after a 50-request warm-up) → peak sampled every 20 ms / VmHWM (the kernel\'s peak, reset after the warm-up); per 1000 = (VmHWM − idle) ÷ most held at once × 1000.',
+    'connect / ramp: from the first connect to the start of the ramp (0 when each connects as its request is due), and how long the ramp took (its schedule: 500 ms burst, 1000 ms streams).',
     '',
     table([
-      ['server', 'path', 'completed / failed', 'most held at once', 'lateness p1 / p50 / p99 / max ms', 'within 1 %', 'RSS idle → peak sampled / HWM MiB', 'MiB per 1000', 'client loop delay p99 / max ms', 'server threads waiting for a CPU ÷ run', 'others'],
+      ['server', 'path', 'completed / failed', 'most held at once', 'lateness p1 / p50 / p99 / max ms', 'within 1 %', 'RSS idle → peak sampled / HWM MiB', 'MiB per 1000', 'connect / ramp ms', 'client loop delay p99 / max ms', 'server threads waiting for a CPU ÷ run', 'others'],
       ...results.map(([b, r]) => row(b, r)),
     ]),
     '',

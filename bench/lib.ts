@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: child servers (optionally pinned to a
 // core), redis-server and go-httpbin, /proc readers, and percentiles.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -31,11 +31,16 @@ function isReady(message: unknown): message is Ready {
  * under `taskset -c <core>` when a core is given: every thread the process
  * ever starts is then on that core (taskset execs, so the pid is the command's).
  */
-export function spawnOn(core: number | undefined, command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; ipc?: boolean } = {}): ChildProcess {
+export function spawnOn(
+  core: number | undefined,
+  command: string,
+  args: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; ipc?: boolean; stdio?: StdioOptions } = {},
+): ChildProcess {
   const [file, ...rest] = core === undefined ? [command, ...args] : ['taskset', '-c', String(core), command, ...args];
   return spawn(file as string, rest, {
     env: options.env ?? process.env,
-    stdio: options.ipc ? ['ignore', 'inherit', 'inherit', 'ipc'] : ['ignore', 'ignore', 'ignore'],
+    stdio: options.stdio ?? (options.ipc ? ['ignore', 'inherit', 'inherit', 'ipc'] : ['ignore', 'ignore', 'ignore']),
   });
 }
 

@@ -2,12 +2,36 @@
 // held response (sampled VmRSS and the kernel's own peak, VmHWM) and whether
 // each response kept its schedule. Two shapes: a stream (/drip: timed from its
 // first byte to its last) and a delayed response (/slow, /delay: timed from
-// the request to the first byte). The client (bench/drip-client.ts) is its own
-// process, on a core of its own when asked, so its work lands neither in the
-// server's RSS nor in its event loop.
+// the request to the first byte). The client is its own process, on a core of
+// its own when asked, so its work lands neither in the server's RSS nor in its
+// event loop: bench/held-client.c (C, epoll; its timestamps are late by
+// microseconds) when it is built, else bench/drip-client.ts (node; late by its
+// event-loop delay, which at thousands of streams is above the bounds judged).
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import type { DripClientOptions, DripClientPhase, DripClientResult, StreamTiming } from './drip-client.js';
-import { DIST, forkNode, peakRssBytes, Quietness, quantile, resetPeakRss, rssBytes, runQueueWaitSeconds, sleep, stopChild } from './lib.js';
+import { DIST, forkNode, peakRssBytes, Quietness, quantile, resetPeakRss, rssBytes, runQueueWaitSeconds, sleep, spawnOn, stopChild } from './lib.js';
+
+/** Which client measures: node (bench/drip-client.ts) or C (bench/held-client.c compiled to `binary`). */
+export type HeldClient = { readonly kind: 'node' } | { readonly kind: 'c'; readonly binary: string };
+
+/** Where `make bench` compiles bench/held-client.c. */
+export const HELD_CLIENT_BINARY = path.join(DIST, 'bench/held-client');
+/** The compiler flags of that build (the Makefile's rule uses the same). */
+export const HELD_CLIENT_CFLAGS = ['-O2', '-Wall', '-Wextra', '-std=c11', '-D_GNU_SOURCE'];
+
+/**
+ * BENCH_HELD_CLIENT=c|node; by default the C client when it is built, else node.
+ * Asking for c when it is not built is an error, not a silent fallback.
+ */
+export function heldClientFromEnv(): HeldClient {
+  const asked = process.env.BENCH_HELD_CLIENT || undefined;
+  if (asked !== undefined && asked !== 'c' && asked !== 'node') throw new Error(`BENCH_HELD_CLIENT must be c or node, got ${asked}`);
+  const built = existsSync(HELD_CLIENT_BINARY);
+  if (asked === 'c' && !built) throw new Error(`BENCH_HELD_CLIENT=c but ${HELD_CLIENT_BINARY} is not built (make bench compiles it)`);
+  return asked === 'node' || !built ? { kind: 'node' } : { kind: 'c', binary: HELD_CLIENT_BINARY };
+}
 
 export interface HeldOptions {
   readonly streams: number;
@@ -27,6 +51,8 @@ export interface HeldOptions {
   readonly host?: string;
   /** Each socket connects when its request is due (see bench/drip-client.ts); else all connect first. */
   readonly connectPerRequest?: boolean;
+  /** The client that measures (default node). */
+  readonly client?: HeldClient;
 }
 
 /** The server under test: a process and the loopback port it listens on. */
@@ -93,7 +119,12 @@ function mostAtOnce(timings: readonly StreamTiming[]): number {
 
 export async function measureHeld(server: HeldServer, options: HeldOptions): Promise<HeldResult> {
   const client = (streams: number, requestPath: string, rampMs: number, timeoutMs: number, onPhase?: (phase: DripClientPhase) => void): Promise<ClientRun> =>
-    runClient({ port: server.port, host: options.host, streams, path: requestPath, rampMs, timeoutMs, connectPerRequest: options.connectPerRequest }, onPhase, options.clientCore);
+    runClient(
+      { port: server.port, host: options.host, streams, path: requestPath, rampMs, timeoutMs, connectPerRequest: options.connectPerRequest },
+      onPhase,
+      options.clientCore,
+      options.client,
+    );
   await client(50, options.warmPath, 50, 5_000);
   await sleep(300);
   const hwmReset = resetPeakRss(server.pid);
@@ -154,7 +185,11 @@ export async function measureHeld(server: HeldServer, options: HeldOptions): Pro
 export type ClientRun = DripClientResult & { readonly runQueueSeconds: number };
 
 /** The streams client in its own process (on `core` when given), until it reports its result. */
-export function runClient(options: DripClientOptions, onPhase: (phase: DripClientPhase) => void = () => {}, core?: number): Promise<ClientRun> {
+export function runClient(options: DripClientOptions, onPhase: (phase: DripClientPhase) => void = () => {}, core?: number, client: HeldClient = { kind: 'node' }): Promise<ClientRun> {
+  return client.kind === 'c' ? runCClient(client.binary, options, onPhase, core) : runNodeClient(options, onPhase, core);
+}
+
+function runNodeClient(options: DripClientOptions, onPhase: (phase: DripClientPhase) => void, core: number | undefined): Promise<ClientRun> {
   const child = forkNode(path.join(DIST, 'bench/drip-client.js'), [JSON.stringify(options)], {}, core);
   const pid = child.pid;
   const waitBefore = pid === undefined ? 0 : runQueueWaitSeconds(pid);
@@ -169,4 +204,54 @@ export function runClient(options: DripClientOptions, onPhase: (phase: DripClien
       else reject(new Error(`drip client exited (${code ?? 'signal'}) without a result`));
     });
   }).finally(() => stopChild(child)) as Promise<ClientRun>;
+}
+
+/** held-client's options (see the top of bench/held-client.c). */
+export function heldClientArgs(options: DripClientOptions): string[] {
+  return [
+    '--port', String(options.port),
+    ...(options.host === undefined ? [] : ['--host', options.host]),
+    '--streams', String(options.streams),
+    '--path', options.path,
+    '--ramp-ms', String(Math.round(options.rampMs)),
+    '--timeout-ms', String(Math.round(options.timeoutMs)),
+    ...(options.connectPerRequest ? ['--connect-per-request'] : []),
+  ];
+}
+
+/**
+ * The C client: one JSON message a line on its stdout, the same messages as the
+ * node client's. It stays after its result until its stdin closes
+ * (--wait-stdin-eof), so its run-queue wait is read while /proc still has it.
+ */
+function runCClient(binary: string, options: DripClientOptions, onPhase: (phase: DripClientPhase) => void, core: number | undefined): Promise<ClientRun> {
+  const child = spawnOn(core, binary, [...heldClientArgs(options), '--wait-stdin-eof'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const pid = child.pid;
+  const waitBefore = pid === undefined ? 0 : runQueueWaitSeconds(pid);
+  return new Promise<ClientRun>((resolve, reject) => {
+    let result: ClientRun | undefined;
+    child.once('error', reject);
+    if (!child.stdout || !child.stdin) throw new Error('held-client: no stdio pipes');
+    const stdin = child.stdin;
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      let message: DripClientPhase | DripClientResult;
+      try {
+        message = JSON.parse(line) as DripClientPhase | DripClientResult;
+      } catch {
+        reject(new Error(`held-client: not a JSON line: ${line.slice(0, 200)}`));
+        return;
+      }
+      if (message.type === 'phase') {
+        onPhase(message);
+      } else {
+        result = { ...message, runQueueSeconds: pid === undefined ? 0 : runQueueWaitSeconds(pid) - waitBefore };
+        stdin.end();
+      }
+    });
+    // 'close', not 'exit': every line of its stdout has been read by then.
+    child.once('close', (code) => {
+      if (result) resolve(result);
+      else reject(new Error(`held-client exited (${code ?? 'signal'}) without a result`));
+    });
+  }).finally(() => (pid === undefined ? undefined : stopChild(child)));
 }
