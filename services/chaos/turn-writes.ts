@@ -1,17 +1,23 @@
 // Writes made in one turn of the event loop leave together. The first write of
-// a turn to a socket corks it; once the turn's callbacks have run
-// (setImmediate: after every I/O callback of this poll, or every timer of this
-// batch), all of them are uncorked in one go. Waking the reader is the costly
+// a turn to a socket corks it; once the turn's I/O callbacks have run
+// (setImmediate: the check phase, right after the poll), all of them are
+// uncorked in one go. Waking the reader is the costly
 // part of a loopback write (most of its system time on a virtual machine, where
 // the wake-up is an interrupt to another CPU): a client woken by the first
 // response of a turn now finds the rest already there instead of being woken
 // once per response. The bytes, and their order on each socket, are unchanged;
 // only their grouping into syscalls is. Anything that would drop buffered bytes
 // (destroy, reset) calls flushTurn first; end() uncorks by itself.
+// Writes on a schedule (a response's own timers: a /slow answer, a /drip
+// chunk) are not held: run from the timers phase they would wait out the whole
+// poll phase, which under load is the lateness the schedule is judged by
+// (held.js measured the /drip p99 three times later, batched).
 import type { Socket } from 'node:net';
 
 const corked: Socket[] = [];
 let scheduled = false;
+/** Inside a timer's callback (see unbatched): writes go straight out. */
+let unbatchedDepth = 0;
 
 function uncorkAll(): void {
   scheduled = false;
@@ -23,7 +29,7 @@ function uncorkAll(): void {
 /** Holds `socket`'s writes until the end of this turn (no-op when they already are). */
 export function corkForTurn(socket: Socket): void {
   // Nothing else leaves a socket corked between two synchronous steps, so corked means "by us, this turn".
-  if (socket.writableCorked > 0) return;
+  if (unbatchedDepth > 0 || socket.writableCorked > 0) return;
   socket.cork();
   corked.push(socket);
   if (!scheduled) {
@@ -35,4 +41,14 @@ export function corkForTurn(socket: Socket): void {
 /** Sends now what this turn holds back on `socket`: before destroying it, which would drop those bytes. */
 export function flushTurn(socket: Socket): void {
   if (socket.writableCorked > 0) socket.uncork();
+}
+
+/** Runs `fn` with its writes sent at once, not held for the turn (a timed write keeps its time). */
+export function unbatched(fn: () => void): void {
+  unbatchedDepth++;
+  try {
+    fn();
+  } finally {
+    unbatchedDepth--;
+  }
 }

@@ -3,7 +3,7 @@
 // how the connection ends. Every timer it hands out dies with the socket.
 import type { Socket } from 'node:net';
 import { formatHead, reasonPhrase, type HeaderList } from '../../shared/headers.js';
-import { corkForTurn, flushTurn } from './turn-writes.js';
+import { corkForTurn, flushTurn, unbatched } from './turn-writes.js';
 
 /**
  * How a response leaves its connection:
@@ -130,7 +130,7 @@ export class Wire implements ResponseSink {
     const timers = (this.#timers ??= new Set());
     const t = setTimeout(() => {
       timers.delete(t);
-      if (!this.#closed) fn();
+      if (!this.#closed) unbatched(fn);
     }, ms);
     timers.add(t);
   }

@@ -4,7 +4,7 @@
 import net from 'node:net';
 import { once } from 'node:events';
 import t, { type Test } from 'tap';
-import { corkForTurn, flushTurn } from '../../services/chaos/turn-writes.js';
+import { corkForTurn, flushTurn, unbatched } from '../../services/chaos/turn-writes.js';
 
 async function socketPair(t: Test): Promise<{ client: net.Socket; server: net.Socket }> {
   const listener = net.createServer();
@@ -78,4 +78,14 @@ t.test('a socket destroyed after flushTurn has delivered its bytes', async (t) =
   flushTurn(a.server);
   a.server.resetAndDestroy();
   t.equal(await received(a.client, 50), 'before the reset');
+});
+
+t.test('writes made inside unbatched (a timer of the response) go straight out', async (t) => {
+  const a = await socketPair(t);
+  unbatched(() => turnWrite(a.server, 'on time'));
+  t.equal(a.server.writableCorked, 0, 'not corked');
+  t.equal(a.server.writableLength, 0, 'handed to the kernel at once');
+  turnWrite(a.server, ' then held');
+  t.equal(a.server.writableLength, 10, 'outside it, writes are held for the turn again');
+  t.equal(await received(a.client, 50), 'on time then held');
 });
