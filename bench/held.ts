@@ -11,7 +11,8 @@
 // processes run as users run them (per-IP limiter on in memory, metrics on),
 // except that the per-client caps on connections and held responses are off:
 // every stream comes from 127.0.0.1.
-// Run after `make build`: node dist/bench/held.js (about 1 minute).
+// Run after `make bench` has built it all (after `make build` alone the node
+// client measures): node dist/bench/held.js (about 1 minute).
 import {
   envInt,
   forkServer,
