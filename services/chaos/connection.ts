@@ -16,7 +16,7 @@ import { ClientChecks } from '../../shared/rate-limit.js';
 import { peerAddress } from '../../shared/trust.js';
 import { RequestParser, RequestRejected, type ParsedRequest, type ParserEvents, type ParserLimits, type ParserOptions } from './parser.js';
 import { parseProxyV2 } from './proxy-v2.js';
-import { flushTurn } from './turn-writes.js';
+import { destroyFlushed } from './turn-writes.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
 
 /** What a connection needs from the server that accepted it. */
@@ -330,8 +330,7 @@ export class Connection implements WireOwner, ParserEvents {
   }
 
   destroy(): void {
-    flushTurn(this.socket);
-    this.socket.destroy();
+    destroyFlushed(this.socket);
   }
 
   #close(): void {

@@ -7,7 +7,8 @@
 // response of a turn now finds the rest already there instead of being woken
 // once per response. The bytes, and their order on each socket, are unchanged;
 // only their grouping into syscalls is. Anything that would drop buffered bytes
-// (destroy, reset) calls flushTurn first; end() uncorks by itself.
+// calls flushTurn first (a reset), or destroys through destroyFlushed; end()
+// uncorks by itself.
 // Writes on a schedule (a response's own timers: a /slow answer, a /drip
 // chunk) are not held: run from the timers phase they would wait out the whole
 // poll phase, which under load is the lateness the schedule is judged by
@@ -41,6 +42,12 @@ export function corkForTurn(socket: Socket): void {
 /** Sends now what this turn holds back on `socket`: before destroying it, which would drop those bytes. */
 export function flushTurn(socket: Socket): void {
   if (socket.writableCorked > 0) socket.uncork();
+}
+
+/** Destroys `socket` after sending what this turn holds back on it (a destroy would drop those bytes). */
+export function destroyFlushed(socket: Socket): void {
+  flushTurn(socket);
+  socket.destroy();
 }
 
 /** Runs `fn` with its writes sent at once, not held for the turn (a timed write keeps its time). */

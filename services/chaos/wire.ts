@@ -3,7 +3,7 @@
 // how the connection ends. Every timer it hands out dies with the socket.
 import type { Socket } from 'node:net';
 import { formatHead, reasonPhrase, type HeaderList } from '../../shared/headers.js';
-import { corkForTurn, flushTurn, unbatched } from './turn-writes.js';
+import { corkForTurn, destroyFlushed, flushTurn, unbatched } from './turn-writes.js';
 
 /**
  * How a response leaves its connection:
@@ -259,10 +259,7 @@ export class Wire implements ResponseSink {
     // Waiting on a client that never reads would hold the connection for ever.
     // Kept with the other timers, so it also dies when the response ends.
     if (this.stallMs > 0) {
-      stall = setTimeout(() => {
-        flushTurn(this.socket);
-        this.socket.destroy();
-      }, this.stallMs);
+      stall = setTimeout(() => destroyFlushed(this.socket), this.stallMs);
       (this.#timers ??= new Set()).add(stall);
     }
   }
