@@ -3,7 +3,8 @@
 # build's (BENCH_BEFORE_DIST, a dist/ directory), both on core 0, wrk on
 # core 1, alternating rounds with the order swapped each round. Prints req/s
 # and server CPU µs per request (utime + stime from /proc) per round. Both
-# run as users run them: the per-IP limiter on (never refusing), metrics on.
+# run as users run them: the per-IP limiter on (never refusing), metrics on,
+# node flags on.
 # Usage (after make build): BENCH_BEFORE_DIST=/path/to/other/dist bash bench/ab.sh '/status/200' [rounds=6] [seconds=3]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,11 +12,20 @@ before="${BENCH_BEFORE_DIST:?set BENCH_BEFORE_DIST to the dist directory of anot
 path="${1:-/status/200}"; rounds="${2:-6}"; seconds="${3:-3}"
 command -v wrk >/dev/null || { echo "bench/ab.sh: wrk is missing (apt-get install wrk)" >&2; exit 1; }
 env=(LOG_LEVEL=warn RATE_LIMIT_GENERAL=1000000000 MAX_CONNECTIONS_PER_IP=256)
+# Both with this build's node flags for chaos (shared/node-flags.ts), unless BENCH_NODE_FLAGS=off;
+# BENCH_BEFORE_NODE_FLAGS=off leaves them out of the "before" side alone, so
+# BENCH_BEFORE_DIST=dist BENCH_BEFORE_NODE_FLAGS=off measures what the flags do.
+flags=()
+if [[ "${BENCH_NODE_FLAGS:-}" != off ]]; then
+  read -r -a flags <<<"$(node --input-type=module -e "const m = await import('./dist/shared/node-flags.js'); console.log(m.NODE_FLAGS.chaos.join(' '))")"
+fi
+before_flags=("${flags[@]}")
+[[ "${BENCH_BEFORE_NODE_FLAGS:-}" == off ]] && before_flags=()
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
 pb=$(free_port); pa=$(free_port); mb=$(free_port); ma=$(free_port)
-env "${env[@]}" CHAOS_PORT="$pb" METRICS_PORT="$mb" taskset -c 0 node "$before/services/chaos/main.js" >/dev/null 2>&1 &
+env "${env[@]}" CHAOS_PORT="$pb" METRICS_PORT="$mb" taskset -c 0 node "${before_flags[@]}" "$before/services/chaos/main.js" >/dev/null 2>&1 &
 before_pid=$!
-env "${env[@]}" CHAOS_PORT="$pa" METRICS_PORT="$ma" taskset -c 0 node dist/services/chaos/main.js >/dev/null 2>&1 &
+env "${env[@]}" CHAOS_PORT="$pa" METRICS_PORT="$ma" taskset -c 0 node "${flags[@]}" dist/services/chaos/main.js >/dev/null 2>&1 &
 after_pid=$!
 trap 'kill $before_pid $after_pid 2>/dev/null || true' EXIT
 for port in "$pb" "$pa"; do

@@ -21,6 +21,7 @@ import {
   loadAverage,
   markdownTable as table,
   MiB,
+  nodeFlagsFor,
   NOISY_SHARE,
   startGoHttpbin,
   type Child,
@@ -29,6 +30,8 @@ import {
 import { heldClientFromEnv, measureHeld, type HeldOptions, type HeldResult } from './streams.js';
 
 const SLOW_REQUESTS = envInt('BENCH_SLOW', 2000);
+/** The burst's warm-up: as many short requests, over the same ramp (50 measures a server whose JIT is still cold). */
+const SLOW_WARM = envInt('BENCH_SLOW_WARM', SLOW_REQUESTS);
 const STREAMS = envInt('BENCH_STREAMS', 5000);
 const SERVER_CORE = envInt('BENCH_SERVER_CORE', 0, 0);
 const CLIENT_CORE = envInt('BENCH_CLIENT_CORE', 1, 0);
@@ -119,7 +122,7 @@ async function main(): Promise<void> {
       const path = server === 'go-httpbin' ? SLOW.go : SLOW.chaos;
       const warmPath = server === 'go-httpbin' ? '/delay/0' : '/slow?ms=10';
       // Sent over 500 ms and held 2000 ms: all of them are held at once for 1.5 s.
-      benches.push({ id: 'slow', server, options: { ...common, streams: SLOW_REQUESTS, path, warmPath, timing: 'firstByte', scheduledMs: SLOW.scheduledMs, rampMs: 500 } });
+      benches.push({ id: 'slow', server, options: { ...common, streams: SLOW_REQUESTS, path, warmPath, warmStreams: SLOW_WARM, timing: 'firstByte', scheduledMs: SLOW.scheduledMs, rampMs: 500 } });
     }
   }
   if (!skip.includes('streams')) {
@@ -152,12 +155,14 @@ async function main(): Promise<void> {
     '',
     `Held responses: a fresh server per benchmark started under taskset -c ${SERVER_CORE}, the client on core ${CLIENT_CORE}: ${clientName} (BENCH_HELD_CLIENT); ` +
       `${connectMode} (at most 200 handshakes at a time). Chaos as users run it (per-IP limiter on, in memory; metrics on) ` +
-      'with MAX_CONNECTIONS_PER_IP=0 and MAX_HELD_PER_IP=0 (one client address holds them all).',
-    `Burst: ${SLOW_REQUESTS} × chaos ${SLOW.chaos} beside go-httpbin ${SLOW.go}, requests sent over 500 ms; lateness = request to first byte − ${SLOW.scheduledMs} ms.`,
+      'with MAX_CONNECTIONS_PER_IP=0 and MAX_HELD_PER_IP=0 (one client address holds them all), ' +
+      `and with its node flags: ${nodeFlagsFor(CHAOS_MAIN).join(' ') || 'none (BENCH_NODE_FLAGS=off)'}.`,
+    `Burst: ${SLOW_REQUESTS} × chaos ${SLOW.chaos} beside go-httpbin ${SLOW.go}, requests sent over 500 ms, after a warm-up of ${SLOW_WARM} ` +
+      `short ones (/slow?ms=10, /delay/0) over the same 500 ms (BENCH_SLOW_WARM); lateness = request to first byte − ${SLOW.scheduledMs} ms.`,
     `Streams: ${STREAMS} × chaos ${DRIP.chaos} beside go-httpbin ${DRIP.go}, requests sent over 1000 ms; both write 10 times 200 ms apart ` +
       `(chaos 10 bytes a write, go-httpbin 1: it cannot send more per pause; go-httpbin also holds each response 200 ms after its last byte); ` +
       `lateness = first byte to last − ${DRIP.scheduledMs} ms.`,
-    'RSS: idle (after a 50-request warm-up) → peak sampled every 20 ms / VmHWM (the kernel\'s peak, reset after the warm-up); per 1000 = (VmHWM − idle) ÷ most held at once × 1000.',
+    'RSS: idle (after the warm-up: the burst\'s above, 50 requests before the streams) → peak sampled every 20 ms / VmHWM (the kernel\'s peak, reset after the warm-up); per 1000 = (VmHWM − idle) ÷ most held at once × 1000.',
     'connect / ramp: from the first connect to the start of the ramp (0 when each connects as its request is due), and how long the ramp took (its schedule: 500 ms burst, 1000 ms streams).',
     '',
     table([

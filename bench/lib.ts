@@ -6,6 +6,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freeLoopbackPorts } from '../services/supervisor.js';
+import type { HostName } from '../shared/config.js';
+import { NODE_FLAGS } from '../shared/node-flags.js';
 
 /** dist/ root: this file compiles to dist/bench/lib.js. */
 export const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,9 +46,21 @@ export function spawnOn(
   });
 }
 
+const SERVICE_MAIN = /(?:^|\/)services\/(chaos|control|bots)\/main\.js$/;
+
+/**
+ * The node flags a module runs with: a service's main (this build's or
+ * another's) gets its service's, as users run it (shared/node-flags.ts);
+ * BENCH_NODE_FLAGS=off runs them without, to measure what the flags do.
+ */
+export function nodeFlagsFor(module: string): readonly string[] {
+  const service = SERVICE_MAIN.exec(module)?.[1] as HostName | undefined;
+  return service && process.env.BENCH_NODE_FLAGS !== 'off' ? NODE_FLAGS[service] : [];
+}
+
 /** A node module (dist-relative, or absolute) as a child with an IPC channel, on `core` when given. */
 export function forkNode(module: string, args: readonly string[] = [], env: Record<string, string> = {}, core?: number): ChildProcess {
-  return spawnOn(core, process.execPath, [path.resolve(DIST, module), ...args], { env: { ...process.env, ...env }, ipc: true });
+  return spawnOn(core, process.execPath, [...nodeFlagsFor(module), path.resolve(DIST, module), ...args], { env: { ...process.env, ...env }, ipc: true });
 }
 
 export interface ForkOptions {

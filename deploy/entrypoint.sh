@@ -9,6 +9,14 @@ case "$SERVICE" in
     exit 64
     ;;
 esac
+# The V8 flags each service is tuned for: shared/node-flags.ts says why, and
+# tests/integration/image-layout.test.ts keeps this list equal to it.
+case "$SERVICE" in
+  chaos) NODE_FLAGS="--max-semi-space-size=2 --single-threaded-gc" ;;
+  *) NODE_FLAGS="" ;;
+esac
 # exec replaces the shell, so SIGTERM reaches node directly and starts its drain.
 # APP_DIR is the image's WORKDIR (/app); a test runs the same layout from elsewhere.
-exec node "${APP_DIR:-/app}/dist/services/${SERVICE}/main.js"
+# NODE_FLAGS unquoted: one word per flag.
+# shellcheck disable=SC2086
+exec node $NODE_FLAGS "${APP_DIR:-/app}/dist/services/${SERVICE}/main.js"

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { renderHaproxyConfig } from '../proxy/haproxy-config.js';
 import { renderPrometheusConfig } from './prometheus-config.js';
 import { loadConfig, type Config, type HostName } from '../shared/config.js';
+import { NODE_FLAGS } from '../shared/node-flags.js';
 import { configOrExit, type ReadyMessage } from '../shared/run.js';
 import { freeLoopbackPorts, portAccepts, redisAnswers, Supervisor, type ProcessSpec } from './supervisor.js';
 
@@ -47,7 +48,7 @@ function serviceSpec(name: string, service: HostName, env: NodeJS.ProcessEnv, on
     stopPhase: 1,
     stopSignal: 'SIGTERM',
     start: () =>
-      fork(fileURLToPath(new URL(`./${service}/main.js`, import.meta.url)), [], { env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }),
+      fork(fileURLToPath(new URL(`./${service}/main.js`, import.meta.url)), [], { env, execArgv: [...NODE_FLAGS[service]], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }),
     ready: (child) =>
       new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${name} not ready after ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);

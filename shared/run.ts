@@ -8,6 +8,7 @@ import { createLogger, type Logger } from './log.js';
 import { AdminServer } from './admin.js';
 import { Metrics } from './metrics.js';
 import { observe } from './observe.js';
+import { missingNodeFlags } from './node-flags.js';
 import { createStore } from './store/index.js';
 import type { Store } from './store/types.js';
 
@@ -137,6 +138,8 @@ export async function runService(
 ): Promise<void> {
   const config = configOrExit();
   const logger = createLogger(name, config.logLevel);
+  const missing = missingNodeFlags(name);
+  if (missing.length > 0) logger.warn({ missing }, `started without the node flags ${name} is tuned for (shared/node-flags.ts): ${missing.join(' ')}`);
   let started: StartedService;
   try {
     started = await startService(create, portOf, config, logger, name);

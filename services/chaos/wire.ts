@@ -127,10 +127,23 @@ export class Wire implements ResponseSink {
   /** A timer that is cleared if the client goes away first. */
   setTimer(ms: number, fn: () => void): void {
     if (this.#closed || this.#ended) return;
+    this.#armTimer(performance.now() + ms, ms, fn);
+  }
+
+  /**
+   * node's timers count whole milliseconds of the loop's clock, so one can
+   * fire up to 1 ms before its delay has passed (held.js saw /slow?ms=2000
+   * answered after 1999.3 ms). A timer that fires before `due` is armed again
+   * for the rest: no delay we announce is ever cut short.
+   */
+  #armTimer(due: number, ms: number, fn: () => void): void {
     const timers = (this.#timers ??= new Set());
     const t = setTimeout(() => {
       timers.delete(t);
-      if (!this.#closed) unbatched(fn);
+      if (this.#closed) return;
+      const early = due - performance.now();
+      if (early > 0) this.#armTimer(due, Math.ceil(early), fn);
+      else unbatched(fn);
     }, ms);
     timers.add(t);
   }

@@ -3,6 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { portAccepts } from '../../services/supervisor.js';
+import type { HostName } from '../../shared/config.js';
+import { NODE_FLAGS } from '../../shared/node-flags.js';
 
 export const DIST = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -26,8 +28,14 @@ export interface Spawned {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function spawnNode(script: string, env: Readonly<Record<string, string>>): Spawned {
-  const child = spawn(process.execPath, [`${DIST}${script}`], {
+/** A service's main script: it runs with the service's node flags, as every launcher starts it. */
+const SERVICE_MAIN = /^services\/(chaos|control|bots)\/main\.js$/;
+
+/** Runs a built script; a service's main gets its node flags unless `nodeFlags` says otherwise. */
+export function spawnNode(script: string, env: Readonly<Record<string, string>>, nodeFlags?: readonly string[]): Spawned {
+  const service = SERVICE_MAIN.exec(script)?.[1] as HostName | undefined;
+  const flags = nodeFlags ?? (service ? NODE_FLAGS[service] : []);
+  const child = spawn(process.execPath, [...flags, `${DIST}${script}`], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

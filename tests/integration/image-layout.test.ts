@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
+import { NODE_FLAGS } from '../../shared/node-flags.js';
 import { DIST, freePort, waitForPort } from '../helpers/process.js';
 import { get, parseHead, rawExchange } from '../helpers/raw.js';
 
@@ -70,6 +71,9 @@ t.test('each service starts from the image layout, answers, is healthy, and drai
     });
     const res = await rawExchange(port, get(path_, { Connection: 'close' }));
     t.equal(parseHead(res.data).status, service === 'bots' ? 200 : 418, `${service} answers ${path_}`);
+    // exec: the shell's pid is node's now, started with the flags of shared/node-flags.ts and no others.
+    const argv = readFileSync(`/proc/${child.pid as number}/cmdline`, 'latin1').split('\0').filter(Boolean);
+    t.same(argv.slice(1, -1), NODE_FLAGS[service], `${service}: the entrypoint passes the service's node flags (${NODE_FLAGS[service].join(' ') || 'none'})`);
     await waitForPort(admin, 10_000);
     const [command, ...args] = healthcheck as [string, ...string[]];
     const health = spawn(command, args, { env: { PATH: process.env.PATH ?? '', METRICS_PORT: String(admin) } });
@@ -78,5 +82,6 @@ t.test('each service starts from the image layout, answers, is healthy, and drai
     child.kill('SIGTERM');
     const code = await Promise.race([exited, sleep(15_000).then(() => 'still running')]);
     t.equal(code, 0, `${service} drains and exits 0 on SIGTERM\n${output.slice(-500)}`);
+    t.notMatch(output, 'started without the node flags', `${service} does not warn about its node flags`);
   }
 });

@@ -1,6 +1,7 @@
 // `make up` never hurts: before it builds, scripts/check-ports.sh says which
 // port is taken and which variable moves it, instead of a stack trace later.
 import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +9,8 @@ import t from 'tap';
 import { get, parseHead, rawExchange } from '../helpers/raw.js';
 import { alive, childrenOf } from '../helpers/stack.js';
 import { freePorts } from '../helpers/servers.js';
+import type { HostName } from '../../shared/config.js';
+import { NODE_FLAGS } from '../../shared/node-flags.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const script = `${repo}scripts/check-ports.sh`;
@@ -76,6 +79,13 @@ t.test('make up end to end: the full stack starts, answers on every host, and Ct
     t.equal(parseHead(res.data).status, 200, `${host} answers through the front door`);
   }
   const processes = descendants(make.pid as number);
+  // Each replica runs with its service's node flags (shared/node-flags.ts), passed by the supervisor.
+  const replicas = processes.map(commandLine).filter((argv) => SERVICE_MAIN.test(argv.at(-1) ?? ''));
+  t.equal(replicas.length, 6, 'six replicas found by their command lines');
+  for (const argv of replicas) {
+    const service = SERVICE_MAIN.exec(argv.at(-1) ?? '')?.[1] as HostName;
+    t.same(argv.slice(1, -1), NODE_FLAGS[service], `${service}: node ${argv.slice(1, -1).join(' ')}`);
+  }
   const prometheus = out.includes('Prometheus http://') ? 1 : 0;
   t.equal(processes.length, 9 + prometheus, `under make: the supervisor, Redis, HAProxy, six replicas${prometheus ? ' and Prometheus' : ''}`);
   // What a terminal's Ctrl-C does: SIGINT to the whole foreground process group.
@@ -87,6 +97,16 @@ t.test('make up end to end: the full stack starts, answers on every host, and Ct
   t.same(processes.filter(alive), [], 'no process is left behind');
   t.ok(await refusedPort(front), 'the front port is closed');
 });
+
+const SERVICE_MAIN = /\/services\/(chaos|control|bots)\/main\.js$/;
+
+function commandLine(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
 
 function descendants(pid: number): number[] {
   const out: number[] = [];

@@ -37,6 +37,22 @@ t.test('the grace is bounded: a response still running is cut, exit 0', async (t
   t.same(await svc.exited, { code: 0, signal: null });
 });
 
+t.test('a service started without the node flags it is tuned for says so once at start-up, naming them', async (t) => {
+  for (const [flags, warns] of [[[], true], [undefined, false]] as const) {
+    const port = await freePort();
+    const svc = spawnNode('services/chaos/main.js', { CHAOS_PORT: String(port), LOG_LEVEL: 'warn' }, flags);
+    t.teardown(() => svc.child.kill('SIGKILL'));
+    await waitForPort(port);
+    svc.child.kill('SIGTERM');
+    t.same(await svc.exited, { code: 0, signal: null });
+    const warnings = svc.stdout().split('\n').filter((line) => line.includes('started without the node flags'));
+    if (warns) {
+      t.equal(warnings.length, 1, `one warning without the flags:\n${svc.stdout()}`);
+      t.match(warnings[0], '--max-semi-space-size=2 --single-threaded-gc', 'it names the missing flags');
+    } else t.same(warnings, [], 'none with them');
+  }
+});
+
 t.test('control and bots stop on SIGTERM with idle keep-alive connections open', async (t) => {
   for (const [name, variable] of [['control', 'CONTROL_PORT'], ['bots', 'BOTS_PORT']] as const) {
     const port = await freePort();
