@@ -359,7 +359,7 @@ t.test('probes, draining and resources', async (t) => {
   t.match(dockerfile, /RUN npx tsc -p tsconfig.json/);
   const entrypoint = read('deploy/entrypoint.sh');
   t.match(entrypoint, /chaos\|control\|bots\)/, 'the entrypoint accepts only the three services');
-  t.match(entrypoint, /exec node "\$\{APP_DIR:-\/app\}\/dist\/services\/\$\{SERVICE\}\/main\.js"/, "exec: SIGTERM reaches node; the image's WORKDIR by default");
+  t.match(entrypoint, /exec node \$NODE_FLAGS "\$\{APP_DIR:-\/app\}\/dist\/services\/\$\{SERVICE\}\/main\.js"/, "exec: SIGTERM reaches node (with the service's flags); the image's WORKDIR by default");
   t.match(read('proxy/Dockerfile'), /^FROM haproxy:(2\.([6-9]|\d\d)|[3-9])[.\w-]*$/m, 'HAProxy 2.6 or later, pinned');
   t.match(read('proxy/Dockerfile'), /^RUN haproxy -c -f /m, 'the configuration is checked at build time');
   t.ok(read('.dockerignore').split('\n').includes('node_modules'), '.dockerignore keeps node_modules out of the context');
