@@ -6,8 +6,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freeLoopbackPorts } from '../services/supervisor.js';
-import type { HostName } from '../shared/config.js';
-import { NODE_FLAGS } from '../shared/node-flags.js';
+import { NODE_FLAGS, serviceOfMain } from '../shared/node-flags.js';
 
 /** dist/ root: this file compiles to dist/bench/lib.js. */
 export const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,15 +45,13 @@ export function spawnOn(
   });
 }
 
-const SERVICE_MAIN = /(?:^|\/)services\/(chaos|control|bots)\/main\.js$/;
-
 /**
  * The node flags a module runs with: a service's main (this build's or
  * another's) gets its service's, as users run it (shared/node-flags.ts);
  * BENCH_NODE_FLAGS=off runs them without, to measure what the flags do.
  */
 export function nodeFlagsFor(module: string): readonly string[] {
-  const service = SERVICE_MAIN.exec(module)?.[1] as HostName | undefined;
+  const service = serviceOfMain(module);
   return service && process.env.BENCH_NODE_FLAGS !== 'off' ? NODE_FLAGS[service] : [];
 }
 

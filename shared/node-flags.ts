@@ -7,10 +7,11 @@
 // their state is young when a scavenge comes: with node's default young
 // generation (semi-spaces growing to 16 MiB and more) one scavenge copied
 // 9 MiB of live connections and stopped the loop for 25–45 ms, so a
-// 2000-connection /slow burst answered p99 31–53 ms late. Semi-spaces of 2 MiB bound what one
-// scavenge can find alive; one GC thread because a replica gets one CPU (its
-// Kubernetes limit, the benchmarks' pinned core), where parallel GC helpers
-// only take turns with the loop they are meant to spare. Measured in
+// 2000-connection /slow burst answered p99 31–53 ms late. Semi-spaces of
+// 2 MiB bound what one scavenge can find alive; one GC thread because a
+// replica gets one CPU (its Kubernetes limit, the benchmarks' pinned core),
+// where parallel GC helpers only take turns with the loop they are meant to
+// spare. Measured in
 // bench/README.md ("GC flags for held connections"): the burst's p99 fell to
 // 7–9 ms, at a cost of 0–4 % of keep-alive req/s. Control and bots run with
 // node's defaults: on bots a 2 MiB young generation cost 20 % of req/s.
@@ -25,4 +26,11 @@ export const NODE_FLAGS: Readonly<Record<HostName, readonly string[]>> = {
 /** The flags of `service` this process was not started with. */
 export function missingNodeFlags(service: HostName, execArgv: readonly string[] = process.execArgv): string[] {
   return NODE_FLAGS[service].filter((flag) => !execArgv.includes(flag));
+}
+
+const SERVICE_MAIN = /(?:^|\/)services\/(chaos|control|bots)\/main\.js$/;
+
+/** The service whose main script `path` is (of this build or another's dist/), if it is one. */
+export function serviceOfMain(path: string): HostName | undefined {
+  return SERVICE_MAIN.exec(path)?.[1] as HostName | undefined;
 }

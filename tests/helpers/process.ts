@@ -3,8 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { portAccepts } from '../../services/supervisor.js';
-import type { HostName } from '../../shared/config.js';
-import { NODE_FLAGS } from '../../shared/node-flags.js';
+import { NODE_FLAGS, serviceOfMain } from '../../shared/node-flags.js';
 
 export const DIST = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -28,12 +27,9 @@ export interface Spawned {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** A service's main script: it runs with the service's node flags, as every launcher starts it. */
-const SERVICE_MAIN = /^services\/(chaos|control|bots)\/main\.js$/;
-
-/** Runs a built script; a service's main gets its node flags unless `nodeFlags` says otherwise. */
+/** Runs a built script; a service's main gets its node flags, as every launcher starts it, unless `nodeFlags` says otherwise. */
 export function spawnNode(script: string, env: Readonly<Record<string, string>>, nodeFlags?: readonly string[]): Spawned {
-  const service = SERVICE_MAIN.exec(script)?.[1] as HostName | undefined;
+  const service = serviceOfMain(script);
   const flags = nodeFlags ?? (service ? NODE_FLAGS[service] : []);
   const child = spawn(process.execPath, [...flags, `${DIST}${script}`], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },

@@ -9,8 +9,7 @@ import t from 'tap';
 import { get, parseHead, rawExchange } from '../helpers/raw.js';
 import { alive, childrenOf } from '../helpers/stack.js';
 import { freePorts } from '../helpers/servers.js';
-import type { HostName } from '../../shared/config.js';
-import { NODE_FLAGS } from '../../shared/node-flags.js';
+import { NODE_FLAGS, serviceOfMain } from '../../shared/node-flags.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const script = `${repo}scripts/check-ports.sh`;
@@ -80,12 +79,12 @@ t.test('make up end to end: the full stack starts, answers on every host, and Ct
   }
   const processes = descendants(make.pid as number);
   // Each replica runs with its service's node flags (shared/node-flags.ts), passed by the supervisor.
-  const replicas = processes.map(commandLine).filter((argv) => SERVICE_MAIN.test(argv.at(-1) ?? ''));
+  const replicas = processes.map(commandLine).flatMap((argv) => {
+    const service = serviceOfMain(argv.at(-1) ?? '');
+    return service ? [{ service, flags: argv.slice(1, -1) }] : [];
+  });
   t.equal(replicas.length, 6, 'six replicas found by their command lines');
-  for (const argv of replicas) {
-    const service = SERVICE_MAIN.exec(argv.at(-1) ?? '')?.[1] as HostName;
-    t.same(argv.slice(1, -1), NODE_FLAGS[service], `${service}: node ${argv.slice(1, -1).join(' ')}`);
-  }
+  for (const { service, flags } of replicas) t.same(flags, NODE_FLAGS[service], `${service}: node ${flags.join(' ')}`);
   const prometheus = out.includes('Prometheus http://') ? 1 : 0;
   t.equal(processes.length, 9 + prometheus, `under make: the supervisor, Redis, HAProxy, six replicas${prometheus ? ' and Prometheus' : ''}`);
   // What a terminal's Ctrl-C does: SIGINT to the whole foreground process group.
@@ -97,8 +96,6 @@ t.test('make up end to end: the full stack starts, answers on every host, and Ct
   t.same(processes.filter(alive), [], 'no process is left behind');
   t.ok(await refusedPort(front), 'the front port is closed');
 });
-
-const SERVICE_MAIN = /\/services\/(chaos|control|bots)\/main\.js$/;
 
 function commandLine(pid: number): string[] {
   try {
