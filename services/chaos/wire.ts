@@ -3,6 +3,7 @@
 // how the connection ends. Every timer it hands out dies with the socket.
 import type { Socket } from 'node:net';
 import { formatHead, reasonPhrase, type HeaderList } from '../../shared/headers.js';
+import { msLeft } from '../../shared/timers.js';
 import { corkForTurn, destroyFlushed, flushTurn, unbatched } from './turn-writes.js';
 
 /**
@@ -130,19 +131,14 @@ export class Wire implements ResponseSink {
     this.#armTimer(performance.now() + ms, ms, fn);
   }
 
-  /**
-   * node's timers count whole milliseconds of the loop's clock, so one can
-   * fire up to 1 ms before its delay has passed (held.js saw /slow?ms=2000
-   * answered after 1999.3 ms). A timer that fires before `due` is armed again
-   * for the rest: no delay we announce is ever cut short.
-   */
+  /** A timer that fires before `due` is armed again for the rest (shared/timers.ts says why). */
   #armTimer(due: number, ms: number, fn: () => void): void {
     const timers = (this.#timers ??= new Set());
     const t = setTimeout(() => {
       timers.delete(t);
       if (this.#closed) return;
-      const early = due - performance.now();
-      if (early > 0) this.#armTimer(due, Math.ceil(early), fn);
+      const left = msLeft(due);
+      if (left > 0) this.#armTimer(due, left, fn);
       else unbatched(fn);
     }, ms);
     timers.add(t);

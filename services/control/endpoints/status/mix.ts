@@ -1,6 +1,7 @@
 import { MIX_DELAY_MAX_MS, MIX_PARAMS, mixContent, ownContentType } from '../../../../shared/content/fault-injection.js';
 import { bodyFraming } from '../../../../shared/content/status.js';
 import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { msLeft } from '../../../../shared/timers.js';
 
 export default defineControlEndpoint({
   id: 'mix',
@@ -31,13 +32,21 @@ export default defineControlEndpoint({
       answer();
       return;
     }
-    // The wait dies with the connection.
+    // The wait dies with the connection, and is never cut short (shared/timers.ts).
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        ctx.res.off('close', gone);
-        answer();
-        resolve();
-      }, delay);
+      const due = performance.now() + delay;
+      const wait = (ms: number): NodeJS.Timeout =>
+        setTimeout(() => {
+          const left = msLeft(due);
+          if (left > 0) {
+            timer = wait(left);
+            return;
+          }
+          ctx.res.off('close', gone);
+          answer();
+          resolve();
+        }, ms);
+      let timer = wait(delay);
       const gone = (): void => {
         clearTimeout(timer);
         resolve();
