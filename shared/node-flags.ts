@@ -11,10 +11,10 @@
 // 2 MiB bound what one scavenge can find alive; one GC thread because a
 // replica gets one CPU (its Kubernetes limit, the benchmarks' pinned core),
 // where parallel GC helpers only take turns with the loop they are meant to
-// spare. Measured in
-// bench/README.md ("GC flags for held connections"): the burst's p99 fell to
-// 7–9 ms, at a cost of 0–4 % of keep-alive req/s. Control and bots run with
-// node's defaults: on bots a 2 MiB young generation cost 20 % of req/s.
+// spare. Measured in bench/README.md ("GC flags for held connections"): the
+// burst's p99 fell to 7–9 ms, at a cost of 0–4 % of keep-alive req/s. Control
+// and bots run with node's defaults: on bots a 2 MiB young generation cost
+// 20 % of req/s.
 import type { HostName } from './config.js';
 
 export const NODE_FLAGS: Readonly<Record<HostName, readonly string[]>> = {

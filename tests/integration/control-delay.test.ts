@@ -5,6 +5,7 @@
 import net from 'node:net';
 import t from 'tap';
 import { get } from '../helpers/raw.js';
+import { spin } from '../helpers/clock.js';
 import { startHttp } from '../helpers/servers.js';
 
 /** Milliseconds from writing `request` to the first byte of the answer, on a keep-alive connection. */
@@ -14,14 +15,6 @@ function timeToFirstByte(socket: net.Socket, request: string): Promise<number> {
     const sentAt = performance.now();
     socket.write(request);
   });
-}
-
-/** Busy for `ms` (a fraction of a millisecond): where in its millisecond the next request goes out. */
-function spin(ms: number): void {
-  const start = performance.now();
-  while (performance.now() - start < ms) {
-    /* on purpose */
-  }
 }
 
 t.test('control /mix: the delay is never cut short', async (t) => {

@@ -5,17 +5,10 @@
 import type { Socket } from 'node:net';
 import t from 'tap';
 import { Wire, type WireOwner } from '../../services/chaos/wire.js';
+import { spin } from '../helpers/clock.js';
 
 const socket = { writableNeedDrain: false, write: () => true, cork() {}, uncork() {} } as unknown as Socket;
 const owner: WireOwner = { finished() {} };
-
-/** Busy for `ms` (a fraction of a millisecond): where in its millisecond the next timer is set. */
-function spin(ms: number): void {
-  const start = performance.now();
-  while (performance.now() - start < ms) {
-    /* on purpose */
-  }
-}
 
 t.test('a timer never fires before its delay, wherever in a millisecond it was set', async (t) => {
   const DELAY_MS = 2;
