@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freeLoopbackPorts } from '../services/supervisor.js';
 import { NODE_FLAGS, serviceOfMain } from '../shared/node-flags.js';
+import type { HostName } from '../shared/config.js';
 
 /** dist/ root: this file compiles to dist/bench/lib.js. */
 export const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,13 +46,17 @@ export function spawnOn(
   });
 }
 
+/** Bench servers built from a service's own code, run with that service's flags. */
+const RUNS_AS: Readonly<Record<string, HostName>> = { 'bench/chaos-floor.js': 'chaos' };
+
 /**
  * The node flags a module runs with: a service's main (this build's or
- * another's) gets its service's, as users run it (shared/node-flags.ts);
- * BENCH_NODE_FLAGS=off runs them without, to measure what the flags do.
+ * another's) gets its service's, as users run it (shared/node-flags.ts), and
+ * so does the chaos transport floor; BENCH_NODE_FLAGS=off runs them without,
+ * to measure what the flags do.
  */
 export function nodeFlagsFor(module: string): readonly string[] {
-  const service = serviceOfMain(module);
+  const service = serviceOfMain(module) ?? RUNS_AS[module];
   return service && process.env.BENCH_NODE_FLAGS !== 'off' ? NODE_FLAGS[service] : [];
 }
 
@@ -212,6 +217,22 @@ export class Quietness {
     const others = machineBusySeconds() - this.#busy - (this.#oursNow() - this.#ours);
     return Math.max(0, others) / (CORES * seconds);
   }
+}
+
+// A fixed CPU-bound loop (xorshift steps), timed inside its own process so node's start-up is left out.
+const PROBE_SOURCE =
+  'const t=process.hrtime.bigint();let x=-1640531527;for(let i=0;i<3e7;i++){x^=x<<13;x^=x>>>17;x^=x<<5}' +
+  'console.log(Number(process.hrtime.bigint()-t)/1e6,x&1)';
+
+/**
+ * How long a fixed loop takes on `core` right now, in ms (about 60 on an idle
+ * core of the machine in bench/README.md). On a virtual machine a core can
+ * slow down without any process of ours taking CPU (the host's other guests):
+ * the others' share cannot see that, this can.
+ */
+export function cpuProbeMs(core: number): number {
+  const out = execFileSync('taskset', ['-c', String(core), process.execPath, '-e', PROBE_SOURCE], { encoding: 'utf8' });
+  return Number(out.split(' ')[0]);
 }
 
 /** Cores this process may run on (the machine's, unless the runner itself is pinned). */

@@ -20,6 +20,7 @@ import {
   loadAverage,
   markdownTable as table,
   NOISY_SHARE,
+  cpuProbeMs,
   Quietness,
   startGoHttpbin,
   startRedis,
@@ -103,8 +104,13 @@ interface Run {
   readonly cpuMicrosPerRequest: number;
   /** CPU other processes took during the run, as a share of every core's capacity. */
   readonly othersShare: number;
+  /** cpuProbeMs on the server core just before the run. */
+  readonly probeMs: number;
   readonly errors: number;
 }
+
+/** A run whose probe took this much longer than the suite's fastest probe ran on a slowed core. */
+const SLOWED_FACTOR = 1.2;
 
 interface Comparison {
   readonly label: string;
@@ -124,6 +130,17 @@ const COMPARISONS: readonly Comparison[] = [
   { label: 'bots /robots.txt ÷ minimal node:http', of: 'bots-robots', over: 'http-robots', atLeast: 0.9 },
 ];
 
+/**
+ * Where the gap to the minimal node:net responder lies (no target): the chaos
+ * transport alone (bench/chaos-floor.ts) against it, and chaos against that
+ * floor, which is what routing, parameters, the limiter, metrics and the head cost.
+ */
+const FLOOR_COMPARISONS: readonly Omit<Comparison, 'atLeast'>[] = [
+  { label: 'chaos transport floor ÷ minimal node:net (the ceiling for chaos ÷ minimal)', of: 'chaos-floor', over: 'net' },
+  { label: 'chaos /status/200 ÷ chaos transport floor', of: 'chaos-status', over: 'chaos-floor' },
+  { label: 'chaos /bytes ÷ chaos transport floor', of: 'chaos-bytes', over: 'chaos-floor' },
+];
+
 /** This build over the BENCH_BEFORE_DIST build, when one is given (no target: the change's effect). */
 const BEFORE_COMPARISONS: readonly Omit<Comparison, 'atLeast'>[] = [
   { label: 'chaos /status/200, this build ÷ before', of: 'chaos-status', over: 'before-chaos-status' },
@@ -140,6 +157,7 @@ function median(values: readonly number[]): number {
 }
 
 function measure(target: Target): Run {
+  const probeMs = cpuProbeMs(SERVER_CORE);
   const cpuBefore = target.pids.reduce((n, pid) => n + cpuSeconds(pid), 0);
   // Only the server under test (and wrk, and this runner) are ours: a server waiting for its turn that
   // stays busy meanwhile is a neighbour like any other.
@@ -154,6 +172,7 @@ function measure(target: Target): Run {
     p99Ms: result.p99Ms,
     cpuMicrosPerRequest: result.requests > 0 ? (cpu * 1e6) / result.requests : Number.NaN,
     othersShare,
+    probeMs,
     errors: result.socketErrors + result.non2xx,
   };
 }
@@ -186,6 +205,7 @@ async function main(): Promise<void> {
     // node:net replays chaos /bytes whole; node:http sends the same bodies and types.
     const netCanned = await captureResponse(chaos.port, '/bytes?n=1024&mode=wrong-content-type');
     const minimalNet = started(await forkServer('bench/minimal-responder.js', { MINIMAL_RESPONSE_B64: netCanned.toString('base64') }, on));
+    const chaosFloor = started(await forkServer('bench/chaos-floor.js', { MINIMAL_RESPONSE_B64: netCanned.toString('base64') }, on));
     const routes: Record<string, CannedBody> = {};
     for (const [server, path] of [
       [control, '/status/200'],
@@ -212,6 +232,7 @@ async function main(): Promise<void> {
 
     const targets: Target[] = [
       { id: 'net', label: 'minimal node:net', path: '/', port: minimalNet.port, pids: [minimalNet.pid] },
+      { id: 'chaos-floor', label: 'chaos transport floor (canned answer)', path: '/', port: chaosFloor.port, pids: [chaosFloor.pid] },
       { id: 'chaos-status', label: 'chaos', path: '/status/200', port: chaos.port, pids: [chaos.pid] },
       { id: 'chaos-bytes', label: 'chaos', path: '/bytes?n=1024&mode=wrong-content-type', port: chaos.port, pids: [chaos.pid] },
       { id: 'chaos-redis-status', label: 'chaos, Redis store (+ redis-server CPU)', path: '/status/200', port: chaosRedis.port, pids: [chaosRedis.pid, redis.pid] },
@@ -249,7 +270,7 @@ async function main(): Promise<void> {
         runs.get(t.id)?.push(run);
         log(
           `round ${round}/${ROUNDS} ${t.label} ${t.path}: ${Math.round(run.requestsPerSecond)} req/s, ` +
-            `${run.cpuMicrosPerRequest.toFixed(1)} µs/req, others took ${percent(run.othersShare)}`,
+            `${run.cpuMicrosPerRequest.toFixed(1)} µs/req, others took ${percent(run.othersShare)}, probe ${run.probeMs.toFixed(0)} ms`,
         );
       }
       loads.push(loadAverage());
@@ -277,9 +298,16 @@ function report(targets: readonly Target[], runs: Map<string, Run[]>, loads: rea
       `(a redis-server on core ${SERVER_CORE}, --save '' --appendonly no) and counts redis-server's CPU with chaos's.`,
     `"others" = CPU that processes other than the one under test took during the run (/proc/stat busy time minus the measured server's, ` +
       `wrk's and the runner's; the servers waiting for their turn count as others), as a share of ${CORES} cores; a run above ${percent(NOISY_SHARE)} is marked noisy.`,
+    `"probe" = a fixed CPU loop timed on core ${SERVER_CORE} just before each run; a run whose probe took more than ${SLOWED_FACTOR}× the fastest ` +
+      `probe of the suite is marked slowed (a virtual machine's core can slow down with no process of ours busy; every server's CPU per request grows with it).`,
     '',
   );
-  const rows: string[][] = [['target', 'path', 'req/s (median)', 'each run: req/s (others)', 'p50 / p99 ms (median)', 'server CPU µs/req (median)', 'errors']];
+  const all = [...runs.values()].flat();
+  const fastestProbe = Math.min(...all.map((r) => r.probeMs));
+  const slowed = (r: Run): boolean => r.probeMs > SLOWED_FACTOR * fastestProbe;
+  const marks = (r: Run): string =>
+    `${percent(r.othersShare)}${r.othersShare > NOISY_SHARE ? ' noisy' : ''}${slowed(r) ? `, slowed ×${(r.probeMs / fastestProbe).toFixed(1)}` : ''}`;
+  const rows: string[][] = [['target', 'path', 'req/s (median)', 'each run: req/s (others; slowed)', 'p50 / p99 ms (median)', 'server CPU µs/req (median)', 'errors']];
   for (const t of targets) {
     const list = runs.get(t.id) ?? [];
     const s = summary(t.id);
@@ -288,16 +316,22 @@ function report(targets: readonly Target[], runs: Map<string, Run[]>, loads: rea
       t.label,
       t.path,
       String(Math.round(s.rps)),
-      list.map((r) => `${Math.round(r.requestsPerSecond)} (${percent(r.othersShare)}${r.othersShare > NOISY_SHARE ? ' noisy' : ''})`).join(' / '),
+      list.map((r) => `${Math.round(r.requestsPerSecond)} (${marks(r)})`).join(' / '),
       `${median(list.map((r) => r.p50Ms)).toFixed(2)} / ${median(list.map((r) => r.p99Ms)).toFixed(2)}`,
       s.cpu.toFixed(1),
       String(list.reduce((n, r) => n + r.errors, 0)),
     ]);
   }
   out.push(table(rows), '');
-  const noisy = [...runs.values()].flat().filter((r) => r.othersShare > NOISY_SHARE).length;
-  const total = [...runs.values()].flat().length;
-  out.push(`noisy runs: ${noisy} of ${total}; load average (1/5/15 min) after each round: ${loads.join('; ')}`, '');
+  const noisy = all.filter((r) => r.othersShare > NOISY_SHARE).length;
+  const probes = all.map((r) => r.probeMs);
+  out.push(
+    `noisy runs: ${noisy} of ${all.length}; slowed runs: ${all.filter(slowed).length} of ${all.length} ` +
+      `(probe ms min / median / max: ${fastestProbe.toFixed(0)} / ${median(probes).toFixed(0)} / ${Math.max(...probes).toFixed(0)}); ` +
+      `load average (1/5/15 min) after each round: ${loads.join('; ')}`,
+  );
+  if (all.some(slowed)) out.push('Slowed runs measure the host as much as the server: a ratio is only as good as the rounds in which neither side was slowed.');
+  out.push('');
   out.push('Targets (median ÷ median; in brackets: server CPU per request, the other ÷ this, which the client cannot skew):');
   for (const c of COMPARISONS) {
     const of = summary(c.of);
@@ -313,13 +347,19 @@ function report(targets: readonly Target[], runs: Map<string, Run[]>, loads: rea
         `(CPU/req ${(over.cpu / of.cpu).toFixed(2)}×)`,
     );
   }
-  if (BEFORE_DIST) {
-    out.push('', `Before and after (BENCH_BEFORE_DIST=${BEFORE_DIST}; median ÷ median, CPU per request before ÷ after in brackets):`);
-    for (const c of BEFORE_COMPARISONS) {
+  /** Ratios without a target, for the pairs measured. */
+  const ratios = (comparisons: readonly Omit<Comparison, 'atLeast'>[]): void => {
+    for (const c of comparisons) {
       const of = summary(c.of);
       const over = summary(c.over);
       if (of && over) out.push(`- ${c.label}: ${(of.rps / over.rps).toFixed(2)}× (CPU/req ${(over.cpu / of.cpu).toFixed(2)}×)`);
     }
+  };
+  out.push('', 'Where the gap lies (median ÷ median, no target; CPU per request, the other ÷ this, in brackets):');
+  ratios(FLOOR_COMPARISONS);
+  if (BEFORE_DIST) {
+    out.push('', `Before and after (BENCH_BEFORE_DIST=${BEFORE_DIST}; median ÷ median, CPU per request before ÷ after in brackets):`);
+    ratios(BEFORE_COMPARISONS);
   }
   const errors = [...runs.values()].flat().reduce((n, r) => n + r.errors, 0);
   if (errors > 0) out.push(`warning: ${errors} socket errors or non-2xx responses in all (see the errors column)`);

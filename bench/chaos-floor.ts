@@ -1,0 +1,79 @@
+// The chaos transport alone, as a ceiling for the chaos host's req/s: the real
+// Connection (parser, keep-alive, timers, back-pressure), Wire and turn
+// batching of services/chaos/, with a host that answers every request with the
+// same canned bytes straight after parsing: no routing, limiter, metrics,
+// Date or X-Chaos lines. Under `make bench` the bytes are those the minimal
+// node:net responder replays (MINIMAL_RESPONSE_B64), so the two differ only in
+// the transport, and chaos ÷ this floor is what the pipeline costs. Run as a
+// child process it reports its port like our services do.
+import net from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { loadConfig } from '../shared/config.js';
+import { ClientChecks } from '../shared/rate-limit.js';
+import { Connection, type ConnectionHost } from '../services/chaos/connection.js';
+import { DEFAULT_LIMITS, type ParsedRequest, type RequestRejected } from '../services/chaos/parser.js';
+import { listen } from './minimal-responder.js';
+
+const BLANK_LINE = Buffer.from('\r\n\r\n', 'latin1');
+
+interface Canned {
+  readonly status: number;
+  /** The head as text, blank line included, as Wire.respond takes it. */
+  readonly head: string;
+  /** The same head for a connection's last response (Connection: close, as chaos sends it). */
+  readonly lastHead: string;
+  readonly body: Buffer;
+}
+
+function splitResponse(response: Buffer): Canned {
+  const end = response.indexOf(BLANK_LINE);
+  if (end === -1) throw new Error('canned response has no blank line');
+  const lines = response.toString('latin1', 0, end + 2);
+  return {
+    status: Number(lines.slice(9, 12)),
+    head: `${lines}\r\n`,
+    lastHead: `${lines}Connection: close\r\n\r\n`,
+    body: response.subarray(end + BLANK_LINE.length),
+  };
+}
+
+const DEFAULT_RESPONSE = Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 1024\r\n\r\n${'x'.repeat(1024)}`, 'latin1');
+
+export function createChaosFloor(response: Buffer = DEFAULT_RESPONSE): net.Server {
+  const canned = splitResponse(response);
+  const config = loadConfig({});
+  const host: ConnectionHost = {
+    config,
+    limits: DEFAULT_LIMITS,
+    // The chaos server's defaults (services/chaos/server.ts).
+    requestTimeoutMs: 10_000,
+    idleTimeoutMs: 30_000,
+    firstRequestTimeoutMs: Math.min(config.firstRequestTimeoutMs, 30_000),
+    holdMs: config.holdMs,
+    maxRequestsPerConnection: 1000,
+    draining: false,
+    parserOptions: undefined,
+    request(connection: Connection, req: ParsedRequest, keepAlive: boolean): undefined {
+      const wire = connection.openWire(req.method === 'HEAD', keepAlive, undefined);
+      if (keepAlive) wire.respond(canned.status, canned.head, canned.body, 'keep-alive');
+      else wire.respond(canned.status, canned.lastHead, canned.body, 'close');
+      return undefined;
+    },
+    rejected(connection: Connection, rejection: RequestRejected): void {
+      const wire = connection.openWire(false, false, undefined);
+      wire.respond(rejection.status, `HTTP/1.1 ${rejection.status} Rejected\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`, undefined, 'close');
+    },
+    checksFor: (clientAddress: string) => new ClientChecks(config, 'chaos', clientAddress),
+  };
+  return net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
+    new Connection(socket, host);
+  });
+}
+
+// As a forked child: listen on a free loopback port and send the same ready message as shared/run.ts.
+if (process.send && process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const response = process.env.MINIMAL_RESPONSE_B64 ? Buffer.from(process.env.MINIMAL_RESPONSE_B64, 'base64') : DEFAULT_RESPONSE;
+  const port = await listen(createChaosFloor(response), 0, '127.0.0.1');
+  process.send({ type: 'ready', service: 'chaos-floor', port, url: `http://127.0.0.1:${port}` });
+  process.on('disconnect', () => process.exit(0));
+}
