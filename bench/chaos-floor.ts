@@ -12,6 +12,7 @@ import { loadConfig } from '../shared/config.js';
 import { ClientChecks } from '../shared/rate-limit.js';
 import { Connection, type ConnectionHost } from '../services/chaos/connection.js';
 import { DEFAULT_LIMITS, type ParsedRequest, type RequestRejected } from '../services/chaos/parser.js';
+import { CONNECTION_DEFAULTS } from '../services/chaos/server.js';
 import { listen } from './minimal-responder.js';
 
 const BLANK_LINE = Buffer.from('\r\n\r\n', 'latin1');
@@ -45,12 +46,9 @@ export function createChaosFloor(response: Buffer = DEFAULT_RESPONSE): net.Serve
   const host: ConnectionHost = {
     config,
     limits: DEFAULT_LIMITS,
-    // The chaos server's defaults (services/chaos/server.ts).
-    requestTimeoutMs: 10_000,
-    idleTimeoutMs: 30_000,
-    firstRequestTimeoutMs: Math.min(config.firstRequestTimeoutMs, 30_000),
+    ...CONNECTION_DEFAULTS,
+    firstRequestTimeoutMs: Math.min(config.firstRequestTimeoutMs, CONNECTION_DEFAULTS.idleTimeoutMs),
     holdMs: config.holdMs,
-    maxRequestsPerConnection: 1000,
     draining: false,
     parserOptions: undefined,
     request(connection: Connection, req: ParsedRequest, keepAlive: boolean): undefined {

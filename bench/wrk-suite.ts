@@ -361,7 +361,7 @@ function report(targets: readonly Target[], runs: Map<string, Run[]>, loads: rea
     out.push('', `Before and after (BENCH_BEFORE_DIST=${BEFORE_DIST}; median ÷ median, CPU per request before ÷ after in brackets):`);
     ratios(BEFORE_COMPARISONS);
   }
-  const errors = [...runs.values()].flat().reduce((n, r) => n + r.errors, 0);
+  const errors = all.reduce((n, r) => n + r.errors, 0);
   if (errors > 0) out.push(`warning: ${errors} socket errors or non-2xx responses in all (see the errors column)`);
   process.stdout.write(`${out.join('\n')}\n`);
 }

@@ -18,6 +18,13 @@ import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.j
 import { DEFAULT_LIMITS, type CaptureHook, type ParsedRequest, type ParserLimits, type ParserOptions, type RequestRejected } from './parser.js';
 import type { Wire } from './wire.js';
 
+/** The transport's timings and cap when the options leave them out (the benchmark's transport floor uses them too). */
+export const CONNECTION_DEFAULTS = {
+  requestTimeoutMs: 10_000,
+  idleTimeoutMs: 30_000,
+  maxRequestsPerConnection: 1000,
+} as const;
+
 /** Clients whose rate checks are kept between their connections (a few hundred bytes each). */
 const MAX_CACHED_CLIENT_CHECKS = 4096;
 
@@ -63,12 +70,12 @@ export class ChaosServer implements ConnectionHost {
     this.config = config;
     this.limits = options.limits ?? DEFAULT_LIMITS;
     this.store = options.store;
-    this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
-    this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? CONNECTION_DEFAULTS.requestTimeoutMs;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? CONNECTION_DEFAULTS.idleTimeoutMs;
     // Never longer than the idle keep-alive wait: a silent new connection is the cheaper one to drop.
     this.firstRequestTimeoutMs = Math.min(options.firstRequestTimeoutMs ?? config.firstRequestTimeoutMs, this.idleTimeoutMs);
     this.holdMs = options.holdMs ?? config.holdMs;
-    this.maxRequestsPerConnection = options.maxRequestsPerConnection ?? 1000;
+    this.maxRequestsPerConnection = options.maxRequestsPerConnection ?? CONNECTION_DEFAULTS.maxRequestsPerConnection;
     for (const endpoint of registry.endpoints) setBaseHeaders(endpoint, chaosBaseHeaders(endpoint));
     const own = authorityOf(config.urls.base);
     const ownName = new URL(config.urls.base).hostname.toLowerCase();
