@@ -29,6 +29,7 @@ elif [[ -n "${BENCH_BEFORE_NODE_FLAGS:-}" ]]; then
   read -r -a before_flags <<<"$BENCH_BEFORE_NODE_FLAGS"
 fi
 free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+wait_port() { for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return; sleep 0.1; done; }
 pb=$(free_port); pa=$(free_port); mb=$(free_port); ma=$(free_port)
 redis_pid=""
 before_store=(); after_store=()
@@ -37,7 +38,7 @@ if [[ "${BENCH_REDIS:-}" == 1 ]]; then
   pr=$(free_port)
   taskset -c 0 redis-server --bind 127.0.0.1 --port "$pr" --save '' --appendonly no >/dev/null 2>&1 &
   redis_pid=$!
-  for _ in $(seq 1 50); do (exec 3<>"/dev/tcp/127.0.0.1/$pr") 2>/dev/null && break; sleep 0.1; done
+  wait_port "$pr"
   before_store=(REDIS_URL="redis://127.0.0.1:$pr" REDIS_PREFIX=before:)
   after_store=(REDIS_URL="redis://127.0.0.1:$pr" REDIS_PREFIX=after:)
 fi
@@ -47,11 +48,13 @@ env "${env[@]}" "${after_store[@]}" CHAOS_PORT="$pa" METRICS_PORT="$ma" taskset 
 after_pid=$!
 trap 'kill $before_pid $after_pid $redis_pid 2>/dev/null || true' EXIT
 for port in "$pb" "$pa"; do
-  for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+  wait_port "$port"
   taskset -c 1 wrk -t1 -c64 -d2s "http://127.0.0.1:$port$path" >/dev/null
 done
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 ticks_per_second=$(getconf CLK_TCK)
+# CPU µs per request from a tick count and a request count.
+micros_per_request() { awk -v t="$1" -v n="$2" -v hz="$ticks_per_second" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }'; }
 for round in $(seq 1 "$rounds"); do
   order="before:$pb:$before_pid after:$pa:$after_pid"
   ((round % 2 == 0)) && order="after:$pa:$after_pid before:$pb:$before_pid"
@@ -63,10 +66,10 @@ for round in $(seq 1 "$rounds"); do
     c1=$(cpu_ticks "$pid")
     n=$(awk '/requests in/ {print $1}' <<<"$out")
     rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
-    micros=$(awk -v t=$((c1 - c0)) -v n="$n" -v hz="$ticks_per_second" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')
+    micros=$(micros_per_request $((c1 - c0)) "$n")
     if [[ -n "$redis_pid" ]]; then
       r1=$(cpu_ticks "$redis_pid")
-      micros="$micros (+ redis-server $(awk -v t=$((r1 - r0)) -v n="$n" -v hz="$ticks_per_second" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }'))"
+      micros="$micros (+ redis-server $(micros_per_request $((r1 - r0)) "$n"))"
     fi
     echo "$name round $round: $rps req/s, $micros µs/req"
   done

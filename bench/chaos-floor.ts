@@ -12,7 +12,7 @@ import { loadConfig } from '../shared/config.js';
 import { ClientChecks } from '../shared/rate-limit.js';
 import { Connection, type ConnectionHost } from '../services/chaos/connection.js';
 import { DEFAULT_LIMITS, type ParsedRequest, type RequestRejected } from '../services/chaos/parser.js';
-import { CONNECTION_DEFAULTS } from '../services/chaos/server.js';
+import { CONNECTION_DEFAULTS, firstRequestWaitMs } from '../services/chaos/server.js';
 import { listen } from './minimal-responder.js';
 
 const BLANK_LINE = Buffer.from('\r\n\r\n', 'latin1');
@@ -47,7 +47,7 @@ export function createChaosFloor(response: Buffer = DEFAULT_RESPONSE): net.Serve
     config,
     limits: DEFAULT_LIMITS,
     ...CONNECTION_DEFAULTS,
-    firstRequestTimeoutMs: Math.min(config.firstRequestTimeoutMs, CONNECTION_DEFAULTS.idleTimeoutMs),
+    firstRequestTimeoutMs: firstRequestWaitMs(config.firstRequestTimeoutMs, CONNECTION_DEFAULTS.idleTimeoutMs),
     holdMs: config.holdMs,
     draining: false,
     parserOptions: undefined,

@@ -25,6 +25,11 @@ export const CONNECTION_DEFAULTS = {
   maxRequestsPerConnection: 1000,
 } as const;
 
+/** A connection's wait for its first request: never longer than the idle keep-alive wait, as a silent new connection is the cheaper one to drop. */
+export function firstRequestWaitMs(configuredMs: number, idleTimeoutMs: number): number {
+  return Math.min(configuredMs, idleTimeoutMs);
+}
+
 /** Clients whose rate checks are kept between their connections (a few hundred bytes each). */
 const MAX_CACHED_CLIENT_CHECKS = 4096;
 
@@ -72,8 +77,7 @@ export class ChaosServer implements ConnectionHost {
     this.store = options.store;
     this.requestTimeoutMs = options.requestTimeoutMs ?? CONNECTION_DEFAULTS.requestTimeoutMs;
     this.idleTimeoutMs = options.idleTimeoutMs ?? CONNECTION_DEFAULTS.idleTimeoutMs;
-    // Never longer than the idle keep-alive wait: a silent new connection is the cheaper one to drop.
-    this.firstRequestTimeoutMs = Math.min(options.firstRequestTimeoutMs ?? config.firstRequestTimeoutMs, this.idleTimeoutMs);
+    this.firstRequestTimeoutMs = firstRequestWaitMs(options.firstRequestTimeoutMs ?? config.firstRequestTimeoutMs, this.idleTimeoutMs);
     this.holdMs = options.holdMs ?? config.holdMs;
     this.maxRequestsPerConnection = options.maxRequestsPerConnection ?? CONNECTION_DEFAULTS.maxRequestsPerConnection;
     for (const endpoint of registry.endpoints) setBaseHeaders(endpoint, chaosBaseHeaders(endpoint));
