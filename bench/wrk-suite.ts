@@ -43,6 +43,8 @@ const CHAOS_MAIN = process.env.BENCH_CHAOS_MAIN || 'services/chaos/main.js';
  * change is measured before and after in one run.
  */
 const BEFORE_DIST = process.env.BENCH_BEFORE_DIST || undefined;
+/** Target ids to run (comma-separated, e.g. `net,chaos-floor,chaos-status`): a quicker look at a few rows; every row by default. */
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : undefined;
 /** RATE_LIMIT_GENERAL: the limiter asks on every request, and never says no. */
 const NO_LIMIT = '1000000000';
 // The per-IP connection cap stays on (it is counted on every accept), above wrk's
@@ -230,7 +232,7 @@ async function main(): Promise<void> {
     const go = goBinary ? started(await startGoHttpbin(goBinary, SERVER_CORE)) : undefined;
     if (!go) log('go-httpbin not found (BENCH_GO_HTTPBIN, ../shared/peers/go-httpbin or PATH): its rows are left out');
 
-    const targets: Target[] = [
+    const allTargets: Target[] = [
       { id: 'net', label: 'minimal node:net', path: '/', port: minimalNet.port, pids: [minimalNet.pid] },
       { id: 'chaos-floor', label: 'chaos transport floor (canned answer)', path: '/', port: chaosFloor.port, pids: [chaosFloor.pid] },
       { id: 'chaos-status', label: 'chaos', path: '/status/200', port: chaos.port, pids: [chaos.pid] },
@@ -257,6 +259,8 @@ async function main(): Promise<void> {
           ]
         : []),
     ];
+    const targets = ONLY ? allTargets.filter((t) => ONLY.has(t.id)) : allTargets;
+    if (targets.length === 0) throw new Error(`BENCH_ONLY names no target; the ids are ${allTargets.map((t) => t.id).join(', ')}`);
     for (const t of targets) {
       log(`warming up ${t.label} ${t.path}`);
       wrk({ url: `http://127.0.0.1:${t.port}${t.path}`, connections: CONNECTIONS, seconds: WARM_SECONDS, core: CLIENT_CORE });

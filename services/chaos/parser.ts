@@ -55,6 +55,9 @@ export interface RequestCapture {
 /**
  * Asked once per request, right after its request line is read (so possibly
  * for a request then refused for its fields); undefined keeps nothing extra.
+ * It must answer alike for the same method and target: a request whose head
+ * repeats the previous one byte for byte, after an answer of undefined, is
+ * not parsed again, nor is the hook asked again.
  */
 export type CaptureHook = (method: string, target: string) => RequestCapture | undefined;
 
@@ -175,6 +178,9 @@ export class RequestParser {
   #keepMax = 0;
   #paused = false;
   #draining = false;
+  /** The last request without a body or capture, and the head it was parsed from (see #readHead). */
+  #lastHead: string | undefined;
+  #lastRequest: ParsedRequest | undefined;
 
   readonly #capture: CaptureHook | undefined;
 
@@ -212,6 +218,7 @@ export class RequestParser {
     this.#start = this.#end = 0;
     this.#owned = false;
     this.#clearRequest();
+    this.#lastHead = this.#lastRequest = undefined;
   }
 
   /**
@@ -426,6 +433,17 @@ export class RequestParser {
       head = buf.toString('latin1', start, at);
       headBytes = at + 4 - start;
     }
+    if (head === this.#lastHead) {
+      // The previous request's head again, byte for byte (a client repeating
+      // a request): parsing it would judge and give the same, so it is the
+      // same request. Only heads of requests without a body or capture are kept.
+      this.#scanned = 0;
+      this.#lineEnd = -1;
+      this.#emptyLines = 0;
+      this.#consume(headBytes);
+      this.events.onRequest(this.#lastRequest as ParsedRequest);
+      return true;
+    }
     const fieldLines = this.#checkLineEnds(head);
     this.#scanned = 0;
     this.#lineEnd = -1;
@@ -515,7 +533,7 @@ export class RequestParser {
       this.#state = 'body';
       if (expectContinue) this.events.onContinue();
     } else {
-      this.#finish();
+      this.#finish(capture === undefined ? head : undefined);
     }
   }
 
@@ -714,9 +732,12 @@ export class RequestParser {
     this.#keptBytes = wanted;
   }
 
-  #finish(): void {
+  /** `head`: the request's head when the same head again means the same request (see #readHead). */
+  #finish(head?: string): void {
     this.#state = 'head';
     const request = this.#captured ? this.#capturedRequest() : this.#plainRequest();
+    this.#lastHead = head;
+    this.#lastRequest = head === undefined ? undefined : request;
     this.#clearRequest();
     this.events.onRequest(request);
   }

@@ -278,6 +278,20 @@ t.test('the hook is asked once per request and may answer differently each time'
   t.equal(body2?.rawHeaders, undefined, 'and nothing of an earlier capture');
 });
 
+t.test('a repeated head asks again only when the last answer captured', async (t) => {
+  const hook: CaptureHook = (_method, target) => (target === '/raw' ? { rawHeaders: true } : undefined);
+  const get = (path: string): string => `GET ${path} HTTP/1.1\r\n${H}\r\n`;
+  const o = run(t, [get('/raw'), get('/raw'), get('/none'), get('/none'), get('/raw')].join(''), hook);
+  // The second /none repeats a head whose answer was undefined: the same request, not asked again.
+  t.same(o.asked, ['GET /raw', 'GET /raw', 'GET /none', 'GET /raw']);
+  const [raw1, raw2, none1, none2, raw3] = requests(o);
+  for (const [name, r] of [['first', raw1], ['repeated', raw2], ['after another', raw3]] as const) {
+    t.same(r?.rawHeaders, [['Host', ' chaos.test']], `${name} /raw keeps its raw headers`);
+  }
+  t.not(raw2, raw1, 'a captured request is parsed anew');
+  t.equal(none2, none1, 'a plain one repeated is the same request');
+});
+
 t.test('the hook sees a request that its fields then get refused', async (t) => {
   const o = run(t, `GET /x HTTP/1.1\r\n${H}Bad Name: v\r\n\r\n`, RAW);
   t.same(o.asked, ['GET /x']);

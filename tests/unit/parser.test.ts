@@ -321,6 +321,41 @@ t.test('Expect: 100-continue', async (t) => {
   });
 });
 
+t.test('a head that repeats the previous one byte for byte is the same request', async (t) => {
+  await t.test('without a body: parsed once, handed on again', async (t) => {
+    const get = `GET /status/200?x=1 HTTP/1.1\r\n${H}Accept: */*\r\n\r\n`;
+    const rs = requests(events(t, get + get + `GET /other HTTP/1.1\r\n${H}\r\n` + get));
+    t.equal(rs.length, 4);
+    t.equal(rs[1], rs[0], 'the second is the first, not a copy');
+    t.equal(rs[1]?.path, '/status/200');
+    t.equal(rs[1]?.query, 'x=1');
+    t.equal(rs[1]?.headers.get('accept'), '*/*');
+    t.equal(rs[2]?.path, '/other', 'another head is parsed');
+    t.not(rs[3], rs[0], 'a head two requests back is parsed again');
+    t.same({ ...rs[3], headers: [...(rs[3]?.headers ?? [])] }, { ...rs[0], headers: [...(rs[0]?.headers ?? [])] });
+  });
+  await t.test('with a body: each parsed, each body consumed', async (t) => {
+    const post = `POST /p HTTP/1.1\r\n${H}Content-Length: 3\r\n\r\n`;
+    const rs = requests(events(t, `${post}abc${post}def`));
+    t.equal(rs.length, 2, 'two requests, the second body not read as a head');
+    t.not(rs[1], rs[0]);
+    t.equal(rs[1]?.bodyBytes, 3);
+  });
+  await t.test('a repeated head that the limits refuse is refused again', async (t) => {
+    const limits: ParserLimits = { ...DEFAULT_LIMITS, maxHeaderCount: 1 };
+    const es = events(t, `GET / HTTP/1.1\r\n${H}A: 1\r\n\r\n`, limits);
+    t.equal(rejection(es)?.status, 431);
+  });
+  await t.test('after stop nothing is remembered', async (t) => {
+    const { parser, events: es } = collect();
+    const get = Buffer.from(`GET / HTTP/1.1\r\n${H}\r\n`, 'latin1');
+    parser.push(get);
+    parser.stop();
+    parser.push(get);
+    t.equal(requests(es).length, 1);
+  });
+});
+
 t.test('midRequest tracks partial input', async (t) => {
   const { parser } = collect();
   t.equal(parser.midRequest, false);
