@@ -51,11 +51,11 @@ export function createChaosFloor(response: Buffer = DEFAULT_RESPONSE): net.Serve
     holdMs: config.holdMs,
     draining: false,
     parserOptions: undefined,
-    request(connection: Connection, req: ParsedRequest, keepAlive: boolean): undefined {
+    request(connection: Connection, req: ParsedRequest, keepAlive: boolean): false {
       const wire = connection.openWire(req.method === 'HEAD', keepAlive, undefined);
       if (keepAlive) wire.respond(canned.status, canned.head, canned.body, 'keep-alive');
       else wire.respond(canned.status, canned.lastHead, canned.body, 'close');
-      return undefined;
+      return false;
     },
     rejected(connection: Connection, rejection: RequestRejected): void {
       const wire = connection.openWire(false, false, undefined);

@@ -269,7 +269,7 @@ class CountingChaosServer extends ChaosServer {
     super(options);
   }
 
-  override request(connection: Connection, req: ParsedRequest, keepAlive: boolean): Promise<void> | undefined {
+  override request(connection: Connection, req: ParsedRequest, keepAlive: boolean): boolean {
     this.counted.requests++;
     return super.request(connection, req, keepAlive);
   }

@@ -13,9 +13,9 @@ import type { Logger } from './log.js';
 import { OPENAPI_PATH, openApiBody } from './openapi.js';
 import { Exchange, observing, type Outcome } from './observe.js';
 import { parseParams, splitQuery } from './params.js';
-import { ClientChecks, refusalFor, refusalNow } from './rate-limit.js';
+import { ClientChecks, refusalFor, refusalNow, refusalOf } from './rate-limit.js';
 import { allowedMethods, modeOf, routerAllow, type AnyEndpoint, type Registry } from './registry.js';
-import type { Store } from './store/types.js';
+import type { RateCheck, RateDecision, RateWaiter, Store } from './store/types.js';
 
 /** The parts of a request the pipeline reads, whichever transport parsed it. */
 export interface IncomingRequest {
@@ -41,6 +41,8 @@ export interface Responder<Ctx> {
   failed(): void;
   /** Runs `fn` once this exchange's response no longer occupies the connection (ended, cut, or its hold over). */
   whenDone(fn: () => void): void;
+  /** After dispatch returned true: the store has decided and the answer has begun; called once, never during dispatch. */
+  resumed(): void;
 }
 
 export interface PipelineOptions<Ctx> {
@@ -72,8 +74,17 @@ export interface HubPage {
 /** The pairs of an empty query, shared (parseParams only reads them). */
 const NO_QUERY: ReadonlyMap<string, string> = new Map();
 
+/**
+ * Requests' routing decisions kept for their next identical request (see
+ * #decide); past this many the memo starts again empty (a crawler of the
+ * infinite namespace sends few repeats).
+ */
+const MAX_REMEMBERED_DECISIONS = 4096;
+
 /** A held-response slot outlives the endpoint's longest answer by this much before it lapses on its own. */
 const HELD_SLOT_MARGIN_MS = 10_000;
+
+type ServeDecision<Ctx> = Extract<Decision<Ctx>, { readonly kind: 'serve' }>;
 
 type Decision<Ctx> =
   | { readonly kind: 'plain'; readonly outcome: Outcome; readonly response: PlainResponse; readonly endpoint?: AnyEndpoint<Ctx> }
@@ -86,7 +97,7 @@ type Decision<Ctx> =
     };
 
 /** Whether this request holds its connection: a holding endpoint, in a mode that holds. */
-function holds<Ctx>(decision: Extract<Decision<Ctx>, { readonly kind: 'serve' }>): boolean {
+function holds<Ctx>(decision: ServeDecision<Ctx>): boolean {
   const { endpoint } = decision;
   return endpoint.holdsConnection === true && (endpoint.holdsWhen?.(decision.values) ?? true);
 }
@@ -96,6 +107,12 @@ export class Pipeline<Ctx> {
   /** Responses of holding endpoints in progress in this process (chaos_held_responses). */
   heldResponses = 0;
   readonly #openapi: PlainResponse;
+  /** Served decisions by path, then query (see #decide). */
+  readonly #remembered = new Map<string, Map<string, ServeDecision<Ctx>>>();
+  #rememberedCount = 0;
+  /** The last Host value judged foreign or not, and the answer: a client repeats its Host on every request. */
+  #lastHost: string | undefined;
+  #lastHostForeign = false;
 
   constructor(readonly options: PipelineOptions<Ctx>) {
     this.#catalog = catalogBodies(options.registry, options.config);
@@ -113,14 +130,23 @@ export class Pipeline<Ctx> {
   }
 
   /**
-   * Answers one request. Returns a promise only when the store needs a round
-   * trip to decide the limits (the chaos connection holds the next pipelined
-   * request until it settles, so responses keep their order); never rejects.
+   * Answers one request. Returns true when the store needs a round trip to
+   * decide (the limits, a held-response slot): the answer comes later, and
+   * `responder.resumed()` says when (the chaos connection holds the next
+   * pipelined request until then, so responses keep their order). Never throws.
    */
-  dispatch(req: IncomingRequest, checks: ClientChecks, responder: Responder<Ctx>): Promise<void> | undefined {
+  dispatch(req: IncomingRequest, checks: ClientChecks, responder: Responder<Ctx>): boolean {
+    const pending = this.#dispatch(req, checks, responder);
+    if (pending === undefined) return false;
+    if (pending !== WAITING) void pending.then(() => responder.resumed());
+    return true;
+  }
+
+  /** undefined: answered now; a promise: settles once answered; WAITING: a RateWaiter calls `resumed` (see #rateDecided). */
+  #dispatch(req: IncomingRequest, checks: ClientChecks, responder: Responder<Ctx>): Promise<void> | typeof WAITING | undefined {
     if (observing()) responder.exchange = new Exchange(this.options.host);
     // HAProxy routes a whole connection by its first request; later ones may name another host.
-    if (req.host !== undefined && this.options.foreignHosts?.has(normalizeAuthority(req.host))) {
+    if (req.host !== undefined && this.#foreign(req.host)) {
       const response = errorResponse(421, `this connection serves the ${this.options.host} host, not ${req.host}`);
       this.#render({ kind: 'plain', outcome: 'misdirected', response }, responder);
       return undefined;
@@ -128,13 +154,67 @@ export class Pipeline<Ctx> {
     const decision = this.#decide(req);
     const limits = checks.for(decision.kind === 'serve' ? decision.endpoint.limits : undefined);
     if (limits.length === 0) return this.#hold(decision, req, checks, responder);
-    const now = refusalNow(this.options.store, limits);
+    const { store } = this.options;
+    const now = refusalNow(store, limits);
     if (now !== 'ask') return this.#admit(decision, req, checks, responder, now);
-    return refusalFor(this.options.store, limits).then((refusal) => this.#admit(decision, req, checks, responder, refusal));
+    if (store.checkRateFor) {
+      // One small object across the round trip instead of a chain of promises.
+      store.checkRateFor(limits, new PendingAdmission(this, decision, req, checks, responder, limits));
+      return WAITING;
+    }
+    return refusalFor(store, limits).then((refusal) => this.#admit(decision, req, checks, responder, refusal));
   }
 
-  /** Routing, 405, 400 and the endpoint's screen: everything decided before the limits count the request. */
+  /** The store's answer for a request that waited (PendingAdmission): serve or refuse it, then let its connection go on. */
+  rateDecided(pending: PendingAdmission<Ctx>, refusal: Refusal | undefined): void {
+    const { responder } = pending;
+    const held = this.#admit(pending.decision, pending.req, pending.checks, responder, refusal);
+    if (held === undefined) responder.resumed();
+    else void held.then(() => responder.resumed());
+  }
+
+  /** Whether `host` names another of our hosts (421). */
+  #foreign(host: string): boolean {
+    const foreignHosts = this.options.foreignHosts;
+    if (foreignHosts === undefined) return false;
+    if (host !== this.#lastHost) {
+      this.#lastHost = host;
+      this.#lastHostForeign = foreignHosts.has(normalizeAuthority(host));
+    }
+    return this.#lastHostForeign;
+  }
+
+  /**
+   * Routing, 405, 400 and the endpoint's screen: everything decided before
+   * the limits count the request. A request served by an endpoint is decided
+   * by its path and query alone (parameters, their defaults, clamps, screen
+   * and adjustments are pure), so that decision is remembered: traffic
+   * repeats a few targets, and the next identical request skips routing and
+   * parameter parsing. The method is still judged every time.
+   */
   #decide(req: IncomingRequest): Decision<Ctx> {
+    const remembered = this.#remembered.get(req.path)?.get(req.query);
+    if (remembered !== undefined && (allowedMethods(remembered.endpoint) as readonly string[]).includes(req.method)) return remembered;
+    const decision = this.#decideAfresh(req);
+    if (decision.kind === 'serve') this.#remember(req, decision);
+    return decision;
+  }
+
+  #remember(req: IncomingRequest, decision: ServeDecision<Ctx>): void {
+    if (this.#rememberedCount >= MAX_REMEMBERED_DECISIONS) {
+      this.#remembered.clear();
+      this.#rememberedCount = 0;
+    }
+    let byQuery = this.#remembered.get(req.path);
+    if (byQuery === undefined) this.#remembered.set(req.path, (byQuery = new Map()));
+    // Shared by every request with this target from now on: no handler may change them.
+    Object.freeze(decision.values);
+    Object.freeze(decision.clamped);
+    byQuery.set(req.query, decision);
+    this.#rememberedCount++;
+  }
+
+  #decideAfresh(req: IncomingRequest): Decision<Ctx> {
     const { registry } = this.options;
     const match = registry.match(req.path);
     if (!match) {
@@ -307,6 +387,32 @@ export class Pipeline<Ctx> {
     exchange.endpoint = endpoint.id;
     exchange.category = endpoint.category;
     exchange.mode = values ? modeOf(endpoint, values) : undefined;
+  }
+}
+
+/** #dispatch's answer when a RateWaiter will call the responder's `resumed`. */
+const WAITING = Symbol('waiting');
+
+/**
+ * A request waiting for the store's rate decision (checkRateFor): what the
+ * pipeline needs to go on with it, in one object. Fails open, as refusalFor does.
+ */
+class PendingAdmission<Ctx> implements RateWaiter {
+  constructor(
+    private readonly pipeline: Pipeline<Ctx>,
+    readonly decision: Decision<Ctx>,
+    readonly req: IncomingRequest,
+    readonly checks: ClientChecks,
+    readonly responder: Responder<Ctx>,
+    private readonly limits: readonly RateCheck[],
+  ) {}
+
+  rateDecided(decision: RateDecision): void {
+    this.pipeline.rateDecided(this, refusalOf(decision, this.limits));
+  }
+
+  rateFailed(): void {
+    this.pipeline.rateDecided(this, undefined);
   }
 }
 

@@ -221,8 +221,8 @@ export class HttpService {
     const query = q === -1 ? '' : target.slice(q + 1);
     const checks = this.#checksFor(req, state);
     const responder = new ResponseResponder(this, req, res, path, query, checks.clientAddress);
-    // Never rejects; a promise only means the store is deciding, and node:http keeps responses in order itself.
-    void this.#pipeline.dispatch(
+    // Never throws; true only means the store is deciding, and node:http keeps responses in order itself.
+    this.#pipeline.dispatch(
       { method: req.method ?? 'GET', path, query, host: req.headers.host, accept: req.headers.accept },
       checks,
       responder,
@@ -314,6 +314,10 @@ class ResponseResponder implements Responder<HttpContext> {
   whenDone(fn: () => void): void {
     // 'close' comes once the response has finished, or when the connection dies first.
     this.res.once('close', fn);
+  }
+
+  resumed(): void {
+    // node:http keeps a connection's responses in order itself: nothing waits here.
   }
 
   failed(): void {

@@ -61,7 +61,8 @@ export class ClientChecks {
   }
 }
 
-function refusalOf(decision: RateDecision, checks: readonly RateCheck[]): Refusal | undefined {
+/** The refusal a store's decision stands for, or undefined when it allows. */
+export function refusalOf(decision: RateDecision, checks: readonly RateCheck[]): Refusal | undefined {
   if (decision.allowed) return undefined;
   const check = checks.find((c) => c.policy === decision.policy) ?? (checks[0] as RateCheck);
   return rateLimitRefusal(decision, check);

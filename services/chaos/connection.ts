@@ -33,8 +33,8 @@ export interface ConnectionHost {
   readonly holdMs: number;
   readonly maxRequestsPerConnection: number;
   readonly draining: boolean;
-  /** Answers one request; a promise means "wait before the next one" (the store is deciding). */
-  request(connection: Connection, req: ParsedRequest, keepAlive: boolean): Promise<void> | undefined;
+  /** Answers one request; true means "wait before the next one" (the store is deciding) until the connection's resume(). */
+  request(connection: Connection, req: ParsedRequest, keepAlive: boolean): boolean;
   /** The parser's options (what it keeps of a request beyond the default, when some endpoint asks), the same for every connection. */
   readonly parserOptions: ParserOptions | undefined;
   /** Answers input the parser refused; the connection closes after it. */
@@ -462,16 +462,16 @@ export class Connection implements WireOwner, ParserEvents {
       this.#served < this.host.maxRequestsPerConnection &&
       // A connection's life is bounded too: a client cannot chain long responses for days.
       performance.now() - this.#openedAt < this.host.config.maxConnectionMs;
-    const pending = this.host.request(this, req, keepAlive);
-    if (!pending) return;
     // A store that needs a round trip (Redis): the connection waits, so
-    // responses keep request order.
-    this.#gated = true;
-    void pending.then(() => {
-      this.#gated = false;
-      if (this.#closed || this.#closing) return;
-      this.#pump();
-    });
+    // responses keep request order, until resume().
+    if (this.host.request(this, req, keepAlive)) this.#gated = true;
+  }
+
+  /** The request the host made us wait for has been decided (see ConnectionHost.request): the next may go. */
+  resume(): void {
+    this.#gated = false;
+    if (this.#closed || this.#closing) return;
+    this.#pump();
   }
 }
 

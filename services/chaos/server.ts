@@ -140,7 +140,7 @@ export class ChaosServer implements ConnectionHost {
     clearTimeout(deadline);
   }
 
-  request(connection: Connection, req: ParsedRequest, keepAlive: boolean): Promise<void> | undefined {
+  request(connection: Connection, req: ParsedRequest, keepAlive: boolean): boolean {
     const responder = new WireResponder(this, connection, req, keepAlive);
     return this.#pipeline.dispatch(
       { method: req.method, path: req.path, query: req.query, host: req.host, accept: req.headers.get('accept') },
@@ -259,6 +259,10 @@ class WireResponder implements Responder<ChaosContext> {
   whenDone(fn: () => void): void {
     if (this.#wire) this.connection.whenDone(this.#wire, fn);
     else (this.#done ??= []).push(fn);
+  }
+
+  resumed(): void {
+    this.connection.resume();
   }
 
   /** A bug in a handler: 500 if nothing was sent yet, else reset; never a hang. */

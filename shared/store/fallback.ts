@@ -9,7 +9,7 @@
 // is reported to `onFallback` (the metrics issue counts them).
 import type { Logger } from '../log.js';
 import { MemoryStore } from './memory.js';
-import { StoreClosedError, type RateCheck, type RateDecision, type Store } from './types.js';
+import { StoreClosedError, type RateCheck, type RateDecision, type RateWaiter, type Store } from './types.js';
 
 /** Why an operation was answered locally: the label of chaos_store_fallback_total. */
 export type FallbackReason = 'unavailable' | 'timeout' | 'error';
@@ -36,6 +36,8 @@ export interface FallbackStoreOptions {
 }
 
 type State = 'starting' | 'up' | 'down';
+
+const DOWN_MESSAGE = 'Redis unavailable: serving from local memory (limits per process) until it is back';
 
 /** The reason an error from the shared store stands for. */
 export function fallbackReason(error: unknown): FallbackReason {
@@ -98,6 +100,35 @@ export class FallbackStore implements Store {
     return this.#run('checkRate', (store) => store.checkRate(checks));
   }
 
+  /**
+   * checkRate without a promise while the shared store is up and offers it
+   * (the hot path on Redis); otherwise, and after a failure, as #run answers.
+   */
+  checkRateFor(checks: readonly RateCheck[], waiter: RateWaiter): void {
+    if (!this.#closed && this.#state === 'up' && this.#shared.checkRateFor) {
+      this.#shared.checkRateFor(checks, new SharedRateWaiter(this, checks, waiter));
+      return;
+    }
+    this.checkRate(checks).then(
+      (decision) => waiter.rateDecided(decision),
+      (error: unknown) => waiter.rateFailed(error),
+    );
+  }
+
+  /** A shared decision that failed: the episode starts (as in #run), and the local store answers. */
+  sharedRateFailed(checks: readonly RateCheck[], waiter: RateWaiter, error: unknown): void {
+    if (this.#closed) {
+      waiter.rateFailed(new StoreClosedError('checkRate'));
+      return;
+    }
+    this.#goDown(fallbackReason(error), error, DOWN_MESSAGE);
+    this.#onFallback?.(this.#reason);
+    this.#local.checkRate(checks).then(
+      (decision) => waiter.rateDecided(decision),
+      (failure: unknown) => waiter.rateFailed(failure),
+    );
+  }
+
   consumeBudget(key: string, budget: number, ttlMs: number): Promise<boolean> {
     return this.#run('consumeBudget', (store) => store.consumeBudget(key, budget, ttlMs));
   }
@@ -127,7 +158,7 @@ export class FallbackStore implements Store {
         return await call(this.#shared);
       } catch (error) {
         if (this.#closed) throw new StoreClosedError(operation);
-        this.#goDown(fallbackReason(error), error, 'Redis unavailable: serving from local memory (limits per process) until it is back');
+        this.#goDown(fallbackReason(error), error, DOWN_MESSAGE);
       }
     }
     this.#onFallback?.(this.#reason);
@@ -161,5 +192,22 @@ export class FallbackStore implements Store {
     this.#probe = undefined;
     this.#state = 'up';
     this.#logger.info({ store: 'redis', downMs: Date.now() - this.#downSince }, 'Redis is back: state is shared again');
+  }
+}
+
+/** A shared store's rate decision on its way to the caller's waiter; a failure goes through the fallback. */
+class SharedRateWaiter implements RateWaiter {
+  constructor(
+    private readonly fallback: FallbackStore,
+    private readonly checks: readonly RateCheck[],
+    private readonly waiter: RateWaiter,
+  ) {}
+
+  rateDecided(decision: RateDecision): void {
+    this.waiter.rateDecided(decision);
+  }
+
+  rateFailed(error: unknown): void {
+    this.fallback.sharedRateFailed(this.checks, this.waiter, error);
   }
 }

@@ -8,7 +8,7 @@
 // (fallback.ts) answers from local memory while Redis cannot.
 import { createHash } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
-import { StoreClosedError, type RateCheck, type RateDecision, type Store } from './types.js';
+import { StoreClosedError, type RateCheck, type RateDecision, type RateWaiter, type Store } from './types.js';
 
 export interface RedisStoreOptions {
   /** redis://, rediss://, an absolute unix socket path or unix:///path (validated by loadConfig). */
@@ -167,7 +167,7 @@ const MAX_RATE_BATCH = 256;
 
 interface RateBatch {
   readonly live: readonly RateCheck[];
-  readonly waiters: { resolve(decision: RateDecision): void; reject(error: unknown): void }[];
+  readonly waiters: RateWaiter[];
 }
 
 /** Each waiter's decision from a batch reply (see RATE_LUA), in the order they asked. */
@@ -176,8 +176,8 @@ function settleRates(batch: RateBatch, reply: readonly number[]): void {
   const refusal: RateDecision | undefined =
     refusing > 0 ? { allowed: false, policy: (batch.live[refusing - 1] as RateCheck).policy, remaining: 0, retryAfterMs, resetMs: refusalResetMs } : undefined;
   batch.waiters.forEach((waiter, i) => {
-    if (i < allowed) waiter.resolve({ allowed: true, policy: undefined, remaining: reply[4 + 2 * i] ?? 0, retryAfterMs: 0, resetMs: reply[5 + 2 * i] ?? 0 });
-    else waiter.resolve(refusal ?? { allowed: false, policy: batch.live[0]?.policy, remaining: 0, retryAfterMs: 0, resetMs: 0 });
+    if (i < allowed) waiter.rateDecided({ allowed: true, policy: undefined, remaining: reply[4 + 2 * i] ?? 0, retryAfterMs: 0, resetMs: reply[5 + 2 * i] ?? 0 });
+    else waiter.rateDecided(refusal ?? { allowed: false, policy: batch.live[0]?.policy, remaining: 0, retryAfterMs: 0, resetMs: 0 });
   });
 }
 
@@ -292,23 +292,32 @@ export class RedisStore implements Store {
    * costs one round trip, decided exactly as one call each (see RATE_LUA).
    */
   checkRate(checks: readonly RateCheck[]): Promise<RateDecision> {
-    if (this.#closed) return Promise.reject(new StoreClosedError('checkRate'));
+    return new Promise((resolve, reject) => this.checkRateFor(checks, { rateDecided: resolve, rateFailed: reject }));
+  }
+
+  /** checkRate's batch, with the decision handed to `waiter` (no promise per request). */
+  checkRateFor(checks: readonly RateCheck[], waiter: RateWaiter): void {
+    if (this.#closed) {
+      queueMicrotask(() => waiter.rateFailed(new StoreClosedError('checkRate')));
+      return;
+    }
     const live = checks.length === 1 && (checks[0] as RateCheck).limit > 0 ? checks : checks.filter((c) => c.limit > 0);
-    if (live.length === 0) return Promise.resolve(ALLOWED_NONE);
-    return new Promise((resolve, reject) => {
-      let batch = this.#rateBatches.get(checks);
-      if (batch === undefined || batch.waiters.length >= MAX_RATE_BATCH) {
-        batch = { live, waiters: [] };
-        this.#rateBatches.set(checks, batch);
-        this.#rateQueue.push(batch);
-      }
-      batch.waiters.push({ resolve, reject });
-      if (!this.#rateFlushScheduled) {
-        this.#rateFlushScheduled = true;
-        // After the poll phase: every request read in this turn joins its batch first.
-        setImmediate(() => this.#flushRates());
-      }
-    });
+    if (live.length === 0) {
+      queueMicrotask(() => waiter.rateDecided(ALLOWED_NONE));
+      return;
+    }
+    let batch = this.#rateBatches.get(checks);
+    if (batch === undefined || batch.waiters.length >= MAX_RATE_BATCH) {
+      batch = { live, waiters: [] };
+      this.#rateBatches.set(checks, batch);
+      this.#rateQueue.push(batch);
+    }
+    batch.waiters.push(waiter);
+    if (!this.#rateFlushScheduled) {
+      this.#rateFlushScheduled = true;
+      // After the poll phase: every request read in this turn joins its batch first.
+      setImmediate(() => this.#flushRates());
+    }
   }
 
   #flushRates(): void {
@@ -318,7 +327,7 @@ export class RedisStore implements Store {
     this.#rateFlushScheduled = false;
     for (const batch of batches) {
       if (this.#closed) {
-        for (const waiter of batch.waiters) waiter.reject(new StoreClosedError('checkRate'));
+        for (const waiter of batch.waiters) waiter.rateFailed(new StoreClosedError('checkRate'));
         continue;
       }
       const args: (string | number)[] = [];
@@ -328,7 +337,7 @@ export class RedisStore implements Store {
       this.#scripts.chaosRate(batch.live.length, ...args).then(
         (reply) => settleRates(batch, (reply as unknown[]).map(Number)),
         (error: unknown) => {
-          for (const waiter of batch.waiters) waiter.reject(error);
+          for (const waiter of batch.waiters) waiter.rateFailed(error);
         },
       );
     }

@@ -15,7 +15,7 @@ import { pino, type Logger } from 'pino';
 import t, { type Test } from 'tap';
 import { FallbackStore, type FallbackReason } from '../../shared/store/fallback.js';
 import { RedisStore } from '../../shared/store/redis.js';
-import type { RateCheck } from '../../shared/store/types.js';
+import type { RateCheck, RateDecision, RateWaiter } from '../../shared/store/types.js';
 import { exchange } from '../helpers/final-response.js';
 import { freePort } from '../helpers/process.js';
 import { get } from '../helpers/raw.js';
@@ -171,6 +171,84 @@ t.test('one round trip per operation (one per batch for a burst from one client)
   t.equal(delta('eval'), 0, 'no EVAL');
   t.equal(delta('script|load') + delta('script|exists') + delta('script'), 0, 'no SCRIPT LOAD or EXISTS');
   t.equal(delta('ping'), 0);
+});
+
+/** A RateWaiter that records what it was handed, and whether that came before the call returned. */
+function recordingWaiter(): RateWaiter & { readonly got: (RateDecision | Error)[]; calling: boolean; early: boolean; settled(): Promise<void> } {
+  let wake: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (wake = resolve));
+  const waiter = {
+    got: [] as (RateDecision | Error)[],
+    calling: false,
+    early: false,
+    rateDecided(decision: RateDecision): void {
+      waiter.early ||= waiter.calling;
+      waiter.got.push(decision);
+      wake();
+    },
+    rateFailed(error: unknown): void {
+      waiter.early ||= waiter.calling;
+      waiter.got.push(error as Error);
+      wake();
+    },
+    settled: () => done,
+  };
+  return waiter;
+}
+
+t.test('checkRateFor: the decisions checkRate gives, to a waiter, one batch per turn, never during the call', async (t) => {
+  const store = await redisStore(t, 'waiters:');
+  const fallback = new FallbackStore({ shared: await redisStore(t, 'waiters-fallback:'), logger: silent });
+  t.teardown(() => fallback.close());
+  await fallback.started;
+  for (const [name, s] of [['RedisStore', store], ['FallbackStore over it', fallback]] as const) {
+    const check: RateCheck = { policy: 'general', key: `chaos:general:${name}`, limit: 3, periodMs: 60_000 };
+    const checks = [check];
+    const waiters = Array.from({ length: 5 }, () => recordingWaiter());
+    for (const waiter of waiters) {
+      waiter.calling = true;
+      s.checkRateFor(checks, waiter);
+      waiter.calling = false;
+    }
+    await Promise.all(waiters.map((w) => w.settled()));
+    t.same(waiters.map((w) => w.early), [false, false, false, false, false], `${name}: nothing handed on during the call`);
+    t.same(waiters.map((w) => w.got.length), [1, 1, 1, 1, 1], `${name}: each waiter told once`);
+    const decisions = waiters.map((w) => w.got[0] as RateDecision);
+    t.same(decisions.map((d) => d.allowed), [true, true, true, false, false], `${name}: a burst of 3, then refused`);
+    t.same(decisions.map((d) => d.remaining), [2, 1, 0, 0, 0], `${name}: counted one by one`);
+    t.equal(decisions[3]?.policy, 'general');
+    t.ok((decisions[3]?.retryAfterMs ?? 0) > 19_000, `${name}: refused with the interval to wait (${decisions[3]?.retryAfterMs} ms)`);
+  }
+  await store.close();
+  const late = recordingWaiter();
+  late.calling = true;
+  store.checkRateFor([{ policy: 'general', key: 'k', limit: 1, periodMs: 60_000 }], late);
+  late.calling = false;
+  await late.settled();
+  t.equal(late.early, false, 'a closed store answers after the call too');
+  t.match(late.got[0], { code: 'ERR_CHAOS_STORE_CLOSED' }, 'with StoreClosedError');
+});
+
+t.test('fallback checkRateFor: Redis killed: each waiter gets a local decision, counted as a fallback', async (t) => {
+  const server = await startRedis(t);
+  const reasons: FallbackReason[] = [];
+  const store = new FallbackStore({ shared: new RedisStore({ url: server.url }), logger: silent, probeIntervalMs: 60_000, onFallback: (r) => reasons.push(r) });
+  t.teardown(() => store.close());
+  await store.started;
+  t.equal(store.state, 'up');
+  await server.kill();
+  const check: RateCheck = { policy: 'general', key: 'chaos:general:10.9.9.9', limit: 2, periodMs: 60_000 };
+  const checks = [check];
+  const waiters = Array.from({ length: 3 }, () => recordingWaiter());
+  for (const waiter of waiters) store.checkRateFor(checks, waiter);
+  await Promise.all(waiters.map((w) => w.settled()));
+  t.equal(store.state, 'down');
+  t.same(
+    waiters.map((w) => (w.got[0] instanceof Error ? 'error' : (w.got[0] as RateDecision).allowed)),
+    [true, true, false],
+    'no failure: the local limiter decides (2 allowed, then refused)',
+  );
+  t.equal(reasons.length, 3, 'each answered locally is counted');
 });
 
 t.test('keys stay bounded: a long caller key is hashed; the prefix is honoured', async (t) => {
