@@ -68,56 +68,50 @@ return elapsed
  * few µs ahead) the key is overwritten rather than expired and created anew
  * every millisecond.
  * Reply: {allowed count k, index of the refusing check or 0, retryAfterMs,
- * resetMs of the refusal, then remaining and resetMs of each allowed one}.
+ * resetMs of the refusal, then `now` and each key's starting TAT as exact
+ * decimal strings (%.17g)}. Each allowed request's remaining and resetMs are
+ * replayed from those by settleRates with the same double arithmetic, rather
+ * than computed here and sent two numbers a request.
  */
 const RATE_LUA = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 local n = tonumber(ARGV[1])
-local tats, intervals, periods = {}, {}, {}
+local tats, intervals, periods, starts = {}, {}, {}, {}
 for i = 1, #KEYS do
   periods[i] = tonumber(ARGV[2 * i + 1])
   intervals[i] = periods[i] / tonumber(ARGV[2 * i])
   local tat = tonumber(redis.call('GET', KEYS[i]) or '0') or 0
   if tat < now then tat = now end
   tats[i] = tat
+  starts[i] = string.format('%.17g', tat)
 end
-local reply = {0, 0, 0, 0}
 local allowed = 0
 local refused = 0
+local retry_after = 0
+local refusal_reset = 0
 while allowed < n and refused == 0 do
   for i = 1, #KEYS do
     local allow_at = tats[i] + intervals[i] - periods[i]
     if allow_at > now then
       refused = i
-      reply[3] = math.ceil(allow_at - now)
-      reply[4] = math.ceil(tats[i] - now)
+      retry_after = math.ceil(allow_at - now)
+      refusal_reset = math.ceil(tats[i] - now)
       break
     end
   end
   if refused == 0 then
     allowed = allowed + 1
-    local remaining = -1
-    local reset = 0
-    for i = 1, #KEYS do
-      local new_tat = tats[i] + intervals[i]
-      tats[i] = new_tat
-      local left = math.floor((now + periods[i] - new_tat) / intervals[i])
-      if remaining < 0 or left < remaining then remaining = left end
-      local until_reset = math.ceil(new_tat - now)
-      if until_reset > reset then reset = until_reset end
-    end
-    reply[3 + 2 * allowed] = remaining
-    reply[4 + 2 * allowed] = reset
+    for i = 1, #KEYS do tats[i] = tats[i] + intervals[i] end
   end
 end
-reply[1] = allowed
-reply[2] = refused
 if allowed > 0 then
   for i = 1, #KEYS do
     redis.call('SET', KEYS[i], string.format('%.3f', tats[i]), 'PX', math.ceil(tats[i] - now + periods[i]))
   end
 end
+local reply = {allowed, refused, retry_after, refusal_reset, string.format('%.17g', now)}
+for i = 1, #KEYS do reply[5 + i] = starts[i] end
 return reply
 `;
 
@@ -170,14 +164,38 @@ interface RateBatch {
   readonly waiters: RateWaiter[];
 }
 
-/** Each waiter's decision from a batch reply (see RATE_LUA), in the order they asked. */
-function settleRates(batch: RateBatch, reply: readonly number[]): void {
-  const [allowed = 0, refusing = 0, retryAfterMs = 0, refusalResetMs = 0] = reply;
+/**
+ * Each waiter's decision from a batch reply (see RATE_LUA), in the order they
+ * asked. The allowed ones are replayed as the script advanced them: from each
+ * key's starting TAT, one interval a request, in the same order of the same
+ * double operations, so remaining and resetMs are what a call each would give.
+ */
+function settleRates(batch: RateBatch, reply: readonly unknown[]): void {
+  const allowed = Number(reply[0]);
+  const refusing = Number(reply[1]);
   const refusal: RateDecision | undefined =
-    refusing > 0 ? { allowed: false, policy: (batch.live[refusing - 1] as RateCheck).policy, remaining: 0, retryAfterMs, resetMs: refusalResetMs } : undefined;
+    refusing > 0
+      ? { allowed: false, policy: (batch.live[refusing - 1] as RateCheck).policy, remaining: 0, retryAfterMs: Number(reply[2]), resetMs: Number(reply[3]) }
+      : undefined;
+  const now = Number(reply[4]);
+  const tats = batch.live.map((_, i) => Number(reply[5 + i]));
   batch.waiters.forEach((waiter, i) => {
-    if (i < allowed) waiter.rateDecided({ allowed: true, policy: undefined, remaining: reply[4 + 2 * i] ?? 0, retryAfterMs: 0, resetMs: reply[5 + 2 * i] ?? 0 });
-    else waiter.rateDecided(refusal ?? { allowed: false, policy: batch.live[0]?.policy, remaining: 0, retryAfterMs: 0, resetMs: 0 });
+    if (i >= allowed) {
+      waiter.rateDecided(refusal ?? { allowed: false, policy: batch.live[0]?.policy, remaining: 0, retryAfterMs: 0, resetMs: 0 });
+      return;
+    }
+    let remaining = -1;
+    let resetMs = 0;
+    batch.live.forEach((check, k) => {
+      const interval = check.periodMs / check.limit;
+      const tat = (tats[k] as number) + interval;
+      tats[k] = tat;
+      const left = Math.floor((now + check.periodMs - tat) / interval);
+      if (remaining < 0 || left < remaining) remaining = left;
+      const untilReset = Math.ceil(tat - now);
+      if (untilReset > resetMs) resetMs = untilReset;
+    });
+    waiter.rateDecided({ allowed: true, policy: undefined, remaining, retryAfterMs: 0, resetMs });
   });
 }
 
@@ -347,7 +365,7 @@ export class RedisStore implements Store {
       for (const check of batch.live) args.push(check.limit, check.periodMs);
       this.#scripts.chaosRate(batch.live.length, ...args).then(
         (reply) => {
-          settleRates(batch, (reply as unknown[]).map(Number));
+          settleRates(batch, reply as unknown[]);
           releaseWaiters(batch);
         },
         (error: unknown) => {

@@ -229,6 +229,26 @@ t.test('checkRateFor: the decisions checkRate gives, to a waiter, one batch per 
   t.match(late.got[0], { code: 'ERR_CHAOS_STORE_CLOSED' }, 'with StoreClosedError');
 });
 
+t.test('a batch replays each request as its own call would: remaining and reset per request, two policies', async (t) => {
+  const store = await redisStore(t, 'replay:');
+  // The loose policy's interval is not a whole number of milliseconds (60000 / 11): its TAT carries fractions.
+  const tight: RateCheck = { policy: 'tight', key: 'chaos:tight:10.2.2.2', limit: 8, periodMs: 1000 };
+  const loose: RateCheck = { policy: 'loose', key: 'chaos:loose:10.2.2.2', limit: 11, periodMs: 60_000 };
+  const checks = [loose, tight];
+  const burst = await Promise.all(Array.from({ length: 9 }, () => store.checkRate(checks)));
+  t.same(burst.map((d) => d.allowed), [true, true, true, true, true, true, true, true, false], 'the tighter policy allows 8 of 9');
+  t.same(burst.slice(0, 8).map((d) => d.remaining), [7, 6, 5, 4, 3, 2, 1, 0], 'remaining: the tightest policy, one less each');
+  // resetMs: the later of the two policies' full replenishment, k intervals of the loose one after the first request.
+  burst.slice(0, 8).forEach((d, k) => {
+    const expected = Math.ceil(((k + 1) * 60_000) / 11);
+    t.ok(Math.abs(d.resetMs - expected) <= 1, `request ${k + 1}: resetMs ${d.resetMs} (about ${expected})`);
+  });
+  const refused = burst[8] as RateDecision;
+  t.equal(refused.policy, 'tight');
+  t.ok(refused.retryAfterMs > 0 && refused.retryAfterMs <= 125, `refused until one interval passes (${refused.retryAfterMs} ms)`);
+  t.ok(refused.resetMs > 875 && refused.resetMs <= 1000, `and replenished within the period (${refused.resetMs} ms)`);
+});
+
 t.test('fallback checkRateFor: Redis killed: each waiter gets a local decision, counted as a fallback', async (t) => {
   const server = await startRedis(t);
   const reasons: FallbackReason[] = [];
