@@ -35,8 +35,18 @@ export interface Responder<Ctx> {
   exchange: Exchange | undefined;
   /** A complete response of ours (catalog, real failure); `last` closes the connection after it. */
   plain(response: PlainResponse, last: boolean): void;
-  /** The context the endpoint's handler runs with. */
-  context(endpoint: AnyEndpoint<Ctx>, clamped: readonly string[]): Ctx;
+  /**
+   * The context the endpoint's handler runs with. `recordings`: where this
+   * transport may keep the response, for a replayable endpoint's remembered
+   * decision (see replay).
+   */
+  context(endpoint: AnyEndpoint<Ctx>, clamped: readonly string[], recordings: Recordings | undefined): Ctx;
+  /**
+   * Writes this request's answer from `recordings` (a replayable endpoint's
+   * earlier responses for the same decision) when one fits it, and says so;
+   * false: the handler runs. A transport that records nothing leaves it out.
+   */
+  replay?(recordings: Recordings): boolean;
   /** The handler threw or rejected: answer 500 if nothing went out yet, else cut the response. */
   failed(): void;
   /** Runs `fn` once this exchange's response no longer occupies the connection (ended, cut, or its hold over). */
@@ -71,6 +81,13 @@ export interface HubPage {
   answer(req: IncomingRequest, clientAddress: string, signal: AbortSignal): Promise<PlainResponse>;
 }
 
+/**
+ * A transport's recordings of a replayable endpoint's responses for one
+ * remembered decision, by its own variant index (HTTP version, keep-alive,
+ * method): kept with the decision, dropped with it.
+ */
+export type Recordings = unknown[];
+
 /** The pairs of an empty query, shared (parseParams only reads them). */
 const NO_QUERY: ReadonlyMap<string, string> = new Map();
 
@@ -94,6 +111,8 @@ type Decision<Ctx> =
       readonly endpoint: AnyEndpoint<Ctx>;
       readonly values: Readonly<Record<string, unknown>>;
       readonly clamped: readonly string[];
+      /** Present for a replayable endpoint (EndpointDef.replayable). */
+      readonly recordings: Recordings | undefined;
     };
 
 /** Whether this request holds its connection: a holding endpoint, in a mode that holds. */
@@ -234,9 +253,10 @@ export class Pipeline<Ctx> {
     }
     const screened = endpoint.screen?.(parsed.values, req.path);
     if (screened) return { kind: 'plain', outcome: 'refused', response: screened, endpoint };
+    const recordings = endpoint.replayable === true ? [] : undefined;
     const raised = endpoint.adjust?.(parsed.values, this.options.config);
-    if (raised) return { kind: 'serve', endpoint, ...withRaised(parsed.values, parsed.clamped, raised) };
-    return { kind: 'serve', endpoint, values: parsed.values, clamped: parsed.clamped };
+    if (raised) return { kind: 'serve', endpoint, ...withRaised(parsed.values, parsed.clamped, raised), recordings };
+    return { kind: 'serve', endpoint, values: parsed.values, clamped: parsed.clamped, recordings };
   }
 
   /** A hub page at this path, for a request naming the hub's host: GET and HEAD only. */
@@ -367,8 +387,11 @@ export class Pipeline<Ctx> {
       this.heldResponses++;
       responder.whenDone(() => this.heldResponses--);
     }
+    const { recordings } = decision;
     try {
-      const pending = endpoint.handle(responder.context(endpoint, decision.clamped), values);
+      // The same decision answered before, in a way this request can be answered again.
+      if (recordings !== undefined && responder.replay?.(recordings) === true) return;
+      const pending = endpoint.handle(responder.context(endpoint, decision.clamped, recordings), values);
       if (pending) pending.catch((error: unknown) => this.#failed(endpoint, responder, error));
     } catch (error) {
       this.#failed(endpoint, responder, error);

@@ -63,6 +63,15 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs, C extends s
   /** Stalls or holds the connection by design (/slow, /drip, …): never picked by /random. */
   readonly holdsConnection?: boolean;
   /**
+   * The whole response is a function of the parameter values, the HTTP
+   * version, keep-alive and the method alone: no randomness, no state, no
+   * clock but Date, no request header. A transport may then record it once
+   * per remembered decision (see Pipeline) and replay it, with a fresh Date,
+   * instead of running the handler again (the chaos host does, for responses
+   * written whole by Wire.respond).
+   */
+  readonly replayable?: boolean;
+  /**
    * Which requests of a `holdsConnection` endpoint really hold (when only some
    * modes do): the others take no MAX_HELD_PER_IP slot, so they cost no store
    * call, and are not counted as held. Absent: every request holds.

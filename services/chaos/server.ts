@@ -4,9 +4,9 @@
 import net from 'node:net';
 import { authorityOf, type Config } from '../../shared/config.js';
 import { ConnectionCaps } from '../../shared/connection-caps.js';
-import { pathOf, Pipeline, type Responder } from '../../shared/dispatch.js';
+import { pathOf, Pipeline, type Recordings, type Responder } from '../../shared/dispatch.js';
 import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../../shared/errors.js';
-import { chaosBaseHeaders, httpDate, type HeaderList } from '../../shared/headers.js';
+import { chaosBaseHeaders, dateLine, httpDate, type HeaderList } from '../../shared/headers.js';
 import type { Logger } from '../../shared/log.js';
 import { Exchange, observing } from '../../shared/observe.js';
 import { ClientChecks } from '../../shared/rate-limit.js';
@@ -16,7 +16,7 @@ import type { Store } from '../../shared/store/types.js';
 import { Connection, type ConnectionHost } from './connection.js';
 import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.js';
 import { DEFAULT_LIMITS, type CaptureHook, type ParsedRequest, type ParserLimits, type ParserOptions, type RequestRejected } from './parser.js';
-import type { Wire } from './wire.js';
+import type { RecordedResponse, Wire } from './wire.js';
 
 /** The transport's timings and cap when the options leave them out (the benchmark's transport floor uses them too). */
 export const CONNECTION_DEFAULTS = {
@@ -248,12 +248,34 @@ class WireResponder implements Responder<ChaosContext> {
     writePlain(this.connection, response, this.keepAlive && !last, this.req, this.exchange);
   }
 
-  context(endpoint: AnyEndpoint<ChaosContext>, clamped: readonly string[]): ChaosContext {
+  context(endpoint: AnyEndpoint<ChaosContext>, clamped: readonly string[], recordings: Recordings | undefined): ChaosContext {
     const { server, req } = this;
-    const wire = (this.#wire = this.connection.openWire(req.method === 'HEAD', this.keepAlive, this.exchange));
+    const wire = this.#openWire();
+    if (recordings !== undefined) wire.recordInto(recordings, this.#variant());
+    return new RequestContext(server, req, wire, endpoint, clamped, this.keepAlive, this.connection.clientAddress);
+  }
+
+  /** A replayable endpoint's recorded answer for this request's variant, written with today's Date; false when there is none yet. */
+  replay(recordings: Recordings): boolean {
+    const recorded = recordings[this.#variant()] as RecordedResponse | undefined;
+    if (recorded === undefined) return false;
+    this.#openWire().respond(recorded.status, recorded.beforeDate + dateLine() + recorded.afterDate, recorded.body, recorded.action);
+    return true;
+  }
+
+  #openWire(): Wire {
+    const wire = (this.#wire = this.connection.openWire(this.req.method === 'HEAD', this.keepAlive, this.exchange));
     if (this.#done) for (const fn of this.#done) this.connection.whenDone(wire, fn);
     this.#done = undefined;
-    return new RequestContext(server, req, wire, endpoint, clamped, this.keepAlive, this.connection.clientAddress);
+    return wire;
+  }
+
+  /**
+   * What a replayable response may depend on besides its decision: keep-alive
+   * as the head is written (RequestContext.keepAlive), HTTP/1.0, HEAD.
+   */
+  #variant(): number {
+    return (this.keepAlive && !this.server.draining ? 0 : 1) | (this.req.version === '1.0' ? 2 : 0) | (this.req.method === 'HEAD' ? 4 : 0);
   }
 
   whenDone(fn: () => void): void {

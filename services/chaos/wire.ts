@@ -2,7 +2,7 @@
 // status line, header lines exactly as given, body bytes on a schedule — and
 // how the connection ends. Every timer it hands out dies with the socket.
 import type { Socket } from 'node:net';
-import { formatHead, reasonPhrase, type HeaderList } from '../../shared/headers.js';
+import { dateLine, formatHead, reasonPhrase, type HeaderList } from '../../shared/headers.js';
 import { msLeft } from '../../shared/timers.js';
 import { corkForTurn, destroyFlushed, flushTurn, unbatched } from './turn-writes.js';
 
@@ -55,6 +55,20 @@ export interface ResponseSink {
   onClose(listener: () => void): () => void;
 }
 
+/**
+ * A whole response as Wire.respond wrote it, with its Date line cut out: a
+ * replayable endpoint's answer, written again for the next request of the
+ * same decision and variant (WireResponder.replay) with the current Date.
+ */
+export interface RecordedResponse {
+  readonly status: number;
+  /** The head up to its Date line, and from the line after it. */
+  readonly beforeDate: string;
+  readonly afterDate: string;
+  readonly body: Buffer | undefined;
+  readonly action: EndAction;
+}
+
 export class Wire implements ResponseSink {
   #headWritten = false;
   /** A head written by rawHead and not yet on the socket (see rawHead). */
@@ -67,6 +81,9 @@ export class Wire implements ResponseSink {
   bytesWritten = 0;
   #status: number | undefined;
   #endAction: EndAction | undefined;
+  /** Where respond() keeps its response (a replayable endpoint's first answer in this variant). */
+  #recordings: unknown[] | undefined;
+  #variant = 0;
 
   constructor(
     private readonly socket: Socket,
@@ -161,6 +178,7 @@ export class Wire implements ResponseSink {
    */
   respond(status: number, head: string, body: Buffer | undefined, action: EndAction = 'keep-alive'): void {
     this.#claimHead();
+    if (this.#recordings !== undefined) this.#record(status, head, body, action);
     if (!this.#closed) {
       this.#status = status;
       corkForTurn(this.socket);
@@ -172,6 +190,23 @@ export class Wire implements ResponseSink {
       }
     }
     this.end(action);
+  }
+
+  /** respond() keeps the response it writes in `recordings[variant]` (see RecordedResponse). */
+  recordInto(recordings: unknown[], variant: number): void {
+    this.#recordings = recordings;
+    this.#variant = variant;
+  }
+
+  #record(status: number, head: string, body: Buffer | undefined, action: EndAction): void {
+    const recordings = this.#recordings as unknown[];
+    this.#recordings = undefined;
+    // The head was built with this second's Date line; past a second boundary it is not found, and nothing is kept.
+    const date = dateLine();
+    const at = head.indexOf(date);
+    if (at === -1 || recordings[this.#variant] !== undefined) return;
+    const recorded: RecordedResponse = { status, beforeDate: head.slice(0, at), afterDate: head.slice(at + date.length), body, action };
+    recordings[this.#variant] = recorded;
   }
 
   #claimHead(): void {

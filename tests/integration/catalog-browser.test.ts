@@ -157,7 +157,12 @@ t.test('the catalog pages in headless Chromium', async (t) => {
     await page.goto(`${pages.chaos}?q=/status/`);
     const line = page.locator('#chaos-ep-status .curl');
     await line.locator('button.copy').click();
-    t.equal(await line.locator('button.copy').textContent(), 'Copied');
+    // The button says so once the clipboard's promise has settled, not at the click.
+    const said = await line
+      .locator('button.copy', { hasText: 'Copied' })
+      .waitFor({ timeout: 5000 })
+      .then(() => 'Copied', async () => line.locator('button.copy').textContent());
+    t.equal(said, 'Copied');
     const copied = (await page.evaluate('navigator.clipboard.readText()')) as string;
     t.equal(copied, `curl -v 'http://127.0.0.1:${hosts.chaos}/status/418'`);
     t.equal(await line.locator('code').textContent(), copied, 'the line as shown');

@@ -4,10 +4,15 @@
 // same request. A repeat must be answered as if decided afresh: the method
 // judged again, the clamps reported again, and no handler may change the
 // values it now shares with every later request (they are frozen: a handler
-// that wrote to them would fail, 500, on the first repeat).
+// that wrote to them would fail, 500, on the first repeat). A replayable
+// endpoint's response is recorded per variant (HTTP version, keep-alive,
+// HEAD) and written again without its handler: byte for byte the same, but
+// for a Date of its own.
 import t from 'tap';
+import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../services/chaos/endpoint.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { exampleOf } from '../../shared/catalog.js';
+import { Registry } from '../../shared/registry.js';
 import { get, parseHead, rawExchange, splitResponses } from '../helpers/raw.js';
 import { startChaos, testConfig } from '../helpers/servers.js';
 
@@ -84,4 +89,90 @@ t.test('a repeat is decided as the first was', async (t) => {
     t.equal(a?.response.header('x-chaos-actual-bytes'), '8');
     t.equal(b?.response.header('x-chaos-actual-bytes'), '9');
   });
+});
+
+/** The response bytes with the Date value masked (a replay carries its own Date). */
+function masked(data: Buffer): string {
+  return data.toString('latin1').replace(/\r\nDate: [^\r]*\r\n/g, '\r\nDate: DATE\r\n');
+}
+
+t.test('a replayed response is the recorded one, byte for byte but its Date, in every variant', async (t) => {
+  const { port } = await startChaos(t);
+  // The same endpoints, none replayable: every answer comes from its handler.
+  const fresh = new Registry<ChaosContext>('chaos', createChaosRegistry().endpoints.map((e) => ({ ...e, replayable: false })));
+  const reference = await startChaos(t, { registry: fresh });
+  const targets = [
+    '/status/200',
+    '/status/204',
+    '/status/103',
+    '/status/101',
+    '/status/99999',
+    '/bytes?n=1024&mode=wrong-content-type',
+    '/bytes?n=10&mode=content-length-undershoot&seed=u',
+    '/bytes?n=16&mode=wrong-content-type&seed=a%20b',
+  ];
+  const variants: readonly [string, (target: string) => string][] = [
+    ['HTTP/1.1 GET', (target) => get(target)],
+    ['HEAD', (target) => get(target, {}, 'HEAD')],
+    ['Connection: close', (target) => get(target, { Connection: 'close' })],
+    ['HTTP/1.0', (target) => `GET ${target} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n`],
+  ];
+  for (const target of targets) {
+    for (const [name, request] of variants) {
+      const answers: string[] = [];
+      // A fresh connection each, stopped once the bytes have stopped coming (an undershoot leaves the rest unread).
+      for (let i = 0; i < 3; i++) answers.push(masked((await rawExchange(port, request(target), { timeoutMs: 300 })).data));
+      const expected = masked((await rawExchange(reference.port, request(target), { timeoutMs: 300 })).data);
+      t.ok(expected.startsWith('HTTP/1.1 '), `${target} ${name}: answered`);
+      t.same(answers, [expected, expected, expected], `${target} ${name}: first answer and repeats as the handler writes them`);
+    }
+  }
+});
+
+t.test('a replayable endpoint runs its handler once per variant; another runs every time', async (t) => {
+  const calls = { replayable: 0, plain: 0 };
+  const body = (ctx: ChaosContext): Buffer => Buffer.from(`${ctx.req.path} ${ctx.req.version} ${ctx.keepAlive}\n`, 'latin1');
+  const registry = new Registry<ChaosContext>('chaos', [
+    defineChaosEndpoint({
+      id: 'recorded',
+      path: '/recorded',
+      category: 'status',
+      summary: 'recorded',
+      params: {},
+      replayable: true,
+      handle(ctx) {
+        calls.replayable++;
+        sendComplete(ctx, 200, 'text/plain', body(ctx));
+      },
+    }),
+    defineChaosEndpoint({
+      id: 'plain',
+      path: '/plain',
+      category: 'status',
+      summary: 'plain',
+      params: {},
+      handle(ctx) {
+        calls.plain++;
+        sendComplete(ctx, 200, 'text/plain', body(ctx));
+      },
+    }),
+  ]);
+  const { port } = await startChaos(t, { registry });
+  const three = (target: string, headers: Record<string, string> = {}): string => get(target, headers).repeat(3);
+  const pipelined = await rawExchange(port, three('/recorded') + three('/plain'), { until: (data) => splitResponses(data).length === 6 });
+  const responses = splitResponses(pipelined.data);
+  t.same(
+    responses.map((r) => r.body.toString('latin1')),
+    ['/recorded 1.1 true\n', '/recorded 1.1 true\n', '/recorded 1.1 true\n', '/plain 1.1 true\n', '/plain 1.1 true\n', '/plain 1.1 true\n'],
+  );
+  t.same(calls, { replayable: 1, plain: 3 }, 'the replayable handler ran once for three requests');
+  await rawExchange(port, get('/recorded', { Connection: 'close' }), { timeoutMs: 300 });
+  await rawExchange(port, get('/recorded', { Connection: 'close' }), { timeoutMs: 300 });
+  t.equal(calls.replayable, 2, 'once more for a last response (Connection: close), then replayed');
+  const head = await rawExchange(port, get('/recorded', {}, 'HEAD'), { timeoutMs: 300 });
+  t.equal(calls.replayable, 3, 'once more for HEAD');
+  t.equal(parseHead(head.data).rest.length, 0, 'HEAD has no body');
+  const other = await rawExchange(port, get('/recorded?x=1'), { timeoutMs: 300 });
+  t.equal(calls.replayable, 4, 'another query is another decision');
+  t.equal(parseHead(other.data).status, 200);
 });

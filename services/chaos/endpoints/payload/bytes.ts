@@ -13,6 +13,8 @@ export default defineChaosEndpoint({
   // the other modes answer at once and take no held-response slot.
   holdsWhen: ({ mode }) => mode === 'content-length-overshoot',
   longestMs: (config) => config.holdMs,
+  // The seed (42 when absent), n and the mode decide every byte.
+  replayable: true,
   summary: '`n` seeded random bytes framed by a lying Content-Length or a lying Content-Type',
   params: {
     mode: oneOf(['content-length-overshoot', 'content-length-undershoot', 'wrong-content-type'], {

@@ -14,6 +14,8 @@ export default defineChaosEndpoint({
   },
   headers: ['X-Chaos-Status'],
   random: 'seeded',
+  // The code, the HTTP version (an interim head or not) and keep-alive decide every byte.
+  replayable: true,
   handle(ctx, { code }) {
     if (switchesProtocols(code)) {
       // Switching protocols would hand the connection to a protocol nobody asked for.
