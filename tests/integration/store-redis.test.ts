@@ -249,6 +249,39 @@ t.test('a batch replays each request as its own call would: remaining and reset 
   t.ok(refused.resetMs > 875 && refused.resetMs <= 1000, `and replenished within the period (${refused.resetMs} ms)`);
 });
 
+t.test('while a rate call is out, later checks wait for it and then go as one call', async (t) => {
+  // A command timeout past the 150 ms Redis is kept busy below.
+  const store = new RedisStore({ url: redis.url, prefix: 'window:', commandTimeoutMs: 2000 });
+  t.teardown(() => store.close());
+  t.ok(await store.whenReady(5000), 'connected');
+  const busy = inspector(t);
+  const check: RateCheck = { policy: 'general', key: 'chaos:general:10.3.3.3', limit: 100, periodMs: 60_000 };
+  const checks = [check];
+  await store.checkRate(checks); // loads the script
+  const before = await commandCalls(redis);
+  // Redis busy for 150 ms (a script runs alone): the next call is out that long.
+  const spin = `local s = redis.call('TIME') repeat local n = redis.call('TIME') until (n[1] - s[1]) * 1000000 + (n[2] - s[2]) > 150000 return 1`;
+  const spinning = busy.eval(spin, 0);
+  await sleep(20);
+  const first = store.checkRate(checks);
+  await sleep(20);
+  // Ten more, each in a turn of its own, while the first is out.
+  const later: Promise<RateDecision>[] = [];
+  for (let i = 0; i < 10; i++) {
+    later.push(store.checkRate(checks));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const decisions = [await first, ...(await Promise.all(later))];
+  await spinning;
+  const after = await commandCalls(redis);
+  t.equal((after.evalsha ?? 0) - (before.evalsha ?? 0), 2, 'two calls: the first, then the ten that waited for it, together');
+  t.same(
+    decisions.map((d) => d.remaining),
+    [98, 97, 96, 95, 94, 93, 92, 91, 90, 89, 88],
+    'decided in the order they asked, one by one',
+  );
+});
+
 t.test('fallback checkRateFor: Redis killed: each waiter gets a local decision, counted as a fallback', async (t) => {
   const server = await startRedis(t);
   const reasons: FallbackReason[] = [];
