@@ -5,8 +5,11 @@
 // Connection and Keep-Alive itself). Under `make bench` the table holds the
 // very bodies and content types the compared endpoints sent once
 // (MINIMAL_HTTP_ROUTES: JSON of path → { type, base64 }), so both sides put the
-// same body bytes on the wire. Run as a child process it reports its port like
-// our services do.
+// same body bytes on the wire. Given `lines` too, it sends those header lines
+// (what the compared endpoint sent but node:http's own Date, Connection and
+// Keep-Alive): the floor of a node:http server that must send them, which
+// node validates and writes line by line. Run as a child process it reports
+// its port like our services do.
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { listen } from './minimal-responder.js';
@@ -14,6 +17,8 @@ import { listen } from './minimal-responder.js';
 export interface CannedBody {
   readonly type: string;
   readonly base64: string;
+  /** Every header line to send, in order, instead of Content-Type and Content-Length alone. */
+  readonly lines?: readonly (readonly [string, string])[];
 }
 
 interface Canned {
@@ -23,9 +28,10 @@ interface Canned {
 
 function cannedTable(routes: Record<string, CannedBody>): Map<string, Canned> {
   const table = new Map<string, Canned>();
-  for (const [path, { type, base64 }] of Object.entries(routes)) {
+  for (const [path, { type, base64, lines }] of Object.entries(routes)) {
     const body = Buffer.from(base64, 'base64');
-    table.set(path, { headers: { 'Content-Type': type, 'Content-Length': String(body.length) }, body });
+    const headers = lines ? Object.fromEntries(lines) : { 'Content-Type': type, 'Content-Length': String(body.length) };
+    table.set(path, { headers, body });
   }
   return table;
 }

@@ -56,18 +56,25 @@ function log(line: string): void {
   process.stderr.write(`bench wrk: ${line}\n`);
 }
 
-/** One response of `path` (status, content type, body), over node:http. */
-function fetchOnce(port: number, path: string): Promise<{ status: number; type: string; body: Buffer }> {
+/** One response of `path` (status, content type, body, header lines), over node:http. */
+function fetchOnce(port: number, path: string): Promise<{ status: number; type: string; body: Buffer; lines: [string, string][] }> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
         const chunks: Buffer[] = [];
+        const lines: [string, string][] = [];
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) lines.push([res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string]);
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks), lines }),
+        );
       })
       .on('error', reject);
   });
 }
+
+/** Header lines node:http writes by itself (a server that set them would send them twice or differently). */
+const NODE_HTTP_OWN_LINES = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /** One response of `path`, byte for byte (head and Content-Length body), over a raw socket. */
 function captureResponse(port: number, path: string): Promise<Buffer> {
@@ -141,6 +148,14 @@ const FLOOR_COMPARISONS: readonly Omit<Comparison, 'atLeast'>[] = [
   { label: 'chaos transport floor ÷ minimal node:net (the ceiling for chaos ÷ minimal)', of: 'chaos-floor', over: 'net' },
   { label: 'chaos /status/200 ÷ chaos transport floor', of: 'chaos-status', over: 'chaos-floor' },
   { label: 'chaos /bytes ÷ chaos transport floor', of: 'chaos-bytes', over: 'chaos-floor' },
+  {
+    label: 'node:http with control /status/200\'s header lines ÷ minimal node:http (the ceiling for control ÷ minimal)',
+    of: 'lines-status',
+    over: 'http-status',
+  },
+  { label: 'control /status/200 ÷ node:http with its header lines', of: 'control-status', over: 'lines-status' },
+  { label: 'node:http with bots /robots.txt\'s header lines ÷ minimal node:http (the ceiling for bots ÷ minimal)', of: 'lines-robots', over: 'http-robots' },
+  { label: 'bots /robots.txt ÷ node:http with its header lines', of: 'bots-robots', over: 'lines-robots' },
 ];
 
 /** This build over the BENCH_BEFORE_DIST build, when one is given (no target: the change's effect). */
@@ -209,6 +224,7 @@ async function main(): Promise<void> {
     const minimalNet = started(await forkServer('bench/minimal-responder.js', { MINIMAL_RESPONSE_B64: netCanned.toString('base64') }, on));
     const chaosFloor = started(await forkServer('bench/chaos-floor.js', { MINIMAL_RESPONSE_B64: netCanned.toString('base64') }, on));
     const routes: Record<string, CannedBody> = {};
+    const routesWithLines: Record<string, CannedBody> = {};
     for (const [server, path] of [
       [control, '/status/200'],
       [control, '/bytes?n=1024'],
@@ -217,8 +233,12 @@ async function main(): Promise<void> {
       const response = await fetchOnce(server.port, path);
       if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
       routes[path] = { type: response.type, base64: response.body.toString('base64') };
+      const lines = response.lines.filter(([name]) => !NODE_HTTP_OWN_LINES.has(name.toLowerCase()));
+      routesWithLines[path] = { ...routes[path], lines };
     }
     const minimalHttp = started(await forkServer('bench/minimal-http.js', { MINIMAL_HTTP_ROUTES: JSON.stringify(routes) }, on));
+    // The same, sending every header line control and bots sent (X-Chaos-* included): node:http's floor for those answers.
+    const linesHttp = started(await forkServer('bench/minimal-http.js', { MINIMAL_HTTP_ROUTES: JSON.stringify(routesWithLines) }, on));
 
     const before = BEFORE_DIST
       ? {
@@ -241,6 +261,8 @@ async function main(): Promise<void> {
       { id: 'http-status', label: 'minimal node:http', path: '/status/200', port: minimalHttp.port, pids: [minimalHttp.pid] },
       { id: 'http-bytes', label: 'minimal node:http', path: '/bytes?n=1024', port: minimalHttp.port, pids: [minimalHttp.pid] },
       { id: 'http-robots', label: 'minimal node:http', path: '/robots.txt', port: minimalHttp.port, pids: [minimalHttp.pid] },
+      { id: 'lines-status', label: 'minimal node:http, same header lines', path: '/status/200', port: linesHttp.port, pids: [linesHttp.pid] },
+      { id: 'lines-robots', label: 'minimal node:http, same header lines', path: '/robots.txt', port: linesHttp.port, pids: [linesHttp.pid] },
       { id: 'control-status', label: 'control', path: '/status/200', port: control.port, pids: [control.pid] },
       { id: 'control-bytes', label: 'control', path: '/bytes?n=1024', port: control.port, pids: [control.pid] },
       { id: 'bots-robots', label: 'bots', path: '/robots.txt', port: bots.port, pids: [bots.pid] },
