@@ -161,7 +161,7 @@ export class Pipeline<Ctx> {
     return true;
   }
 
-  /** undefined: answered now; a promise: settles once answered; WAITING: a RateWaiter calls `resumed` (see #rateDecided). */
+  /** undefined: answered now; a promise: settles once answered; WAITING: PendingAdmission calls `resumed` (see rateDecided). */
   #dispatch(req: IncomingRequest, checks: ClientChecks, responder: Responder<Ctx>): Promise<void> | typeof WAITING | undefined {
     if (observing()) responder.exchange = new Exchange(this.options.host);
     // HAProxy routes a whole connection by its first request; later ones may name another host.
