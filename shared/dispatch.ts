@@ -81,12 +81,34 @@ export interface HubPage {
   answer(req: IncomingRequest, clientAddress: string, signal: AbortSignal): Promise<PlainResponse>;
 }
 
+/** What all the recordings of one generation of remembered decisions may keep, in bytes, together. */
+export const MAX_RECORDED_BYTES = 4 * 1024 * 1024;
+
+/** The bytes one generation of remembered decisions may still record (see Recordings). */
+export interface RecordingBudget {
+  left: number;
+}
+
 /**
  * A transport's recordings of a replayable endpoint's responses for one
  * remembered decision, by its own variant index (HTTP version, keep-alive,
- * method): kept with the decision, dropped with it.
+ * method): kept with the decision, dropped with it. What they keep is
+ * bounded for all decisions together (MAX_RECORDED_BYTES, renewed when the
+ * remembered decisions start again empty): a client varying seeds and
+ * variants cannot pin more than that.
  */
-export type Recordings = unknown[];
+export class Recordings {
+  readonly byVariant: unknown[] = [];
+
+  constructor(private readonly budget: RecordingBudget) {}
+
+  /** Takes `bytes` of the budget for a recording; false, and nothing taken, when they do not fit. */
+  reserve(bytes: number): boolean {
+    if (bytes > this.budget.left) return false;
+    this.budget.left -= bytes;
+    return true;
+  }
+}
 
 /** The pairs of an empty query, shared (parseParams only reads them). */
 const NO_QUERY: ReadonlyMap<string, string> = new Map();
@@ -129,6 +151,8 @@ export class Pipeline<Ctx> {
   /** Served decisions by path, then query (see #decide). */
   readonly #remembered = new Map<string, Map<string, ServeDecision<Ctx>>>();
   #rememberedCount = 0;
+  /** What the remembered decisions' recordings may still keep; a new one each time they start again. */
+  #recordingBudget: RecordingBudget = { left: MAX_RECORDED_BYTES };
   /** The last Host value judged foreign or not, and the answer: a client repeats its Host on every request. */
   #lastHost: string | undefined;
   #lastHostForeign = false;
@@ -223,6 +247,7 @@ export class Pipeline<Ctx> {
     if (this.#rememberedCount >= MAX_REMEMBERED_DECISIONS) {
       this.#remembered.clear();
       this.#rememberedCount = 0;
+      this.#recordingBudget = { left: MAX_RECORDED_BYTES };
     }
     let byQuery = this.#remembered.get(req.path);
     if (byQuery === undefined) this.#remembered.set(req.path, (byQuery = new Map()));
@@ -253,7 +278,7 @@ export class Pipeline<Ctx> {
     }
     const screened = endpoint.screen?.(parsed.values, req.path);
     if (screened) return { kind: 'plain', outcome: 'refused', response: screened, endpoint };
-    const recordings = endpoint.replayable === true ? [] : undefined;
+    const recordings = endpoint.replayable === true ? new Recordings(this.#recordingBudget) : undefined;
     const raised = endpoint.adjust?.(parsed.values, this.options.config);
     if (raised) return { kind: 'serve', endpoint, ...withRaised(parsed.values, parsed.clamped, raised), recordings };
     return { kind: 'serve', endpoint, values: parsed.values, clamped: parsed.clamped, recordings };

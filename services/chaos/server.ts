@@ -257,7 +257,7 @@ class WireResponder implements Responder<ChaosContext> {
 
   /** A replayable endpoint's recorded answer for this request's variant, written with today's Date; false when there is none yet. */
   replay(recordings: Recordings): boolean {
-    const recorded = recordings[this.#variant()] as RecordedResponse | undefined;
+    const recorded = recordings.byVariant[this.#variant()] as RecordedResponse | undefined;
     if (recorded === undefined) return false;
     this.#openWire().respond(recorded.status, recorded.beforeDate + dateLine() + recorded.afterDate, recorded.body, recorded.action);
     return true;

@@ -2,6 +2,7 @@
 // status line, header lines exactly as given, body bytes on a schedule — and
 // how the connection ends. Every timer it hands out dies with the socket.
 import type { Socket } from 'node:net';
+import type { Recordings } from '../../shared/dispatch.js';
 import { dateLine, formatHead, reasonPhrase, type HeaderList } from '../../shared/headers.js';
 import { msLeft } from '../../shared/timers.js';
 import { corkForTurn, destroyFlushed, flushTurn, unbatched } from './turn-writes.js';
@@ -82,7 +83,7 @@ export class Wire implements ResponseSink {
   #status: number | undefined;
   #endAction: EndAction | undefined;
   /** Where respond() keeps its response (a replayable endpoint's first answer in this variant). */
-  #recordings: unknown[] | undefined;
+  #recordings: Recordings | undefined;
   #variant = 0;
 
   constructor(
@@ -192,21 +193,29 @@ export class Wire implements ResponseSink {
     this.end(action);
   }
 
-  /** respond() keeps the response it writes in `recordings[variant]` (see RecordedResponse). */
-  recordInto(recordings: unknown[], variant: number): void {
+  /** respond() keeps the response it writes in `recordings.byVariant[variant]` (see RecordedResponse). */
+  recordInto(recordings: Recordings, variant: number): void {
     this.#recordings = recordings;
     this.#variant = variant;
   }
 
   #record(status: number, head: string, body: Buffer | undefined, action: EndAction): void {
-    const recordings = this.#recordings as unknown[];
+    const recordings = this.#recordings as Recordings;
     this.#recordings = undefined;
+    if (recordings.byVariant[this.#variant] !== undefined) return;
     // The head was built with this second's Date line; past a second boundary it is not found, and nothing is kept.
     const date = dateLine();
     const at = head.indexOf(date);
-    if (at === -1 || recordings[this.#variant] !== undefined) return;
-    const recorded: RecordedResponse = { status, beforeDate: head.slice(0, at), afterDate: head.slice(at + date.length), body, action };
-    recordings[this.#variant] = recorded;
+    if (at === -1 || (body !== undefined && body.length > JOIN_MAX_BYTES)) return;
+    if (!recordings.reserve(head.length + (body?.length ?? 0))) return;
+    // A copy of its own: a body is often a view of a larger buffer (a seeded stream, a pool slab) it would keep alive.
+    let kept: Buffer | undefined;
+    if (body !== undefined) {
+      kept = Buffer.allocUnsafeSlow(body.length);
+      body.copy(kept);
+    }
+    const recorded: RecordedResponse = { status, beforeDate: head.slice(0, at), afterDate: head.slice(at + date.length), body: kept, action };
+    recordings.byVariant[this.#variant] = recorded;
   }
 
   #claimHead(): void {
