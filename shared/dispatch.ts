@@ -120,6 +120,9 @@ const NO_QUERY: ReadonlyMap<string, string> = new Map();
  */
 const MAX_REMEMBERED_DECISIONS = 4096;
 
+/** Targets longer than this (path and query) are decided afresh every time: traffic repeats short ones. */
+const MAX_REMEMBERED_TARGET = 512;
+
 /** A held-response slot outlives the endpoint's longest answer by this much before it lapses on its own. */
 const HELD_SLOT_MARGIN_MS = 10_000;
 
@@ -238,8 +241,12 @@ export class Pipeline<Ctx> {
   #decide(req: IncomingRequest): Decision<Ctx> {
     const remembered = this.#remembered.get(req.path)?.get(req.query);
     if (remembered !== undefined && (allowedMethods(remembered.endpoint) as readonly string[]).includes(req.method)) return remembered;
-    const decision = this.#decideAfresh(req);
-    if (decision.kind === 'serve') this.#remember(req, decision);
+    if (req.path.length + req.query.length > MAX_REMEMBERED_TARGET) return this.#decideAfresh(req);
+    // Decided on copies of its own: a remembered decision's strings (its keys, its values) must not keep the
+    // request's whole head alive (up to 24 KiB each, for 4096 decisions).
+    const own = { ...req, path: detached(req.path), query: detached(req.query) };
+    const decision = this.#decideAfresh(own);
+    if (decision.kind === 'serve') this.#remember(own, decision);
     return decision;
   }
 
@@ -436,6 +443,16 @@ export class Pipeline<Ctx> {
     exchange.category = endpoint.category;
     exchange.mode = values ? modeOf(endpoint, values) : undefined;
   }
+}
+
+/**
+ * `text` as a string of its own. A substring keeps the whole string it was cut
+ * from alive (V8's sliced strings): the target is cut from the request's head.
+ * The concatenation is flattened into a new string of text.length + 1
+ * characters before the slice, so that is all the result keeps.
+ */
+function detached(text: string): string {
+  return text.length === 0 ? text : `${text} `.slice(0, -1);
 }
 
 /** #dispatch's answer when a RateWaiter will call the responder's `resumed`. */

@@ -175,4 +175,8 @@ t.test('a replayable endpoint runs its handler once per variant; another runs ev
   const other = await rawExchange(port, get('/recorded?x=1'), { timeoutMs: 300 });
   t.equal(calls.replayable, 4, 'another query is another decision');
   t.equal(parseHead(other.data).status, 200);
+  // A long target is decided afresh every time (not remembered, so nothing to replay).
+  const long = get(`/recorded?pad=${'p'.repeat(600)}`);
+  await rawExchange(port, long + long, { until: (data) => splitResponses(data).length === 2 });
+  t.equal(calls.replayable, 6, 'a target over 512 characters: the handler both times');
 });

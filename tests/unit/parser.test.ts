@@ -346,6 +346,13 @@ t.test('a head that repeats the previous one byte for byte is the same request',
     const es = events(t, `GET / HTTP/1.1\r\n${H}A: 1\r\n\r\n`, limits);
     t.equal(rejection(es)?.status, 431);
   });
+  await t.test('a long head is parsed every time (an idle connection keeps at most 2 KiB of its last)', async (t) => {
+    const get = `GET / HTTP/1.1\r\n${H}X-Long: ${'x'.repeat(2100)}\r\n\r\n`;
+    const rs = requests(events(t, get + get));
+    t.equal(rs.length, 2);
+    t.not(rs[1], rs[0], 'a request of its own');
+    t.equal(rs[1]?.headers.get('x-long')?.length, 2100);
+  });
   await t.test('after stop nothing is remembered', async (t) => {
     const { parser, events: es } = collect();
     const get = Buffer.from(`GET / HTTP/1.1\r\n${H}\r\n`, 'latin1');
