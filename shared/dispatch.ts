@@ -156,12 +156,19 @@ export class Pipeline<Ctx> {
   #rememberedCount = 0;
   /** What the remembered decisions' recordings may still keep; a new one each time they start again. */
   #recordingBudget: RecordingBudget = { left: MAX_RECORDED_BYTES };
+  /**
+   * Endpoints with a rest segment (`{path*}`: /infinite): an unbounded family
+   * of paths that a crawler walks without repeats, so their decisions are not
+   * remembered (each would only push a useful one out).
+   */
+  readonly #unbounded: ReadonlySet<AnyEndpoint<Ctx>>;
   /** The last Host value judged foreign or not, and the answer: a client repeats its Host on every request. */
   #lastHost: string | undefined;
   #lastHostForeign = false;
 
   constructor(readonly options: PipelineOptions<Ctx>) {
     this.#catalog = catalogBodies(options.registry, options.config);
+    this.#unbounded = new Set(options.registry.endpoints.filter((e) => [e.path, ...(e.aliases ?? [])].some((path) => path.includes('*}'))));
     const openapi = openApiBody(options.registry, options.config);
     this.#openapi = {
       status: 200,
@@ -241,13 +248,16 @@ export class Pipeline<Ctx> {
   #decide(req: IncomingRequest): Decision<Ctx> {
     const remembered = this.#remembered.get(req.path)?.get(req.query);
     if (remembered !== undefined && (allowedMethods(remembered.endpoint) as readonly string[]).includes(req.method)) return remembered;
-    if (req.path.length + req.query.length > MAX_REMEMBERED_TARGET) return this.#decideAfresh(req);
-    // Decided on copies of its own: a remembered decision's strings (its keys, its values) must not keep the
-    // request's whole head alive (up to 24 KiB each, for 4096 decisions).
+    const decision = this.#decideAfresh(req);
+    if (decision.kind !== 'serve' || req.path.length + req.query.length > MAX_REMEMBERED_TARGET || this.#unbounded.has(decision.endpoint)) {
+      return decision;
+    }
+    // Decided again on copies of its own, once per target: a remembered decision's strings (its keys, its
+    // values) must not keep the request's whole head alive (up to 24 KiB each, for 4096 decisions).
     const own = { ...req, path: detached(req.path), query: detached(req.query) };
-    const decision = this.#decideAfresh(own);
-    if (decision.kind === 'serve') this.#remember(own, decision);
-    return decision;
+    const kept = this.#decideAfresh(own);
+    if (kept.kind === 'serve') this.#remember(own, kept);
+    return kept;
   }
 
   #remember(req: IncomingRequest, decision: ServeDecision<Ctx>): void {

@@ -12,6 +12,7 @@ import t from 'tap';
 import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../services/chaos/endpoint.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { exampleOf } from '../../shared/catalog.js';
+import { str } from '../../shared/params.js';
 import { Registry } from '../../shared/registry.js';
 import { get, parseHead, rawExchange, splitResponses } from '../helpers/raw.js';
 import { startChaos, testConfig } from '../helpers/servers.js';
@@ -130,7 +131,7 @@ t.test('a replayed response is the recorded one, byte for byte but its Date, in 
 });
 
 t.test('a replayable endpoint runs its handler once per variant; another runs every time', async (t) => {
-  const calls = { replayable: 0, plain: 0 };
+  const calls = { replayable: 0, plain: 0, rest: 0 };
   const body = (ctx: ChaosContext): Buffer => Buffer.from(`${ctx.req.path} ${ctx.req.version} ${ctx.keepAlive}\n`, 'latin1');
   const registry = new Registry<ChaosContext>('chaos', [
     defineChaosEndpoint({
@@ -142,6 +143,18 @@ t.test('a replayable endpoint runs its handler once per variant; another runs ev
       replayable: true,
       handle(ctx) {
         calls.replayable++;
+        sendComplete(ctx, 200, 'text/plain', body(ctx));
+      },
+    }),
+    defineChaosEndpoint({
+      id: 'under',
+      path: '/under/{rest*}',
+      category: 'status',
+      summary: 'an unbounded family of paths',
+      params: { rest: str({ in: 'path', maxLength: 100, default: '' }) },
+      replayable: true,
+      handle(ctx) {
+        calls.rest++;
         sendComplete(ctx, 200, 'text/plain', body(ctx));
       },
     }),
@@ -165,7 +178,7 @@ t.test('a replayable endpoint runs its handler once per variant; another runs ev
     responses.map((r) => r.body.toString('latin1')),
     ['/recorded 1.1 true\n', '/recorded 1.1 true\n', '/recorded 1.1 true\n', '/plain 1.1 true\n', '/plain 1.1 true\n', '/plain 1.1 true\n'],
   );
-  t.same(calls, { replayable: 1, plain: 3 }, 'the replayable handler ran once for three requests');
+  t.same(calls, { replayable: 1, plain: 3, rest: 0 }, 'the replayable handler ran once for three requests');
   await rawExchange(port, get('/recorded', { Connection: 'close' }), { timeoutMs: 300 });
   await rawExchange(port, get('/recorded', { Connection: 'close' }), { timeoutMs: 300 });
   t.equal(calls.replayable, 2, 'once more for a last response (Connection: close), then replayed');
@@ -179,4 +192,8 @@ t.test('a replayable endpoint runs its handler once per variant; another runs ev
   const long = get(`/recorded?pad=${'p'.repeat(600)}`);
   await rawExchange(port, long + long, { until: (data) => splitResponses(data).length === 2 });
   t.equal(calls.replayable, 6, 'a target over 512 characters: the handler both times');
+  // Under a rest segment (/infinite's kind of path) nothing is remembered, so nothing is replayed.
+  const under = await rawExchange(port, three('/under/a/b'), { until: (data) => splitResponses(data).length === 3 });
+  t.equal(splitResponses(under.data).length, 3);
+  t.equal(calls.rest, 3, 'a path under a rest segment: the handler every time');
 });
