@@ -5,6 +5,7 @@
 // ever ready (a port taken, a bad setting) stops the whole stack instead of
 // restarting forever.
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { createInterface } from 'node:readline';
 
@@ -185,26 +186,60 @@ export async function redisAnswers(port: number, timeoutMs: number): Promise<voi
   }
 }
 
-/** `count` distinct loopback ports that were free a moment ago (the OS picks them; all held until each is known). */
+/** `count` distinct loopback ports that were free a moment ago, below the ephemeral range (privatePortRange); all held until each is known. */
 export async function freeLoopbackPorts(count: number): Promise<number[]> {
   const servers: net.Server[] = [];
   try {
     const ports: number[] = [];
-    for (let i = 0; i < count; i++) {
+    const [from, below] = privatePortRange();
+    // Random candidates in the range; a taken one is skipped. A range too small for them all falls back to port 0.
+    for (let tries = 0; ports.length < count && tries < count * 20 && below - from > count * 4; tries++) {
+      const candidate = from + Math.floor(Math.random() * (below - from));
+      if (ports.includes(candidate)) continue;
+      const server = net.createServer();
+      if (await listensOn(server, candidate)) {
+        servers.push(server);
+        ports.push(candidate);
+      }
+    }
+    while (ports.length < count) {
       const server = net.createServer();
       servers.push(server);
-      ports.push(
-        await new Promise<number>((resolve, reject) => {
-          server.once('error', reject);
-          server.listen(0, '127.0.0.1', () => {
-            const address = server.address();
-            resolve(typeof address === 'object' && address ? address.port : 0);
-          });
-        }),
-      );
+      if (!(await listensOn(server, 0))) throw new Error('no free loopback port');
+      const address = server.address();
+      ports.push(typeof address === 'object' && address ? address.port : 0);
     }
     return ports;
   } finally {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   }
+}
+
+/** Where private ports are picked: from 10000 up to the kernel's ephemeral range (Linux: 32768–60999 by default). */
+export const PRIVATE_PORTS_FROM = 10_000;
+
+/**
+ * [first, end) of the ports picked for the stack's private listeners: below
+ * the ephemeral range, where the kernel takes the local port of every
+ * outgoing connection. A port picked there (as port 0 gives) could be taken
+ * by a client's connection between the pick and the replica's listen: it
+ * happened to a replica in the test suite (EADDRINUSE, the stack stopped).
+ */
+export function privatePortRange(): [number, number] {
+  let low = 32768;
+  try {
+    const first = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(first) && first > 0) low = first;
+  } catch {
+    /* not Linux: the IANA dynamic range starts at 49152, and 32768 is below it too */
+  }
+  return [PRIVATE_PORTS_FROM, low];
+}
+
+/** Listens on 127.0.0.1:`port` (0: any); false when the port is taken. */
+function listensOn(server: net.Server, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => resolve(true));
+  });
 }
