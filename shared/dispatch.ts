@@ -156,19 +156,12 @@ export class Pipeline<Ctx> {
   #rememberedCount = 0;
   /** What the remembered decisions' recordings may still keep; a new one each time they start again. */
   #recordingBudget: RecordingBudget = { left: MAX_RECORDED_BYTES };
-  /**
-   * Endpoints with a rest segment (`{path*}`: /infinite): an unbounded family
-   * of paths that a crawler walks without repeats, so their decisions are not
-   * remembered (each would only push a useful one out).
-   */
-  readonly #unbounded: ReadonlySet<AnyEndpoint<Ctx>>;
   /** The last Host value judged foreign or not, and the answer: a client repeats its Host on every request. */
   #lastHost: string | undefined;
   #lastHostForeign = false;
 
   constructor(readonly options: PipelineOptions<Ctx>) {
     this.#catalog = catalogBodies(options.registry, options.config);
-    this.#unbounded = new Set(options.registry.endpoints.filter((e) => [e.path, ...(e.aliases ?? [])].some((path) => path.includes('*}'))));
     const openapi = openApiBody(options.registry, options.config);
     this.#openapi = {
       status: 200,
@@ -191,7 +184,7 @@ export class Pipeline<Ctx> {
   dispatch(req: IncomingRequest, checks: ClientChecks, responder: Responder<Ctx>): boolean {
     const pending = this.#dispatch(req, checks, responder);
     if (pending === undefined) return false;
-    if (pending !== WAITING) void pending.then(() => responder.resumed());
+    if (pending !== WAITING) resumeWhenSettled(pending, responder);
     return true;
   }
 
@@ -221,9 +214,7 @@ export class Pipeline<Ctx> {
   /** The store's answer for a request that waited (PendingAdmission): serve or refuse it, then let its connection go on. */
   rateDecided(pending: PendingAdmission<Ctx>, refusal: Refusal | undefined): void {
     const { responder } = pending;
-    const held = this.#admit(pending.decision, pending.req, pending.checks, responder, refusal);
-    if (held === undefined) responder.resumed();
-    else void held.then(() => responder.resumed());
+    resumeWhenSettled(this.#admit(pending.decision, pending.req, pending.checks, responder, refusal), responder);
   }
 
   /** Whether `host` names another of our hosts (421). */
@@ -248,16 +239,15 @@ export class Pipeline<Ctx> {
   #decide(req: IncomingRequest): Decision<Ctx> {
     const remembered = this.#remembered.get(req.path)?.get(req.query);
     if (remembered !== undefined && (allowedMethods(remembered.endpoint) as readonly string[]).includes(req.method)) return remembered;
-    const decision = this.#decideAfresh(req);
-    if (decision.kind !== 'serve' || req.path.length + req.query.length > MAX_REMEMBERED_TARGET || this.#unbounded.has(decision.endpoint)) {
-      return decision;
-    }
-    // Decided again on copies of its own, once per target: a remembered decision's strings (its keys, its
-    // values) must not keep the request's whole head alive (up to 24 KiB each, for 4096 decisions).
+    if (req.path.length + req.query.length > MAX_REMEMBERED_TARGET) return this.#decideAfresh(req);
+    // Decided on copies of its own: a remembered decision's strings (its keys, its values) must not keep the
+    // request's whole head alive (up to 24 KiB each, for 4096 decisions).
     const own = { ...req, path: detached(req.path), query: detached(req.query) };
-    const kept = this.#decideAfresh(own);
-    if (kept.kind === 'serve') this.#remember(own, kept);
-    return kept;
+    const decision = this.#decideAfresh(own);
+    // Not under a rest segment (/infinite): a crawler walks those paths without repeats, and each would only
+    // push a useful decision out.
+    if (decision.kind === 'serve' && !this.options.registry.hasRestSegment(decision.endpoint)) this.#remember(own, decision);
+    return decision;
   }
 
   #remember(req: IncomingRequest, decision: ServeDecision<Ctx>): void {
@@ -463,6 +453,12 @@ export class Pipeline<Ctx> {
  */
 function detached(text: string): string {
   return text.length === 0 ? text : `${text} `.slice(0, -1);
+}
+
+/** Tells the responder its request has been answered: now, or once `pending` (a held-response slot) settles. */
+function resumeWhenSettled(pending: Promise<void> | undefined, responder: { resumed(): void }): void {
+  if (pending === undefined) responder.resumed();
+  else void pending.then(() => responder.resumed());
 }
 
 /** #dispatch's answer when a RateWaiter will call the responder's `resumed`. */

@@ -252,6 +252,8 @@ export class Registry<Ctx> {
   /** Templated paths lately asked for, and their match (null: none): traffic repeats a few paths (/status/200). */
   readonly #recent = new Map<string, RouteMatch<Ctx> | null>();
   readonly #patterns: PatternRoute<Ctx>[] = [];
+  /** Endpoints with a `{name*}` rest segment in a path: each names an unbounded family of paths (/infinite). */
+  readonly #unbounded = new Set<AnyEndpoint<Ctx>>();
   /** The other hosts' registries, once createRegistries has built all three (twins then resolve to definitions). */
   #otherHosts: ReadonlyMap<HostName, Registry<unknown>> = new Map();
 
@@ -265,8 +267,11 @@ export class Registry<Ctx> {
     if (problems.length > 0) throw new RegistryError(host, problems);
     for (const endpoint of this.endpoints) {
       for (const path of [endpoint.path, ...(endpoint.aliases ?? [])]) {
-        if (path.includes('{')) this.#patterns.push({ endpoint, segments: compileTemplate(path) });
-        else this.#exact.set(path, { endpoint, pathValues: undefined });
+        if (path.includes('{')) {
+          const segments = compileTemplate(path);
+          this.#patterns.push({ endpoint, segments });
+          if (segments.some((s) => s.rest === true)) this.#unbounded.add(endpoint);
+        } else this.#exact.set(path, { endpoint, pathValues: undefined });
       }
     }
     const examples = this.endpoints.flatMap((e) => this.#exampleProblems(e));
@@ -386,6 +391,11 @@ export class Registry<Ctx> {
     const twin = counterpartOf(this.host, endpoint);
     const found = twin === null ? undefined : this.#otherHosts.get(twin.host)?.match(twin.path)?.endpoint;
     return twin !== null && found !== undefined ? { host: twin.host, endpoint: found } : undefined;
+  }
+
+  /** Whether `endpoint` has a rest segment (`{name*}`), so its paths form an unbounded family. */
+  hasRestSegment(endpoint: AnyEndpoint<Ctx>): boolean {
+    return this.#unbounded.has(endpoint);
   }
 
   /** Whether any endpoint asks the parser to keep more than the default. */

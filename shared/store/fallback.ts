@@ -109,24 +109,13 @@ export class FallbackStore implements Store {
       this.#shared.checkRateFor(checks, new SharedRateWaiter(this, checks, waiter));
       return;
     }
-    this.checkRate(checks).then(
-      (decision) => waiter.rateDecided(decision),
-      (error: unknown) => waiter.rateFailed(error),
-    );
+    deliver(this.checkRate(checks), waiter);
   }
 
-  /** A shared decision that failed: the episode starts (as in #run), and the local store answers. */
+  /** A shared decision that failed: the episode starts, as in #run, and then #run answers from the local store. */
   sharedRateFailed(checks: readonly RateCheck[], waiter: RateWaiter, error: unknown): void {
-    if (this.#closed) {
-      waiter.rateFailed(new StoreClosedError('checkRate'));
-      return;
-    }
-    this.#goDown(fallbackReason(error), error, DOWN_MESSAGE);
-    this.#onFallback?.(this.#reason);
-    this.#local.checkRate(checks).then(
-      (decision) => waiter.rateDecided(decision),
-      (failure: unknown) => waiter.rateFailed(failure),
-    );
+    if (!this.#closed) this.#goDown(fallbackReason(error), error, DOWN_MESSAGE);
+    deliver(this.checkRate(checks), waiter);
   }
 
   consumeBudget(key: string, budget: number, ttlMs: number): Promise<boolean> {
@@ -193,6 +182,14 @@ export class FallbackStore implements Store {
     this.#state = 'up';
     this.#logger.info({ store: 'redis', downMs: Date.now() - this.#downSince }, 'Redis is back: state is shared again');
   }
+}
+
+/** Hands a decision (or the failure) to its waiter. */
+function deliver(decision: Promise<RateDecision>, waiter: RateWaiter): void {
+  decision.then(
+    (d) => waiter.rateDecided(d),
+    (error: unknown) => waiter.rateFailed(error),
+  );
 }
 
 /** A shared store's rate decision on its way to the caller's waiter; a failure goes through the fallback. */
