@@ -44,7 +44,8 @@ const CHAOS_MAIN = process.env.BENCH_CHAOS_MAIN || 'services/chaos/main.js';
  */
 const BEFORE_DIST = process.env.BENCH_BEFORE_DIST || undefined;
 /** Target ids to run (comma-separated, e.g. `net,chaos-floor,chaos-status`): a quicker look at a few rows; every row by default. */
-const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : undefined;
+const ONLY_IDS = (process.env.BENCH_ONLY ?? '').split(',').map((id) => id.trim()).filter((id) => id !== '');
+const ONLY = ONLY_IDS.length > 0 ? new Set(ONLY_IDS) : undefined;
 /** RATE_LIMIT_GENERAL: the limiter asks on every request, and never says no. */
 const NO_LIMIT = '1000000000';
 // The per-IP connection cap stays on (it is counted on every accept), above wrk's
@@ -281,8 +282,9 @@ async function main(): Promise<void> {
           ]
         : []),
     ];
+    const unknown = ONLY ? [...ONLY].filter((id) => !allTargets.some((t) => t.id === id)) : [];
+    if (unknown.length > 0) throw new Error(`BENCH_ONLY: no row ${unknown.join(', ')} in this run; the ids are ${allTargets.map((t) => t.id).join(', ')}`);
     const targets = ONLY ? allTargets.filter((t) => ONLY.has(t.id)) : allTargets;
-    if (targets.length === 0) throw new Error(`BENCH_ONLY names no target; the ids are ${allTargets.map((t) => t.id).join(', ')}`);
     for (const t of targets) {
       log(`warming up ${t.label} ${t.path}`);
       wrk({ url: `http://127.0.0.1:${t.port}${t.path}`, connections: CONNECTIONS, seconds: WARM_SECONDS, core: CLIENT_CORE });
