@@ -11,9 +11,9 @@
 import t from 'tap';
 import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../services/chaos/endpoint.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
-import { exampleOf } from '../../shared/catalog.js';
-import { str } from '../../shared/params.js';
-import { Registry } from '../../shared/registry.js';
+import { exampleOf } from '../../shared/catalog/catalog.js';
+import { str } from '../../shared/primitives/params.js';
+import { Registry } from '../../shared/registry/registry.js';
 import { get, parseHead, rawExchange, splitResponses } from '../helpers/raw.js';
 import { startChaos, testConfig } from '../helpers/servers.js';
 

@@ -4,12 +4,12 @@
 // start-up. The assets' paths belong to no registry.
 import t from 'tap';
 import { serviceRegistries } from '../../services/registries.js';
-import { CATALOG_ASSETS, CATALOG_ASSET_PREFIX } from '../../shared/catalog-assets.js';
-import { curlLine } from '../../shared/catalog-page.js';
-import { buildCatalog, exampleOf } from '../../shared/catalog.js';
-import type { HostName } from '../../shared/config.js';
-import { int, oneOf, parseParams, splitQuery } from '../../shared/params.js';
-import { allowedMethods, defineEndpoint, Registry, RegistryError, type AnyEndpoint } from '../../shared/registry.js';
+import { CATALOG_ASSETS, CATALOG_ASSET_PREFIX } from '../../shared/catalog/catalog-assets.js';
+import { curlLine } from '../../shared/catalog/catalog-page.js';
+import { buildCatalog, exampleOf } from '../../shared/catalog/catalog.js';
+import type { HostName } from '../../shared/config/config.js';
+import { int, oneOf, parseParams, splitQuery } from '../../shared/primitives/params.js';
+import { allowedMethods, defineEndpoint, Registry, RegistryError, type AnyEndpoint } from '../../shared/registry/registry.js';
 import { testConfig } from '../helpers/servers.js';
 
 const define = defineEndpoint<unknown>();

@@ -6,11 +6,11 @@ import { botsEndpoints } from '../../services/bots/endpoints/index.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
 import { controlEndpoints } from '../../services/control/endpoints/index.js';
 import { serviceRegistries } from '../../services/registries.js';
-import { counterpartUrl } from '../../shared/catalog.js';
-import { int, oneOf, str } from '../../shared/params.js';
-import { neverRandom } from '../../shared/random-pick.js';
-import { createRegistries } from '../../shared/registries.js';
-import { counterpartOf, defineEndpoint, modeOf, modeParamOf, Registry, RegistryError, type AnyEndpoint } from '../../shared/registry.js';
+import { counterpartUrl } from '../../shared/catalog/catalog.js';
+import { int, oneOf, str } from '../../shared/primitives/params.js';
+import { neverRandom } from '../../shared/registry/random-pick.js';
+import { createRegistries } from '../../shared/registry/registries.js';
+import { counterpartOf, defineEndpoint, modeOf, modeParamOf, Registry, RegistryError, type AnyEndpoint } from '../../shared/registry/registry.js';
 import { testConfig } from '../helpers/servers.js';
 
 const define = defineEndpoint<unknown>();

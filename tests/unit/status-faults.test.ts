@@ -1,10 +1,10 @@
 import t from 'tap';
 import { defineChaosEndpoint } from '../../services/chaos/endpoint.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
-import { loadConfig } from '../../shared/config.js';
-import { int, str } from '../../shared/params.js';
-import { neverRandom, pickFor, randomPool } from '../../shared/random-pick.js';
-import { Registry, RegistryError } from '../../shared/registry.js';
+import { loadConfig } from '../../shared/config/config.js';
+import { int, str } from '../../shared/primitives/params.js';
+import { neverRandom, pickFor, randomPool } from '../../shared/registry/random-pick.js';
+import { Registry, RegistryError } from '../../shared/registry/registry.js';
 import {
   FLAKY_PARAMS,
   bodyFraming,

@@ -1,7 +1,7 @@
 import { FILE_PATHS, WEBFINGER_PARAMS, webfingerAccount } from '../../../../shared/content/crawler-files/documents.js';
 import { NODEINFO_20_REL, perConfigDaily, prettyJson, type Site } from '../../../../shared/content/crawler-files/site.js';
-import { defineBotsEndpoint } from '../../../../shared/http-service.js';
-import { oneOf, str } from '../../../../shared/params.js';
+import { defineBotsEndpoint } from '../../../../shared/http/http-service.js';
+import { oneOf, str } from '../../../../shared/primitives/params.js';
 import { FILE_HEADERS, HTML, JSON_TYPE, modeNames, reply, sendFile, twinQueryParams } from '../file.js';
 
 const JRD = 'application/jrd+json';

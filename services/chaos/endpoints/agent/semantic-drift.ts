@@ -1,5 +1,5 @@
 import { SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS, type SemanticSchema } from '../../../../shared/content/discovery.js';
-import { bool, oneOf } from '../../../../shared/params.js';
+import { bool, oneOf } from '../../../../shared/primitives/params.js';
 import { driftBodies, serveGeneratedDrift } from '../../drift.js';
 import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../endpoint.js';
 

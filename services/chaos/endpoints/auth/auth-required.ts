@@ -1,5 +1,5 @@
-import type { HeaderList } from '../../../../shared/headers.js';
-import { jsonBody } from '../../../../shared/json.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import {
   AUTH_PARAMS,
   authBody,

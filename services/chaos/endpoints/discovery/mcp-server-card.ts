@@ -1,4 +1,4 @@
-import type { Config } from '../../../../shared/config.js';
+import type { Config } from '../../../../shared/config/config.js';
 import {
   CONFLICT_GROUP,
   controlRemote,
@@ -10,7 +10,7 @@ import {
   SERVER_CARD_SCHEMA,
   serverCard,
 } from '../../../../shared/content/discovery.js';
-import { oneOf } from '../../../../shared/params.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 // The control host's server card with one lie per mode.

@@ -1,5 +1,5 @@
-import { jsonBody } from '../../../../shared/json.js';
-import { freshSeed } from '../../../../shared/seed.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
+import { freshSeed } from '../../../../shared/primitives/seed.js';
 import { FLAKY_PARAMS, flakyBody, flakyDraw, isInterim } from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { canSendInterim, sendStatus } from '../../status-writer.js';

@@ -1,5 +1,5 @@
 import { KEEPALIVE_PROMISE, keepaliveBody } from '../../../../shared/content/fault-injection.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { replaceHeader } from '../../faults/head-text.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 

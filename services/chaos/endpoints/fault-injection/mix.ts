@@ -1,6 +1,6 @@
 import { MIX_DELAY_MAX_MS, MIX_PARAMS, mixContent, mixParts, ownContentType, type MixFault } from '../../../../shared/content/fault-injection.js';
 import { bodyFraming } from '../../../../shared/content/status.js';
-import { formatHead, reasonPhrase, type HeaderList } from '../../../../shared/headers.js';
+import { formatHead, reasonPhrase, type HeaderList } from '../../../../shared/primitives/headers.js';
 import { compose, FAULTS, type Fault } from '../../faults/index.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 

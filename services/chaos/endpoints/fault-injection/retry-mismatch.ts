@@ -1,4 +1,4 @@
-import { jsonBody } from '../../../../shared/json.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { RETRY_PARAMS, RETRY_WINDOW_MS, retryBody, retryStoreKey } from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

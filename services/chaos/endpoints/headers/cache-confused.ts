@@ -1,5 +1,5 @@
 import { CACHE_CONTROL, CACHE_MODES, cacheConfusedBody } from '../../../../shared/content/format.js';
-import { oneOf } from '../../../../shared/params.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

@@ -4,9 +4,9 @@ import {
   ETAG_STRONG,
   etagDocument,
 } from '../../../../shared/content/delivery.js';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { oneOf, str } from '../../../../shared/params.js';
-import { freshSeed, rngFromSeed } from '../../../../shared/seed.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { oneOf, str } from '../../../../shared/primitives/params.js';
+import { freshSeed, rngFromSeed } from '../../../../shared/primitives/seed.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 const MODES = ['random-etag', 'stable-etag-mutated-body', 'weak-strong-conflict', 'unquoted', 'future-last-modified'] as const;

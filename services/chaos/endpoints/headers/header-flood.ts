@@ -1,6 +1,6 @@
 import { FLOOD_ENTRIES, HEADER_FLOOD_MAX, headerFloodBody } from '../../../../shared/content/format.js';
-import { addChaosHeaders, type HeaderList } from '../../../../shared/headers.js';
-import { int } from '../../../../shared/params.js';
+import { addChaosHeaders, type HeaderList } from '../../../../shared/primitives/headers.js';
+import { int } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 /** X-Chaos-Header-001 … -100, built once; a response takes the first n. */

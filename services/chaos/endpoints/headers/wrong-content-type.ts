@@ -1,5 +1,5 @@
 import { CONTENT_TYPE_MODES, mislabelledBody } from '../../../../shared/content/format.js';
-import { oneOf } from '../../../../shared/params.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

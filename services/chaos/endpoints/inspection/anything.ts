@@ -1,7 +1,7 @@
-import { hostUrl } from '../../../../shared/catalog.js';
+import { hostUrl } from '../../../../shared/catalog/catalog.js';
 import { anythingBody, distort, INSPECTION_MODES, DROP_PARAM, inspectionMode } from '../../../../shared/content/inspection.js';
-import { METHODS } from '../../../../shared/registry.js';
-import { str } from '../../../../shared/params.js';
+import { METHODS } from '../../../../shared/registry/registry.js';
+import { str } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { INSPECT_CAPTURE, inspected } from './inspected.js';
 

@@ -1,5 +1,5 @@
 import { BODY_BYTES_HEADER, distortLines, HEADER_MODES, DROP_PARAM, inspectionMode, rebuildHead } from '../../../../shared/content/inspection.js';
-import { METHODS } from '../../../../shared/registry.js';
+import { METHODS } from '../../../../shared/registry/registry.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { INSPECT_CAPTURE } from './inspected.js';
 

@@ -1,5 +1,5 @@
 import { JITTER_MAX_MS, JITTER_PARAMS, jitterBody, jitterDraw } from '../../../../shared/content/payload.js';
-import { freshSeed } from '../../../../shared/seed.js';
+import { freshSeed } from '../../../../shared/primitives/seed.js';
 import { defineChaosEndpoint, sendComplete, withContext } from '../../endpoint.js';
 import { delayFirstByte } from '../../faults/delay-first-byte.js';
 import { compose } from '../../faults/stage.js';

@@ -1,5 +1,5 @@
 import { SLOW_HEADERS_PARAMS, fitSlowHeaders, slowHeaderLines, slowHeadersBody, slowHeadersBoundMs } from '../../../../shared/content/payload.js';
-import { formatHead } from '../../../../shared/headers.js';
+import { formatHead } from '../../../../shared/primitives/headers.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

@@ -1,5 +1,5 @@
 import { SLOW_MAX_MS, SLOW_PARAMS, slowBody } from '../../../../shared/content/payload.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete, withContext } from '../../endpoint.js';
 import { compose } from '../../faults/stage.js';
 import { delayFirstByte } from '../../faults/delay-first-byte.js';

@@ -1,4 +1,4 @@
-import { oneOf } from '../../../../shared/params.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/content/payload.js';
 import { defineChaosEndpoint, sendResponse } from '../../endpoint.js';
 

@@ -1,6 +1,6 @@
-import type { HeaderList } from '../../../../shared/headers.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { COMPRESSION_ENCODED, COMPRESSION_PLAIN, COMPRESSION_TYPE } from '../../../../shared/content/delivery.js';
-import { oneOf } from '../../../../shared/params.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
 const MODES = ['gzip-header-plain-body', 'gzip-body-no-header', 'wrong-encoding-name', 'chained-claim'] as const;

@@ -1,5 +1,5 @@
 import { JSON_MODES, jsonChaosBody } from '../../../../shared/content/format.js';
-import { oneOf } from '../../../../shared/params.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

@@ -9,7 +9,7 @@ import {
   type Interval,
   type RangeAnswer,
 } from '../../../../shared/content/delivery.js';
-import { oneOf } from '../../../../shared/params.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 const MODES = ['accepts-range-lies', 'ignores-range', 'bad-multipart', 'stale-if-range', 'suffix-confusion'] as const;

@@ -1,5 +1,5 @@
 import { SSE_HEARTBEAT, SSE_MAX_MS, SSE_PARAMS, fitSse, sseChaosEvents, sseContentType } from '../../../../shared/content/streams.js';
-import type { HeaderValue } from '../../../../shared/headers.js';
+import type { HeaderValue } from '../../../../shared/primitives/headers.js';
 import { chaosHead, defineChaosEndpoint, type ChaosContext } from '../../endpoint.js';
 import type { ResponseSink } from '../../wire.js';
 

@@ -1,4 +1,4 @@
-import { jsonBody } from '../../../../shared/json.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { RATE_LIMIT_PARAMS, rateLimitBody, rateLimitHeaders } from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

@@ -1,4 +1,4 @@
-import { jsonBody } from '../../../../shared/json.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { interimStatusBody, STATUS_CODE, isInterim, protocolSwitchBody, statusBody, switchesProtocols } from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { canSendInterim, sendStatus } from '../../status-writer.js';

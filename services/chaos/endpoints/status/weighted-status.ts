@@ -1,5 +1,5 @@
-import { jsonBody } from '../../../../shared/json.js';
-import { freshSeed } from '../../../../shared/seed.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
+import { freshSeed } from '../../../../shared/primitives/seed.js';
 import {
   WEIGHTED_DEFAULT, WEIGHTED_STATUS_PARAMS, isInterim, weightedCodesText, weightedDraw, weightedStatusBody,
 } from '../../../../shared/content/status.js';

@@ -1,5 +1,5 @@
 import { LINKED_PATHS } from '../../../../shared/content/discovery.js';
-import { defineControlEndpoint, type HttpContext } from '../../../../shared/http-service.js';
+import { defineControlEndpoint, type HttpContext } from '../../../../shared/http/http-service.js';
 import {
   readRpcRequest,
   rpcError,

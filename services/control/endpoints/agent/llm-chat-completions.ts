@@ -1,8 +1,8 @@
 import {
   LLM_EXAMPLE, LLM_MODE_PARAM, LLM_PATH, MAX_LLM_BODY, SSE_DONE, completionChunks, completionObject, echoCompletion, openAiError, parseChatRequest, sseEvent,
 } from '../../../../shared/content/llm.js';
-import { defineControlEndpoint, type HttpContext } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { defineControlEndpoint, type HttpContext } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { readBody } from './json-rpc.js';
 
 export default defineControlEndpoint({

@@ -1,5 +1,5 @@
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 
 // The token_endpoint of this host's metadata: POST only (GET gets 405 with
 // Allow). No client is registered, so client authentication always fails.

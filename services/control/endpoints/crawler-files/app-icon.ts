@@ -1,4 +1,4 @@
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { FILE_PATHS, ICON_PARAMS, ICONS } from '../../../../shared/content/crawler-files/documents.js';
 
 export default defineControlEndpoint({

@@ -1,5 +1,5 @@
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { FILE_PATHS, WEBFINGER_PARAMS, webfingerAccount, webfingerJrd } from '../../../../shared/content/crawler-files/documents.js';
 import { perConfigDaily } from '../../../../shared/content/crawler-files/site.js';
 

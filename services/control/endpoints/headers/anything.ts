@@ -1,8 +1,8 @@
-import { hostUrl } from '../../../../shared/catalog.js';
+import { hostUrl } from '../../../../shared/catalog/catalog.js';
 import { anythingBody } from '../../../../shared/content/inspection.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { str } from '../../../../shared/params.js';
-import { METHODS } from '../../../../shared/registry.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { str } from '../../../../shared/primitives/params.js';
+import { METHODS } from '../../../../shared/registry/registry.js';
 import { readInspected, refuseTooLarge } from './inspected.js';
 
 export default defineControlEndpoint({

@@ -1,6 +1,6 @@
 import { CONTENT_TYPE_MODES, matchedBody } from '../../../../shared/content/format.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { oneOf } from '../../../../shared/params.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 
 export default defineControlEndpoint({
   id: 'matched-content-type',

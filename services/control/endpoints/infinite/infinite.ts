@@ -2,12 +2,12 @@
 // deterministic generated content for crawler and scraper tests (SPEC §4.2).
 // One definition serves both formats and all four types, as the spec's single
 // parameter table ("applies to") describes; see README, Infinite content.
-import { escapeHtml } from '../../../../shared/catalog.js';
-import type { PlainResponse } from '../../../../shared/errors.js';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { defineControlEndpoint, type HttpContext } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
-import { int } from '../../../../shared/params.js';
+import { escapeHtml } from '../../../../shared/primitives/html.js';
+import type { PlainResponse } from '../../../../shared/registry/errors.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { defineControlEndpoint, type HttpContext } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
+import { int } from '../../../../shared/primitives/params.js';
 import {
   INFINITE_FORMATS, INFINITE_TYPES, MAX_LINKS, MAX_TAIL_CHARS, MAX_TAIL_SEGMENTS, renderInfinite, segmentCount,
   type InfiniteFormat, type InfiniteType,

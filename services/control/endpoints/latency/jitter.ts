@@ -1,6 +1,6 @@
 import { JITTER_PARAMS, jitterBody, jitterDraw } from '../../../../shared/content/payload.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { freshSeed } from '../../../../shared/seed.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { freshSeed } from '../../../../shared/primitives/seed.js';
 
 export default defineControlEndpoint({
   id: 'jitter',

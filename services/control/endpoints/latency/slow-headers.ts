@@ -1,5 +1,5 @@
 import { SLOW_HEADERS_PARAMS, fitSlowHeaders, slowHeaderLines, slowHeadersBody } from '../../../../shared/content/payload.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'slow-headers',

@@ -1,5 +1,5 @@
 import { STALL_PARAMS, fitStall, stallBody } from '../../../../shared/content/payload.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'stall',

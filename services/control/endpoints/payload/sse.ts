@@ -1,5 +1,5 @@
 import { SSE_PARAMS, SSE_VALID, fitSse } from '../../../../shared/content/streams.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 const BODY = Buffer.from(SSE_VALID, 'utf8');
 

@@ -1,7 +1,7 @@
 import { MIX_DELAY_MAX_MS, MIX_PARAMS, mixContent, ownContentType } from '../../../../shared/content/fault-injection.js';
 import { bodyFraming } from '../../../../shared/content/status.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { msLeft } from '../../../../shared/timers.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { msLeft } from '../../../../shared/primitives/timers.js';
 
 export default defineControlEndpoint({
   id: 'mix',
@@ -32,7 +32,7 @@ export default defineControlEndpoint({
       answer();
       return;
     }
-    // The wait dies with the connection, and is never cut short (shared/timers.ts).
+    // The wait dies with the connection, and is never cut short (shared/primitives/timers.ts).
     return new Promise<void>((resolve) => {
       const due = performance.now() + delay;
       const wait = (ms: number): NodeJS.Timeout =>

@@ -1,5 +1,5 @@
 import { KINDS_METHODS, KINDS_PARAMS, kindsBody, kindsLocation } from '../../../../shared/content/redirects.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'redirect-kinds',

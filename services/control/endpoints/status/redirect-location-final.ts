@@ -1,5 +1,5 @@
 import { LOCATION_FINAL_PARAMS, LOCATION_FINAL_PATH, locationFinalBody } from '../../../../shared/content/redirects.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'redirect-location-final',

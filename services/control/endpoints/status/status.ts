@@ -1,7 +1,7 @@
-import type { HttpContext } from '../../../../shared/http-service.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { jsonBody } from '../../../../shared/json.js';
+import type { HttpContext } from '../../../../shared/http/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import {
   basicChallenge,
   bodyFraming,

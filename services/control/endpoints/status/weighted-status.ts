@@ -1,6 +1,6 @@
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
-import { freshSeed } from '../../../../shared/seed.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
+import { freshSeed } from '../../../../shared/primitives/seed.js';
 import { WEIGHTED_DEFAULT, WEIGHTED_STATUS_PARAMS, weightedDraw, weightedStatusBody } from '../../../../shared/content/status.js';
 
 export default defineControlEndpoint({

@@ -1,9 +1,9 @@
 // One registry of endpoint definitions per host (DESIGN §3). Routing, the
 // catalog, README tables, counterpart links and the /random pool all derive
 // from it. A broken definition stops start-up with every problem listed.
-import type { Config, HostName } from './config.js';
+import type { Config, HostName } from '../config/config.js';
 import type { PlainResponse } from './errors.js';
-import { checkParamSpecs, parseParams, splitQuery, type ParamSpecs, type ParamValues } from './params.js';
+import { checkParamSpecs, parseParams, splitQuery, type ParamSpecs, type ParamValues } from '../primitives/params.js';
 import type { RatePolicy } from './rate-limit.js';
 
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
