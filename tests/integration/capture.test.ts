@@ -28,7 +28,7 @@ const probe = defineChaosEndpoint({
   category: 'inspection',
   summary: 'test only: reports what the parser kept',
   params: {},
-  capture: { rawHeaders: true, body: { max: 8 } },
+  wire: { capture: { rawHeaders: true, body: { max: 8 } } },
   handle: report,
 });
 
