@@ -1,6 +1,7 @@
 // The edge itself (issue 25): what HAProxy answers on its own, which first
 // heads it routes (late, large, odd), pipelining through it, and what many
-// idle addresses can hold. Real haproxy and Redis, on free loopback ports.
+// idle addresses can hold. Real haproxy and Redis, on free loopback ports;
+// one replica of each service (REPLICAS=1), as the edge is what is tested.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -95,7 +96,7 @@ function typed(port: number, parts: readonly (string | number)[], timeoutMs: num
 }
 
 t.test('first heads at the front door (limits off)', async (t) => {
-  const stack = await startStack(t, { RATE_LIMIT_GENERAL: '0' });
+  const stack = await startStack(t, { RATE_LIMIT_GENERAL: '0', REPLICAS: '1' });
   const chaosHost = new URL(stack.urls.chaos).host;
   const controlHost = new URL(stack.urls.control).host;
 
@@ -180,12 +181,12 @@ async function pipelined(t: Test, stack: Stack): Promise<void> {
 }
 
 t.test('1000 pipelined requests on every host, default limits', async (t) => {
-  const stack = await startStack(t, {});
+  const stack = await startStack(t, { REPLICAS: '1' });
   await pipelined(t, stack);
 });
 
 t.test('limits high through Redis: pipelining, and an idle flood from a few hundred addresses', async (t) => {
-  const stack = await startStack(t, { RATE_LIMIT_GENERAL: '100000', MAX_CONNECTIONS_PER_IP: '4', MAX_CONNECTIONS: '200' });
+  const stack = await startStack(t, { RATE_LIMIT_GENERAL: '100000', MAX_CONNECTIONS_PER_IP: '4', MAX_CONNECTIONS: '200', REPLICAS: '1' });
   await t.test('1000 pipelined requests on every host', (t) => pipelined(t, stack));
 
   await t.test('300 addresses in three /24 networks hold at most the per-network cap; another client is answered at once', async (t) => {
