@@ -3,7 +3,7 @@
 // through HAProxy's http mode, which rewrites the connection-management fields.
 // What the proxy rewrites is not reported as a difference of the services.
 import t from 'tap';
-import type { CompareReport, SideReport } from '../../shared/compare/report.js';
+import type { CompareReport, SideReport } from '../../shared/hub/compare/report.js';
 import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 

@@ -15,7 +15,7 @@
 // burst's p99 fell to 7–9 ms, at a cost of 0–4 % of keep-alive req/s. Control
 // and bots run with node's defaults: on bots a 2 MiB young generation cost
 // 20 % of req/s.
-import type { HostName } from './config.js';
+import type { HostName } from '../config/config.js';
 
 export const NODE_FLAGS: Readonly<Record<HostName, readonly string[]>> = {
   chaos: ['--max-semi-space-size=2', '--single-threaded-gc'],
