@@ -14,7 +14,7 @@
 //           whose strict parser answers it (400, 408, 414, 431, 505) as it would a direct client
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ERROR_CODES } from '../shared/errors.js';
+import { ERROR_CODES } from '../shared/registry/errors.js';
 import { DEFAULT_LIMITS } from '../services/chaos/parser.js';
 
 export interface EdgePlan {

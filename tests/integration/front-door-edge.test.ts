@@ -13,7 +13,7 @@ import t, { type Test } from 'tap';
 import { BUFFER_BYTES, EDGE_ERRORS, EXAMPLE_PLAN, HOST_REQUIRED, LARGEST_CHAOS_HEAD, REQUEST_HEAD_MS, edgeCaps, renderHaproxyConfig } from '../../proxy/haproxy-config.js';
 import { DEFAULT_LIMITS } from '../../services/chaos/parser.js';
 import { CONNECTION_DEFAULTS } from '../../services/chaos/server.js';
-import { ERROR_CODES } from '../../shared/errors.js';
+import { ERROR_CODES } from '../../shared/registry/errors.js';
 import { freePort, waitForPort } from '../helpers/process.js';
 import { get, parseHead, rawExchange, splitResponses, type ParsedResponse, type RawResult } from '../helpers/raw.js';
 import { startStack, type Stack } from '../helpers/stack.js';
