@@ -4,7 +4,7 @@
 // one way to build them, for production, tests and scripts
 // (services/registries.ts passes the service's lists, plus a test's extras).
 import type { HostName } from '../config/config.js';
-import { randomPool } from './random-pick.js';
+import { namingNeverPicked, randomPool } from './random-pick.js';
 import { CATEGORIES, counterpartOf, Registry, RegistryError, type AnyEndpoint } from './registry.js';
 
 /** Each host's endpoint list, in catalog order: `C` the chaos context, `H` the node:http one. */
@@ -21,15 +21,16 @@ export interface Registries<C, H> {
 }
 
 /**
- * Builds and checks all three registries: each definition, each /random pool,
+ * Builds and checks all three registries (each list grouped by catalog
+ * category, /random's summary naming what it never picks): each definition, each /random pool,
  * and each counterpart (resolved with `match` on its twin host's registry, so
  * /status/{code} resolves by its template). Throws a RegistryError.
  */
 export function createRegistries<C, H>(lists: EndpointLists<C, H>): Registries<C, H> {
   const registries: Registries<C, H> = {
-    chaos: new Registry('chaos', inCatalogOrder('chaos', lists.chaos)),
-    control: new Registry('control', inCatalogOrder('control', lists.control)),
-    bots: new Registry('bots', inCatalogOrder('bots', lists.bots)),
+    chaos: new Registry('chaos', namingNeverPicked(inCatalogOrder('chaos', lists.chaos))),
+    control: new Registry('control', namingNeverPicked(inCatalogOrder('control', lists.control))),
+    bots: new Registry('bots', namingNeverPicked(inCatalogOrder('bots', lists.bots))),
   };
   const all = [registries.chaos, registries.control, registries.bots] as Registry<unknown>[];
   for (const registry of all) randomPool(registry);
