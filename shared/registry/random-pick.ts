@@ -52,7 +52,7 @@ const pools = new WeakMap<object, readonly AnyEndpoint<unknown>[]>();
 
 /**
  * The endpoints /random picks from, in registry order; built once per
- * registry. Throws a RegistryError (at start-up, from createXRegistry) when a
+ * registry. Throws a RegistryError (at start-up, from createRegistries) when a
  * forbidden endpoint is in the pool or a pick could not be filled in.
  */
 export function randomPool<Ctx>(registry: Registry<Ctx>): readonly AnyEndpoint<Ctx>[] {
