@@ -71,6 +71,16 @@ t.test('every registered endpoint is the default export of a file of its host', 
   }
 });
 
+t.test("every endpoint file is in its folder's list (a file left out would never be served)", async (t) => {
+  for (const host of HOSTS) {
+    const registered = new Set(registries[host].endpoints.map((e) => e.id));
+    for (const key of files.keys()) {
+      const [fileHost, id] = key.split(':') as [string, string];
+      if (fileHost === host) t.ok(registered.has(id), `${host}/endpoints/${files.get(key)}.ts is registered`);
+    }
+  }
+});
+
 t.test('a chaotic endpoint file is named by its id', async (t) => {
   for (const host of CHAOTIC) {
     for (const endpoint of registries[host].endpoints) t.match(fileOf(host, endpoint), new RegExp(`(^|/)${endpoint.id}$`), `${host} ${endpoint.id}`);
