@@ -1,6 +1,7 @@
 import t from 'tap';
 import { defineChaosEndpoint } from '../../services/chaos/endpoint.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
+import { serviceRegistries } from '../../services/registries.js';
 import { loadConfig } from '../../shared/config/config.js';
 import { int, str } from '../../shared/primitives/params.js';
 import { neverRandom, pickFor, randomPool } from '../../shared/registry/random-pick.js';
@@ -75,7 +76,7 @@ t.test('retry data: same shape, different items per version, deterministic per i
 });
 
 t.test('/random pool: built from `random`, never with /slow, /drip, /stall, /slow-headers, /jitter, /partial-stream, /bytes, /mix, /sse or /random', async (t) => {
-  const registry = new Registry('chaos', chaosEndpoints);
+  const registry = serviceRegistries().chaos;
   const pool = randomPool(registry);
   t.ok(pool.length >= 5);
   t.ok(pool.every((e) => e.random !== undefined && !neverRandom(e)));

@@ -8,7 +8,7 @@ import {
   RPC_INVALID_REQUEST,
   RPC_METHOD_NOT_FOUND,
   type RpcId,
-} from './json-rpc.js';
+} from '../agent/json-rpc.js';
 
 /** A2A ContentTypeNotSupportedError: the message carried no part the agent accepts. */
 const A2A_CONTENT_TYPE_NOT_SUPPORTED = -32005;

@@ -1,6 +1,6 @@
 import { NODEINFO_20_PROFILE } from '../../../../shared/content/crawler-files/site.js';
 import { FILE_PATHS } from '../../../../shared/content/crawler-files/documents.js';
-import { controlFile } from './file.js';
+import { controlFile } from '../file.js';
 
 export default controlFile({
   id: 'nodeinfo-2-0',
