@@ -29,8 +29,8 @@ const probe = defineChaosEndpoint({
   category: 'inspection',
   summary: 'test only: reports what the parser kept',
   params: {},
-  capture: { rawHeaders: true, body: { max: 8 } },
   counterpart: null,
+  wire: { capture: { rawHeaders: true, body: { max: 8 } } },
   handle: report,
 });
 

@@ -141,7 +141,7 @@ t.test('a replayable endpoint runs its handler once per variant; another runs ev
       category: 'status',
       summary: 'recorded',
       params: {},
-      replayable: true,
+      wire: { replayable: true },
       handle(ctx) {
         calls.replayable++;
         sendComplete(ctx, 200, 'text/plain', body(ctx));
@@ -153,7 +153,7 @@ t.test('a replayable endpoint runs its handler once per variant; another runs ev
       category: 'status',
       summary: 'an unbounded family of paths',
       params: { rest: str({ in: 'path', maxLength: 100, default: '' }) },
-      replayable: true,
+      wire: { replayable: true },
       handle(ctx) {
         calls.rest++;
         sendComplete(ctx, 200, 'text/plain', body(ctx));

@@ -99,7 +99,7 @@ t.test('/random pool: a member /random cannot call stops start-up', async (t) =>
     category: 'payload',
     summary: 'a path parameter no draw can fill',
     params: { n: int({ in: 'path', min: 0, max: 2 ** 40, required: true }) },
-    random: 'seeded',
+    docs: { random: 'seeded' },
     handle() {},
   });
   t.throws(() => randomPool(new Registry('chaos', [huge])), /huge.*cannot call it/);
@@ -112,7 +112,7 @@ t.test('/random pick: forwards the seed, or a short digest when the seed does no
     category: 'payload',
     summary: 'accepts short seeds only',
     params: { seed: str({ maxLength: 16 }), token: str({ minLength: 1, maxLength: 32, required: true }) },
-    random: 'seeded',
+    docs: { random: 'seeded' },
     handle() {},
   });
   const pool = randomPool(new Registry('chaos', [seeded]));

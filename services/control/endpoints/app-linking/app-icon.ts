@@ -8,7 +8,9 @@ export default defineControlEndpoint({
   summary: "The manifest's icon: a real square PNG of `size` pixels, generated at start-up",
   params: ICON_PARAMS,
   counterpart: { host: 'bots' },
-  modeParam: 'size',
+  docs: {
+    modeParam: 'size',
+  },
   handle(ctx, { size }) {
     ctx.send(200, 'image/png', ICONS[size]);
   },

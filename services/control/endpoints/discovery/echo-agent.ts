@@ -23,13 +23,15 @@ export default defineControlEndpoint({
   // Linked from the discovery documents; no chaos endpoint lies about it.
   counterpart: null,
   summary: 'The A2A agent the agent card names: JSON-RPC message/send answers a message with the same text parts',
-  example: {
-    body: {
-      type: 'application/json',
-      text: '{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","messageId":"m1","parts":[{"kind":"text","text":"Hello"}]}}}',
+  params: {},
+  docs: {
+    example: {
+      body: {
+        type: 'application/json',
+        text: '{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","messageId":"m1","parts":[{"kind":"text","text":"Hello"}]}}}',
+      },
     },
   },
-  params: {},
   handle(ctx) {
     return answer(ctx);
   },

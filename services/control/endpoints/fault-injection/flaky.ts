@@ -8,7 +8,9 @@ export default defineControlEndpoint({
   category: 'status',
   summary: 'Twin of /flaky: never fails; 200 with the same JSON shape (failed: false) whatever p, status and seed say',
   params: FLAKY_PARAMS,
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { p, seed }) {
     ctx.send(200, 'application/json', jsonBody(flakyBody(false, 200, p, seed ?? null)));
   },

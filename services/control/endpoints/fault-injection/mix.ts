@@ -8,11 +8,14 @@ export default defineControlEndpoint({
   path: '/mix',
   category: 'status',
   summary: 'Twin of /mix: the same status, headers and body after the same delay, delivered whole; the fault part is ignored',
-  example: { target: '/mix?status=503&header=Retry-After:5&body=text:hello' },
   params: MIX_PARAMS,
-  holdsConnection: true,
-  // The same delay, then everything at once.
-  longestMs: () => MIX_DELAY_MAX_MS,
+  holding: {
+    // The same delay, then everything at once.
+    longestMs: () => MIX_DELAY_MAX_MS,
+  },
+  docs: {
+    example: { target: '/mix?status=503&header=Retry-After:5&body=text:hello' },
+  },
   handle(ctx, { status, delay, header, body: bodyPart }) {
     const { type, lines } = ownContentType(header ?? [], mixContent(bodyPart ?? { kind: 'json' }, status));
     const content = mixContent(bodyPart ?? { kind: 'json' }, status);

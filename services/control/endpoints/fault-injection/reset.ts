@@ -8,7 +8,9 @@ export default defineControlEndpoint({
   category: 'status',
   summary: 'Twin of /reset: 200 with a JSON body naming where the chaos host would reset the connection',
   params: RESET_PARAMS,
-  modeParam: 'phase',
+  docs: {
+    modeParam: 'phase',
+  },
   handle(ctx, { phase, after }) {
     ctx.send(200, 'application/json', jsonBody(resetTwinBody(phase, after)));
   },

@@ -12,9 +12,11 @@ export default defineControlEndpoint({
   methods: [...METHODS],
   category: 'headers',
   summary: 'Twin of /anything: the request echoed faithfully as JSON (method, path, args, headers in order, body as text or base64, client address)',
-  example: { target: '/anything/hello?x=1' },
   params: {
     path: str({ in: 'path', maxLength: 8192, default: '', description: 'any sub-path (echoed in `path`)' }),
+  },
+  docs: {
+    example: { target: '/anything/hello?x=1' },
   },
   async handle(ctx) {
     const request = await readInspected(ctx);
