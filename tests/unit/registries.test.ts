@@ -109,7 +109,7 @@ t.test('/random: its summary names exactly the endpoints that hold the connectio
   t.same(named(serviceRegistries().chaos), held, 'the summary and the definitions agree, in registry order');
   // A new holding endpoint joins the summary without anyone typing it there.
   const holder = define({
-    id: 'holder', path: '/holder', category: 'latency', summary: 'x', params: {}, counterpart: null, holdsConnection: true, longestMs: () => 1, handle: noop,
+    id: 'holder', path: '/holder', category: 'latency', summary: 'x', params: {}, counterpart: null, holding: { longestMs: () => 1 }, handle: noop,
   });
   t.same(named(serviceRegistries({ chaos: [holder] }).chaos), [...held.slice(0, 5), '/holder', ...held.slice(5)], 'grouped with its category');
 });
