@@ -3,8 +3,8 @@
 //
 // The three services run in the caller's process, each on its own port with
 // a store of its own, as `make up` runs them in three processes. In-process
-// rather than forked: nothing to spawn or wait for over IPC (a start takes
-// tens of milliseconds), no child that a crashed test run can leave behind,
+// rather than forked: nothing to spawn or wait for over IPC (docs/embedding.md
+// has the timings), no child that a crashed test run can leave behind,
 // and close() is an await on the servers themselves. What it gives up is the
 // per-service node flags (shared/node-flags.ts), which tune throughput, not
 // behaviour. Configuration is built by loadConfig from an env-like object,
