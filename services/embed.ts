@@ -6,7 +6,7 @@
 // rather than forked: nothing to spawn or wait for over IPC (docs/embedding.md
 // has the timings), no child that a crashed test run can leave behind,
 // and close() is an await on the servers themselves. What it gives up is the
-// per-service node flags (shared/node-flags.ts), which tune throughput, not
+// per-service node flags (shared/runtime/node-flags.ts), which tune throughput, not
 // behaviour. Configuration is built by loadConfig from an env-like object,
 // the one parser the processes use too.
 import { loadConfig, type Config, type Env, type HostName, type LogLevel } from '../shared/config/config.js';

@@ -128,9 +128,9 @@ t.test('the process.env checker finds every form (a check that cannot fail is no
   }
 });
 
-t.test('nothing reads process.env but shared/run.ts, which hands it to loadConfig (STYLE §7)', async (t) => {
+t.test('nothing reads process.env but shared/runtime/run.ts, which hands it to loadConfig (STYLE §7)', async (t) => {
   const files = ['services', 'shared', 'proxy'].flatMap(sourcesUnder);
   t.ok(files.includes('services/main.ts') && files.length > 100, `the scan sees the sources (${files.length} files)`);
   const readers = files.filter((file) => PROCESS_ENV_RE.test(stripComments(readFileSync(join(ROOT, file), 'utf8'))));
-  t.same(readers, ['shared/run.ts']);
+  t.same(readers, ['shared/runtime/run.ts']);
 });
