@@ -16,6 +16,7 @@ import { ClientChecks } from '../../shared/registry/rate-limit.js';
 import { peerAddress } from '../../shared/config/trust.js';
 import { RequestParser, RequestRejected, type ParsedRequest, type ParserEvents, type ParserLimits, type ParserOptions } from './parser.js';
 import { parseProxyV2 } from './proxy-v2.js';
+import { ConnectionTimers, type TimerOwner } from './connection-timers.js';
 import { destroyFlushed } from './turn-writes.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
 
@@ -61,7 +62,7 @@ type Queued = ParsedRequest | RequestRejected;
 
 const EMPTY = Buffer.alloc(0);
 
-export class Connection implements WireOwner, ParserEvents {
+export class Connection implements WireOwner, ParserEvents, TimerOwner {
   readonly #parser: RequestParser;
   readonly #queue: Queued[] = [];
   #active: Active | undefined;
@@ -83,18 +84,7 @@ export class Connection implements WireOwner, ParserEvents {
   #continuePending = false;
   /** The socket's output buffer is full: the next pipelined response waits for 'drain'. */
   #waitingDrain = false;
-  #requestTimer: NodeJS.Timeout | undefined;
-  /**
-   * The idle wait, one timer per connection re-armed with refresh() (a new
-   * timer per request was a measurable share of the hot path). Input disarms
-   * it; a disarmed timer that fires does nothing.
-   */
-  #idleTimer: NodeJS.Timeout | undefined;
-  #idleMs = 0;
-  #idleArmed = false;
-  #holdTimer: NodeJS.Timeout | undefined;
-  #stallTimer: NodeJS.Timeout | undefined;
-  #lingerTimer: NodeJS.Timeout | undefined;
+  readonly #timers = new ConnectionTimers(this);
   /** Who the limits count: the socket's peer, or the PROXY header's source. */
   #clientAddress: string;
   /** The trusted proxy's own connection (PROXY v2 LOCAL), not a client's. */
@@ -123,14 +113,14 @@ export class Connection implements WireOwner, ParserEvents {
   /** Parser event: a request is complete; the next one gets its own full header-read time. */
   onRequest(request: ParsedRequest): void {
     this.#continuePending = false;
-    this.#clearRequestTimer();
+    this.#timers.clearRequest();
     this.#enqueue(request);
   }
 
   /** Parser event: the input was refused. */
   onReject(rejection: RequestRejected): void {
     this.#continuePending = false;
-    this.#clearRequestTimer();
+    this.#timers.clearRequest();
     this.#enqueue(rejection);
   }
 
@@ -140,8 +130,33 @@ export class Connection implements WireOwner, ParserEvents {
     this.#sendContinue();
   }
 
+  /** Timer: the request head (or the PROXY header) did not arrive in time. */
+  onRequestTimeout(): void {
+    if (this.#proxyHeader !== undefined) {
+      this.#refuseProxyHeader(new RequestRejected(408, 'PROXY protocol header not received in time'));
+      return;
+    }
+    this.#parser.stop();
+    this.#enqueue(new RequestRejected(408, 'request not received in time'));
+  }
+
+  // The other timers (ConnectionTimers): an idle wait or a hold is over; a client stopped reading for as long as
+  // an idle one may wait (stall); a client never closed its side after our FIN (linger).
+  onIdleTimeout(): void {
+    this.#close();
+  }
+  onHoldTimeout(): void {
+    this.#close();
+  }
+  onStallTimeout(): void {
+    this.destroy();
+  }
+  onLingerTimeout(): void {
+    this.socket.destroy();
+  }
+
   #onData(chunk: Buffer): void {
-    this.#idleArmed = false;
+    this.#timers.disarmIdle();
     // After a rejection, a hold or our FIN, input is read and dropped (lingering close).
     if (this.#parser.dead) return;
     if (this.#proxyHeader !== undefined) {
@@ -169,10 +184,7 @@ export class Connection implements WireOwner, ParserEvents {
     const header = parseProxyV2(input);
     if (header.kind === 'need-more') {
       this.#proxyHeader = input;
-      this.#requestTimer ??= setTimeout(() => {
-        this.#requestTimer = undefined;
-        this.#refuseProxyHeader(new RequestRejected(408, 'PROXY protocol header not received in time'));
-      }, this.host.requestTimeoutMs);
+      this.#timers.armRequest(this.host.requestTimeoutMs);
       return undefined;
     }
     if (header.kind === 'reject') {
@@ -183,14 +195,14 @@ export class Connection implements WireOwner, ParserEvents {
     // LOCAL: the proxy speaks for itself (a health check), and no limit counts it.
     else this.#proxySelf = true;
     this.#proxyHeader = undefined;
-    this.#clearRequestTimer();
+    this.#timers.clearRequest();
     return input.subarray(header.headerLength);
   }
 
   /** A PROXY header that is not one: answered through the parser's rejection path, then closed. */
   #refuseProxyHeader(rejection: RequestRejected): void {
     this.#proxyHeader = undefined;
-    this.#clearRequestTimer();
+    this.#timers.clearRequest();
     this.#parser.stop();
     this.#enqueue(rejection);
   }
@@ -221,20 +233,8 @@ export class Connection implements WireOwner, ParserEvents {
 
   /** From the first byte of a request until it is complete; not while we hold parsing ourselves. */
   #armRequestTimer(): void {
-    if (!this.#parser.midRequest || this.#parser.paused) {
-      this.#clearRequestTimer();
-      return;
-    }
-    this.#requestTimer ??= setTimeout(() => {
-      this.#requestTimer = undefined;
-      this.#parser.stop();
-      this.#enqueue(new RequestRejected(408, 'request not received in time'));
-    }, this.host.requestTimeoutMs);
-  }
-
-  #clearRequestTimer(): void {
-    clearTimeout(this.#requestTimer);
-    this.#requestTimer = undefined;
+    if (!this.#parser.midRequest || this.#parser.paused) this.#timers.clearRequest();
+    else this.#timers.armRequest(this.host.requestTimeoutMs);
   }
 
   #enqueue(item: Queued): void {
@@ -275,12 +275,10 @@ export class Connection implements WireOwner, ParserEvents {
     this.#waitingDrain = true;
     this.socket.once('drain', () => {
       this.#waitingDrain = false;
-      clearTimeout(this.#stallTimer);
-      this.#stallTimer = undefined;
+      this.#timers.clearStall();
       this.#pump();
     });
-    // A client that stops reading for as long as an idle one may wait is cut off.
-    this.#stallTimer = setTimeout(() => this.destroy(), this.host.idleTimeoutMs);
+    this.#timers.armStall(this.host.idleTimeoutMs);
   }
 
   /** The interim 100 goes out only between responses, never inside one. */
@@ -289,7 +287,7 @@ export class Connection implements WireOwner, ParserEvents {
     this.#continuePending = false;
     this.socket.write('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
     // The body only starts now: give it the full request time.
-    this.#clearRequestTimer();
+    this.#timers.clearRequest();
     this.#armRequestTimer();
   }
 
@@ -304,24 +302,11 @@ export class Connection implements WireOwner, ParserEvents {
       if (!this.#parser.midRequest || this.#clientEnded) this.#close();
       return;
     }
-    if (!this.#parser.midRequest && !this.#idleArmed) {
+    if (!this.#parser.midRequest && !this.#timers.idleArmed) {
       // A connection that has not made a request yet gets a shorter wait: idle
       // sockets cost a descriptor each and count against nobody's rate limit.
-      this.#armIdle(this.#served === 0 ? this.host.firstRequestTimeoutMs : this.host.idleTimeoutMs);
+      this.#timers.armIdle(this.#served === 0 ? this.host.firstRequestTimeoutMs : this.host.idleTimeoutMs);
     }
-  }
-
-  #armIdle(idleMs: number): void {
-    this.#idleArmed = true;
-    if (this.#idleTimer && this.#idleMs === idleMs) {
-      this.#idleTimer.refresh();
-      return;
-    }
-    clearTimeout(this.#idleTimer);
-    this.#idleMs = idleMs;
-    this.#idleTimer = setTimeout(() => {
-      if (this.#idleArmed) this.#close();
-    }, idleMs);
   }
 
   /** Called on shutdown: idle connections close now, busy ones after their response. */
@@ -338,29 +323,18 @@ export class Connection implements WireOwner, ParserEvents {
     this.#closing = true;
     this.#parser.stop();
     this.#queue.length = 0;
-    this.#clearTimers();
+    this.#timers.clearAll();
     this.socket.end();
     // Keep reading (and dropping) until the client closes: closing with unread
     // input would send RST and could destroy the response we just wrote.
     this.socket.resume();
-    // A client that never closes its side is cut off after a while.
-    this.#lingerTimer = setTimeout(() => this.socket.destroy(), LINGER_MS);
-    this.#lingerTimer.unref();
-  }
-
-  #clearTimers(): void {
-    clearTimeout(this.#requestTimer);
-    clearTimeout(this.#idleTimer);
-    clearTimeout(this.#holdTimer);
-    clearTimeout(this.#stallTimer);
-    this.#requestTimer = this.#idleTimer = this.#holdTimer = this.#stallTimer = undefined;
-    this.#idleArmed = false;
+    this.#timers.armLinger(LINGER_MS);
   }
 
   #onClose(): void {
     this.#closed = true;
-    this.#clearTimers();
-    clearTimeout(this.#lingerTimer);
+    this.#timers.clearAll();
+    this.#timers.clearLinger();
     this.#parser.stop();
     this.#queue.length = 0;
     const active = this.#active;
@@ -401,16 +375,16 @@ export class Connection implements WireOwner, ParserEvents {
         this.#holding = true;
         this.#parser.stop();
         this.#queue.length = 0;
-        this.#clearRequestTimer();
+        this.#timers.clearRequest();
         this.socket.resume();
-        this.#holdTimer = setTimeout(() => this.#close(), this.host.holdMs);
+        this.#timers.armHold(this.host.holdMs);
         if (this.#clientEnded) this.#close();
         return;
       case 'reset':
         this.#closing = true;
         this.#parser.stop();
         this.#queue.length = 0;
-        this.#clearTimers();
+        this.#timers.clearAll();
         this.socket.resetAndDestroy();
         return;
     }

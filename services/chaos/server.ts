@@ -4,7 +4,10 @@
 import net from 'node:net';
 import { authorityOf, type Config } from '../../shared/config/config.js';
 import { ConnectionCaps } from '../../shared/pipeline/connection-caps.js';
-import { pathOf, Pipeline, type Recordings, type Responder } from '../../shared/pipeline/dispatch.js';
+import type { Recordings } from '../../shared/pipeline/decision-memo.js';
+import { Pipeline } from '../../shared/pipeline/dispatch.js';
+import { pathOf } from '../../shared/pipeline/targets.js';
+import type { Responder } from '../../shared/pipeline/transport.js';
 import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../../shared/registry/errors.js';
 import { chaosBaseHeaders, dateLine, httpDate, type HeaderList } from '../../shared/primitives/headers.js';
 import type { Logger } from '../../shared/config/log.js';

@@ -6,7 +6,8 @@
 // compares in flight is capped per process and per client.
 import { counterpartUrl, hostUrl, suggestPaths, wantsJson } from '../../catalog/catalog.js';
 import type { Config } from '../../config/config.js';
-import type { HubPage, IncomingRequest } from '../../pipeline/dispatch.js';
+import type { HubPage } from '../../pipeline/dispatch.js';
+import type { IncomingRequest } from '../../pipeline/transport.js';
 import { errorResponse, type PlainResponse } from '../../registry/errors.js';
 import { jsonBody } from '../../primitives/json.js';
 import { grammar, parseParams, safeDecode, splitQuery, type ItemOutcome, type ParamErrorBody } from '../../primitives/params.js';
