@@ -5,6 +5,7 @@ import type { Config, HostName } from '../config/config.js';
 import type { PlainResponse } from './errors.js';
 import { checkParamSpecs, parseParams, splitQuery, type ParamSpecs, type ParamValues } from '../primitives/params.js';
 import type { RatePolicy } from './rate-limit.js';
+import type { TransportSpec } from './transports.js';
 
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export type Method = (typeof METHODS)[number];
@@ -127,6 +128,8 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs, C extends s
   readonly cuts?: 'close' | 'reset';
   /** A page the host's sitemap.xml lists (crawler files that are documents; see sitemapPaths). */
   readonly sitemap?: boolean;
+  /** Which transports reach it (shared/registry/transports.ts); default: HTTP/1.1, plain or over TLS. */
+  readonly transports?: TransportSpec;
   readonly handle: (ctx: Ctx, params: ParamValues<P>) => void | Promise<void>;
 }
 
