@@ -1,7 +1,10 @@
 // Every timer of one chaos connection (connection.ts), behind one helper: the
 // request-head read, the idle wait, a hold, a stalled reader, the linger after
-// our FIN. Each fires a method of its owner; none keeps a closure per arm, and
-// clearAll() leaves none running but the linger.
+// our FIN. The first three fire a method of their owner, the last two end the
+// socket; none keeps a closure per arm, and clearAll() leaves none running but
+// the linger.
+import type { Socket } from 'node:net';
+import { destroyFlushed } from './turn-writes.js';
 
 /** What a connection does when one of its timers fires. */
 export interface TimerOwner {
@@ -11,10 +14,6 @@ export interface TimerOwner {
   onIdleTimeout(): void;
   /** A held response's time is over. */
   onHoldTimeout(): void;
-  /** The client read nothing while responses waited for it. */
-  onStallTimeout(): void;
-  /** The client never closed its side after our FIN. */
-  onLingerTimeout(): void;
 }
 
 export class ConnectionTimers {
@@ -31,7 +30,10 @@ export class ConnectionTimers {
   #stall: NodeJS.Timeout | undefined;
   #linger: NodeJS.Timeout | undefined;
 
-  constructor(private readonly owner: TimerOwner) {}
+  constructor(
+    private readonly owner: TimerOwner,
+    private readonly socket: Socket,
+  ) {}
 
   /** Arms the request-head timer unless it runs already (it is not restarted by more input). */
   armRequest(ms: number): void {
@@ -64,6 +66,7 @@ export class ConnectionTimers {
     this.#idleArmed = false;
   }
 
+  /** A client that reads nothing for this long while responses wait for it is cut off (what this turn holds goes first). */
   armStall(ms: number): void {
     this.#stall = setTimeout(fireStall, ms, this);
   }
@@ -77,7 +80,7 @@ export class ConnectionTimers {
     this.#hold = setTimeout(fireHold, ms, this);
   }
 
-  /** After our FIN; it does not keep the process alive. */
+  /** After our FIN, a client that never closes its side is cut off; it does not keep the process alive. */
   armLinger(ms: number): void {
     this.#linger = setTimeout(fireLinger, ms, this);
     this.#linger.unref();
@@ -109,7 +112,7 @@ export class ConnectionTimers {
   }
 
   static fireStall(timers: ConnectionTimers): void {
-    timers.owner.onStallTimeout();
+    destroyFlushed(timers.socket);
   }
 
   static fireHold(timers: ConnectionTimers): void {
@@ -117,7 +120,7 @@ export class ConnectionTimers {
   }
 
   static fireLinger(timers: ConnectionTimers): void {
-    timers.owner.onLingerTimeout();
+    timers.socket.destroy();
   }
 }
 

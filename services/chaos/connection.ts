@@ -9,15 +9,22 @@
 // names the client; only the bytes after it reach the HTTP parser. Any other
 // connection goes straight to the parser, which refuses a PROXY header as the
 // malformed request it is there (400, close): a client never names itself.
+// A trusted peer that sends no header is refused too, rather than taken for
+// the client: HAProxy always sends one (send-proxy-v2), and counting the
+// proxy's own address would put every client behind it on one limit.
+//
+// The socket may be a tls.TLSSocket as well as a plain one (the transport
+// seam, docs/architecture.md): the bytes it reads and writes are the same.
 import type { Socket } from 'node:net';
 import type { Config } from '../../shared/config/config.js';
 import type { Exchange } from '../../shared/pipeline/observe.js';
+import { PLAIN_HTTP1, type TransportFacts } from '../../shared/pipeline/transport.js';
 import { ClientChecks } from '../../shared/registry/rate-limit.js';
 import { peerAddress } from '../../shared/config/trust.js';
 import { RequestParser, RequestRejected, type ParsedRequest, type ParserEvents, type ParserLimits, type ParserOptions } from './parser.js';
-import { parseProxyV2 } from './proxy-v2.js';
+import { ProxyHeaderReader } from './proxy-v2.js';
 import { ConnectionTimers, type TimerOwner } from './connection-timers.js';
-import { destroyFlushed } from './turn-writes.js';
+import { destroyFlushed, resetSocket } from './turn-writes.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
 
 /** What a connection needs from the server that accepted it. */
@@ -60,8 +67,6 @@ const LINGER_MS = 5_000;
 
 type Queued = ParsedRequest | RequestRejected;
 
-const EMPTY = Buffer.alloc(0);
-
 export class Connection implements WireOwner, ParserEvents, TimerOwner {
   readonly #parser: RequestParser;
   readonly #queue: Queued[] = [];
@@ -84,23 +89,26 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
   #continuePending = false;
   /** The socket's output buffer is full: the next pipelined response waits for 'drain'. */
   #waitingDrain = false;
-  readonly #timers = new ConnectionTimers(this);
+  readonly #timers: ConnectionTimers;
   /** Who the limits count: the socket's peer, or the PROXY header's source. */
   #clientAddress: string;
   /** The trusted proxy's own connection (PROXY v2 LOCAL), not a client's. */
   #proxySelf = false;
   /** A trusted peer's PROXY v2 header, as much of it as arrived; undefined once read (or for any other peer). */
-  #proxyHeader: Buffer | undefined;
+  #proxyHeader: ProxyHeaderReader | undefined;
 
   constructor(
     private readonly socket: Socket,
     private readonly host: ConnectionHost,
+    /** What the socket is: plain, or TLS with what its handshake agreed; every request carries it. */
+    transport: TransportFacts = PLAIN_HTTP1,
   ) {
-    // The connection is the parser's events object: no closures per connection.
-    this.#parser = new RequestParser(this, host.limits, host.parserOptions);
+    // The connection is the parser's events object and the timers' owner: no closures per connection.
+    this.#parser = new RequestParser(this, host.limits, host.parserOptions, transport);
+    this.#timers = new ConnectionTimers(this, socket);
     this.#clientAddress = peerAddress(socket.remoteAddress);
     // The one trust check of the connection; nobody is trusted by default.
-    if (host.config.trustProxy.isTrusted(this.#clientAddress)) this.#proxyHeader = EMPTY;
+    if (host.config.trustProxy.isTrusted(this.#clientAddress)) this.#proxyHeader = new ProxyHeaderReader();
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('end', () => this.#onClientEnd());
     socket.on('error', () => {
@@ -140,19 +148,14 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
     this.#enqueue(new RequestRejected(408, 'request not received in time'));
   }
 
-  // The other timers (ConnectionTimers): an idle wait or a hold is over; a client stopped reading for as long as
-  // an idle one may wait (stall); a client never closed its side after our FIN (linger).
+  /** Timer: nothing came while idle. */
   onIdleTimeout(): void {
     this.#close();
   }
+
+  /** Timer: a held response's time is over. */
   onHoldTimeout(): void {
     this.#close();
-  }
-  onStallTimeout(): void {
-    this.destroy();
-  }
-  onLingerTimeout(): void {
-    this.socket.destroy();
   }
 
   #onData(chunk: Buffer): void {
@@ -169,21 +172,14 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
   }
 
   /**
-   * A trusted peer's connection must open with a PROXY v2 header. Returns
-   * what follows it for the HTTP parser, or undefined while it is incomplete
-   * or once it was refused. A trusted peer that sends no header is refused
-   * too (400, close) rather than taken for the client: HAProxy always sends
-   * one with send-proxy-v2, so its absence means a misconfigured proxy or a
-   * local program on a trusted address, and counting it as the proxy's own
-   * address would put every client behind that proxy on one limit. A header
-   * that stops short gets the request-head time (408 after), and a client
-   * that closes meanwhile is simply closed.
+   * A trusted peer's PROXY v2 header (see the top of the file). Returns what
+   * follows it for the HTTP parser, or undefined while it is incomplete or
+   * once it was refused. A header that stops short gets the request-head time
+   * (408 after); a client that closes meanwhile is simply closed.
    */
-  #readProxyHeader(pending: Buffer, chunk: Buffer): Buffer | undefined {
-    const input = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    const header = parseProxyV2(input);
+  #readProxyHeader(reader: ProxyHeaderReader, chunk: Buffer): Buffer | undefined {
+    const header = reader.read(chunk);
     if (header.kind === 'need-more') {
-      this.#proxyHeader = input;
       this.#timers.armRequest(this.host.requestTimeoutMs);
       return undefined;
     }
@@ -196,7 +192,7 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
     else this.#proxySelf = true;
     this.#proxyHeader = undefined;
     this.#timers.clearRequest();
-    return input.subarray(header.headerLength);
+    return reader.rest;
   }
 
   /** A PROXY header that is not one: answered through the parser's rejection path, then closed. */
@@ -385,7 +381,7 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
         this.#parser.stop();
         this.#queue.length = 0;
         this.#timers.clearAll();
-        this.socket.resetAndDestroy();
+        resetSocket(this.socket);
         return;
     }
   }

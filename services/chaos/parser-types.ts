@@ -1,8 +1,10 @@
 // What the chaos request parser (parser.ts) hands on and how it refuses: the
 // parsed request, what a capture keeps of it, the limits, the rejection. Its
 // rooms (parser-head.ts, parser-body.ts, parser-input.ts) share these.
+import type { IncomingRequest, TransportFacts } from '../../shared/pipeline/transport.js';
 
-export interface ParsedRequest {
+/** An HTTP/1.1 request as the chaos wire read it: what the transport seam asks, and more. */
+export interface ParsedRequest extends IncomingRequest {
   readonly method: string;
   /** The request-target as sent. */
   readonly target: string;
@@ -19,6 +21,8 @@ export interface ParsedRequest {
   readonly keepAlive: boolean;
   /** Decoded body length (Content-Length, or the sum of the chunk sizes), whether kept or not. */
   readonly bodyBytes: number;
+  /** The connection's transport: plain, or TLS with what its handshake agreed. */
+  readonly transport: TransportFacts;
   // The fields below are present only when the capture hook asked for them
   // (undefined when it asked for the other kind; absent without a capture).
   /**

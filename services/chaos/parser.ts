@@ -11,6 +11,7 @@ import { BodyReader, CHUNKED } from './parser-body.js';
 import { HeadReader } from './parser-head.js';
 import { InputBuffer } from './parser-input.js';
 import { RepeatedHead } from './parser-repeat.js';
+import { PLAIN_HTTP1, type TransportFacts } from '../../shared/pipeline/transport.js';
 import { DEFAULT_LIMITS, RequestRejected, type CaptureHook, type ParsedRequest, type ParserLimits } from './parser-types.js';
 
 export {
@@ -47,6 +48,8 @@ export class RequestParser {
     private readonly events: ParserEvents,
     limits: ParserLimits = DEFAULT_LIMITS,
     options: ParserOptions = NO_OPTIONS,
+    /** What every request of this input came over. */
+    private readonly transport: TransportFacts = PLAIN_HTTP1,
   ) {
     this.#head = new HeadReader(limits, options.capture);
     this.#body = new BodyReader(limits);
@@ -183,6 +186,7 @@ export class RequestParser {
       host: h.host,
       keepAlive: h.keepAlive,
       bodyBytes: this.#body.total,
+      transport: this.transport,
     };
   }
 
@@ -199,6 +203,7 @@ export class RequestParser {
       host: h.host,
       keepAlive: h.keepAlive,
       bodyBytes: this.#body.total,
+      transport: this.transport,
       rawHeaders: h.rawHeaders,
       rawHead: h.rawHead,
       body: this.#body.kept,

@@ -7,7 +7,7 @@ import { missBody, suggestPaths, wantsJson, type CatalogBodies } from '../catalo
 import { CATALOG_ASSETS, CATALOG_PAGE_HEADERS } from '../catalog/catalog-assets.js';
 import { catalogBodies } from '../catalog/catalog-page.js';
 import type { Config, HostName } from '../config/config.js';
-import { errorResponse, heldRefusal, type PlainResponse, type Refusal } from '../registry/errors.js';
+import { errorResponse, heldRefusal, transportRefusal, type PlainResponse, type Refusal } from '../registry/errors.js';
 import type { HeaderList } from '../primitives/headers.js';
 import type { Logger } from '../config/log.js';
 import { OPENAPI_PATH, openApiBody } from '../catalog/openapi.js';
@@ -18,6 +18,7 @@ import type { IncomingRequest, Responder } from './transport.js';
 import { parseParams, splitQuery } from '../primitives/params.js';
 import { ClientChecks, refusalFor, refusalNow, refusalOf } from '../registry/rate-limit.js';
 import { allowedMethods, modeOf, routerAllow, type AnyEndpoint, type Registry } from '../registry/registry.js';
+import { servedTransports, transportMask, transportName } from '../registry/transports.js';
 import type { RateCheck, RateDecision, RateWaiter, Store } from '../store/types.js';
 
 export interface PipelineOptions<Ctx> {
@@ -64,6 +65,8 @@ type Decision<Ctx> =
       readonly clamped: readonly string[];
       /** Present for a replayable endpoint (EndpointDef.replayable). */
       readonly recordings: Recordings | undefined;
+      /** The transports the endpoint serves (transportMask): a remembered decision still judges each request's. */
+      readonly transports: number;
     };
 
 /** Whether this request holds its connection: a holding endpoint, in a mode that holds. */
@@ -161,7 +164,13 @@ export class Pipeline<Ctx> {
    */
   #decide(req: IncomingRequest): Decision<Ctx> {
     const remembered = this.#memo.get(req.path, req.query);
-    if (remembered !== undefined && (allowedMethods(remembered.endpoint) as readonly string[]).includes(req.method)) return remembered;
+    if (
+      remembered !== undefined &&
+      (remembered.transports & req.transport.bit) !== 0 &&
+      (allowedMethods(remembered.endpoint) as readonly string[]).includes(req.method)
+    ) {
+      return remembered;
+    }
     if (!rememberable(req.path, req.query)) return this.#decideAfresh(req);
     // Decided on copies of its own: a remembered decision's strings (its keys, its values) must not keep the
     // request's whole head alive (up to 24 KiB each, for 4096 decisions).
@@ -180,6 +189,13 @@ export class Pipeline<Ctx> {
       return this.#hubPage(req) ?? { kind: 'plain', outcome: 'catalog', response: this.#besideCatalog(req) ?? this.#catalogResponse(req) };
     }
     const endpoint = match.endpoint;
+    const transports = transportMask(endpoint);
+    if ((transports & req.transport.bit) === 0) {
+      // Another transport's endpoint (TLS only, WebSocket, HTTP/2): the connection does not fit the target.
+      const { protocol, tls } = req.transport;
+      const response = transportRefusal(endpoint.path, servedTransports(endpoint.transports), transportName(protocol, tls));
+      return { kind: 'plain', outcome: 'misdirected', response, endpoint };
+    }
     if (!(allowedMethods(endpoint) as readonly string[]).includes(req.method)) {
       const response = errorResponse(405, `${req.method} is not served at ${endpoint.path}`, [
         ['Allow', routerAllow(endpoint)],
@@ -195,8 +211,8 @@ export class Pipeline<Ctx> {
     if (screened) return { kind: 'plain', outcome: 'refused', response: screened, endpoint };
     const recordings = endpoint.replayable === true ? new Recordings(this.#memo.recordingBudget) : undefined;
     const raised = endpoint.adjust?.(parsed.values, this.options.config);
-    if (raised) return { kind: 'serve', endpoint, ...withRaised(parsed.values, parsed.clamped, raised), recordings };
-    return { kind: 'serve', endpoint, values: parsed.values, clamped: parsed.clamped, recordings };
+    if (raised) return { kind: 'serve', endpoint, ...withRaised(parsed.values, parsed.clamped, raised), recordings, transports };
+    return { kind: 'serve', endpoint, values: parsed.values, clamped: parsed.clamped, recordings, transports };
   }
 
   /** A hub page at this path, for a request naming the hub's host: GET and HEAD only. */
@@ -221,7 +237,7 @@ export class Pipeline<Ctx> {
   }
 
   #catalogResponse(req: IncomingRequest): PlainResponse {
-    const json = wantsJson(req.accept);
+    const json = wantsJson(req.headers.get('accept'));
     const found = req.path === '/';
     const hub = found && req.host !== undefined && this.options.hub !== undefined && hostnameOf(req.host) === this.options.hub.hostname;
     const catalog = hub ? (this.options.hub as { readonly bodies: CatalogBodies }).bodies : this.#catalog;

@@ -157,7 +157,7 @@ export class ComparePage implements HubPage {
     const pairs = splitQuery(req.query);
     const asked = pairs.get('format');
     const askedFormat = asked === undefined ? undefined : safeDecode(asked);
-    const json = askedFormat === 'json' || (askedFormat !== 'html' && wantsJson(req.accept));
+    const json = askedFormat === 'json' || (askedFormat !== 'html' && wantsJson(req.headers.get('accept')));
     // A bare /compare in a browser is the empty form; a script asking for JSON is told what is missing.
     if (req.query === '' && !json) return this.#html(200, renderCompareHtml({ limits: this.limits, examples: COMPARE_EXAMPLES }));
     const parsed = parseParams(COMPARE_PATH, this.#params, pairs, undefined);
