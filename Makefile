@@ -4,6 +4,23 @@ SHELL := /bin/bash
 
 STAMP := node_modules/.install-stamp
 
+# The Node.js of every target: the machine's when it is 24 or newer, else the
+# pinned runtime scripts/runtime.sh installs into .runtime/ (one line says so).
+# It goes first on PATH, so npm and npx (#!/usr/bin/env node) run on it too.
+NODE_GOALS := up build deps test bench held-client readme
+ifneq ($(filter $(NODE_GOALS),$(MAKECMDGOALS)),)
+RUNTIME_BIN := $(shell bash scripts/runtime.sh)
+ifneq ($(.SHELLSTATUS),0)
+$(error no usable Node.js runtime (see the line above))
+endif
+ifneq ($(RUNTIME_BIN),)
+export PATH := $(RUNTIME_BIN):$(PATH)
+endif
+endif
+
+# What the build compiles: a build is skipped while dist/ is newer than all of it.
+BUILD_INPUTS := services shared proxy scripts bench tests tsconfig.json package.json package-lock.json
+
 .PHONY: help up ports stack-tools test build deps tools held-client bench clean readme
 
 help:
@@ -14,17 +31,18 @@ help:
 	@echo "make bench  run the benchmarks in bench/ (not part of make test)"
 
 $(STAMP): package.json package-lock.json
-	@command -v node >/dev/null || { echo "node (>= 20) is required: apt-get install -y nodejs npm" >&2; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 deps: $(STAMP)
 
-# Builds into a fresh directory and swaps it in, so a running stack's files are never removed mid-run.
+# Builds into a fresh directory and swaps it in, so a running stack's files are never removed mid-run;
+# skipped when dist/ is newer than every input (its stamp is taken when the build starts).
 build: deps
-	@rm -rf dist.next
-	npx tsc -p tsconfig.json --outDir dist.next
-	@rm -rf dist.old && { [ ! -d dist ] || mv dist dist.old; } && mv dist.next dist && rm -rf dist.old
+	@if bash scripts/build-fresh.sh dist/.build-stamp $(BUILD_INPUTS); then echo "dist/ is newer than every source: build skipped"; else \
+	  rm -rf dist.next && mkdir dist.next && touch dist.next/.build-stamp && \
+	  echo "npx tsc -p tsconfig.json --outDir dist.next" && npx tsc -p tsconfig.json --outDir dist.next && \
+	  rm -rf dist.old && { [ ! -d dist ] || mv dist dist.old; } && mv dist.next dist && rm -rf dist.old; fi
 
 # System tools the tests drive: curl checks the headline lies as a user sees them;
 # redis-server backs the shared-store tests (they start their own on a free port);
@@ -61,7 +79,7 @@ bench: held-client
 	@bash bench/run.sh
 
 clean:
-	rm -rf dist dist.next dist.old .tap node_modules
+	rm -rf dist dist.next dist.old .tap node_modules .runtime
 
 # Regenerates README.md's endpoint tables from the registries.
 readme: build
