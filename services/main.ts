@@ -17,7 +17,7 @@ import { renderPrometheusConfig } from './prometheus-config.js';
 import { loadConfig, type Config, type HostName } from '../shared/config.js';
 import { NODE_FLAGS } from '../shared/node-flags.js';
 import { configOrExit, type ReadyMessage } from '../shared/run.js';
-import { freeLoopbackPorts, portAccepts, redisAnswers, Supervisor, type ProcessSpec } from './supervisor.js';
+import { followingParent, freeLoopbackPorts, portAccepts, redisAnswers, Supervisor, type ProcessSpec } from './supervisor.js';
 
 const SERVICES: readonly HostName[] = ['chaos', 'control', 'bots'];
 const PORT_VARIABLE: Record<HostName, string> = { chaos: 'CHAOS_PORT', control: 'CONTROL_PORT', bots: 'BOTS_PORT' };
@@ -48,7 +48,8 @@ function serviceSpec(name: string, service: HostName, env: NodeJS.ProcessEnv, on
     stopPhase: 1,
     stopSignal: 'SIGTERM',
     start: () =>
-      fork(fileURLToPath(new URL(`./${service}/main.js`, import.meta.url)), [], { env, execArgv: [...NODE_FLAGS[service]], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }),
+      // detached: a group of its own, out of reach of a terminal's Ctrl-C (supervisor.ts says why); it stops when the IPC channel closes.
+      fork(fileURLToPath(new URL(`./${service}/main.js`, import.meta.url)), [], { env, execArgv: [...NODE_FLAGS[service]], stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true }),
     ready: (child) =>
       new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${name} not ready after ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
@@ -68,7 +69,8 @@ function programSpec(name: string, command: string, args: readonly string[], por
     name,
     stopPhase,
     stopSignal,
-    start: (): ChildProcess => spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] }),
+    // A group of its own (no Ctrl-C from the terminal), SIGTERMed by the kernel if the supervisor dies.
+    start: (): ChildProcess => spawn(...followingParent(command, args), { stdio: ['ignore', 'pipe', 'pipe'], detached: true }),
     ready: () => portAccepts(port, START_TIMEOUT_MS),
   };
 }
