@@ -21,12 +21,23 @@ endif
 # What the build compiles: a build is skipped while dist/ is newer than all of it.
 BUILD_INPUTS := services shared proxy scripts bench tests tsconfig.json package.json package-lock.json
 
-.PHONY: help up ports stack-tools test build deps tools held-client bench clean readme
+.PHONY: help up down ports stack-tools test build deps tools held-client bench clean readme
+
+# make up DETACH=1 runs the stack in the background (output and PID in RUN_DIR); make down stops it.
+RUN_DIR ?= .run
+export RUN_DIR
+ifeq ($(filter-out 0,$(DETACH)),)
+UP_COMMAND := node dist/services/main.js
+else
+UP_COMMAND := bash scripts/up-detached.sh
+endif
 
 help:
 	@echo "make up     install, build and run the stack: HAProxy on :8080 in front of Redis and 2 replicas of each"
 	@echo "            service when haproxy and redis-server are installed, else chaos :8081, control :8082,"
 	@echo "            bots :8083 (STACK=full installs them as root; STACK=embedded forces the direct ports)"
+	@echo "            DETACH=1 runs it in the background (output in .run/make-up.log); make down stops it"
+	@echo "make down   stop the stack make up DETACH=1 started, letting in-flight responses finish"
 	@echo "make test   install what the tests need and run every test"
 	@echo "make bench  run the benchmarks in bench/ (not part of make test)"
 
@@ -55,7 +66,11 @@ tools:
 # Ports first (before anything is built), then the build, then the tools the
 # full stack needs when STACK=full asks for it (installed as root, or named).
 up: ports build stack-tools
-	node dist/services/main.js
+	$(UP_COMMAND)
+
+# Stops the stack make up DETACH=1 started, waiting for its drain (a clear line when none runs).
+down:
+	@bash scripts/down.sh
 
 ports:
 	@bash scripts/check-ports.sh

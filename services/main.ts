@@ -85,6 +85,7 @@ async function runEmbedded(config: Config, note: string | undefined): Promise<vo
   out(
     `\nChaos Endpoint Service is up (embedded default: ${config.redisUrl ? 'state shared on Redis' : 'in-memory store'}, direct ports)\n` +
       SERVICES.map((s) => `  ${s.padEnd(8)} ${urls.get(s)}/`).join('\n') +
+      `\n  hub      ${config.urls.hub}/   (the catalog of all three hosts, answered by control)` +
       (config.metricsPort > 0 ? `\n  admin    http://127.0.0.1:${config.metricsPort}…${config.metricsPort + 2} /metrics /healthz /readyz (chaos, control, bots)` : '') +
       `\nTry: curl -v ${urls.get('chaos')}/truncate   (its twin: curl -v ${urls.get('control')}/truncate)\n` +
       (note ? `${note}\n` : '') +

@@ -1,7 +1,7 @@
 // `make up` never hurts: before it builds, scripts/check-ports.sh says which
 // port is taken and which variable moves it, instead of a stack trace later.
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -115,6 +115,9 @@ t.test('a supervisor killed outright (SIGKILL) leaves no process behind', async 
   t.teardown(() => supervisor.child.kill('SIGKILL'));
   const deadline = Date.now() + 90_000;
   while (!supervisor.stdout().includes('Ctrl-C stops everything') && Date.now() < deadline && supervisor.child.exitCode === null) await sleep(100);
+  // Its run folder (configurations, Redis's dir) is removed on exit, which a SIGKILL skips: the test removes it.
+  const runDir = /config: (\S+)\/haproxy\.cfg/.exec(supervisor.stdout())?.[1];
+  if (runDir) t.teardown(() => rmSync(runDir, { recursive: true, force: true }));
   const processes = descendants(supervisor.child.pid as number);
   const prometheus = supervisor.stdout().includes('Prometheus http://') ? 1 : 0;
   t.equal(processes.length, 5 + prometheus, `Redis, HAProxy, three replicas${prometheus ? ' and Prometheus' : ''}: ${supervisor.stderr().slice(-500)}`);
