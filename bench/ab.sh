@@ -16,13 +16,13 @@ before="${BENCH_BEFORE_DIST:?set BENCH_BEFORE_DIST to the dist directory of anot
 path="${1:-/status/200}"; rounds="${2:-6}"; seconds="${3:-3}"
 command -v wrk >/dev/null || { echo "bench/ab.sh: wrk is missing (apt-get install wrk)" >&2; exit 1; }
 env=(LOG_LEVEL=warn RATE_LIMIT_GENERAL=1000000000 MAX_CONNECTIONS_PER_IP=256)
-# Both with this build's node flags for chaos (shared/node-flags.ts), unless BENCH_NODE_FLAGS=off;
+# Both with this build's node flags for chaos (shared/runtime/node-flags.ts), unless BENCH_NODE_FLAGS=off;
 # BENCH_BEFORE_NODE_FLAGS=off leaves them out of the "before" side alone, so
 # BENCH_BEFORE_DIST=dist BENCH_BEFORE_NODE_FLAGS=off measures what the flags do;
 # any other value is the "before" side's flags instead (e.g. "--max-semi-space-size=8 --single-threaded-gc").
 flags=()
 if [[ "${BENCH_NODE_FLAGS:-}" != off ]]; then
-  read -r -a flags <<<"$(node --input-type=module -e "const m = await import('./dist/shared/node-flags.js'); console.log(m.NODE_FLAGS.chaos.join(' '))")"
+  read -r -a flags <<<"$(node --input-type=module -e "const m = await import('./dist/shared/runtime/node-flags.js'); console.log(m.NODE_FLAGS.chaos.join(' '))")"
 fi
 before_flags=("${flags[@]}")
 if [[ "${BENCH_BEFORE_NODE_FLAGS:-}" == off ]]; then

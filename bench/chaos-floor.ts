@@ -8,8 +8,8 @@
 // child process it reports its port like our services do.
 import net from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../shared/config.js';
-import { ClientChecks } from '../shared/rate-limit.js';
+import { loadConfig } from '../shared/config/config.js';
+import { ClientChecks } from '../shared/registry/rate-limit.js';
 import { Connection, type ConnectionHost } from '../services/chaos/connection.js';
 import { DEFAULT_LIMITS, type ParsedRequest, type RequestRejected } from '../services/chaos/parser.js';
 import { CONNECTION_DEFAULTS, firstRequestWaitMs } from '../services/chaos/server.js';
@@ -68,7 +68,7 @@ export function createChaosFloor(response: Buffer = DEFAULT_RESPONSE): net.Serve
   });
 }
 
-// As a forked child: listen on a free loopback port and send the same ready message as shared/run.ts.
+// As a forked child: listen on a free loopback port and send the same ready message as shared/runtime/run.ts.
 if (process.send && process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const response = process.env.MINIMAL_RESPONSE_B64 ? Buffer.from(process.env.MINIMAL_RESPONSE_B64, 'base64') : DEFAULT_RESPONSE;
   const port = await listen(createChaosFloor(response), 0, '127.0.0.1');

@@ -6,8 +6,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freeLoopbackPorts } from '../services/supervisor.js';
-import { NODE_FLAGS, serviceOfMain } from '../shared/node-flags.js';
-import type { HostName } from '../shared/config.js';
+import { NODE_FLAGS, serviceOfMain } from '../shared/runtime/node-flags.js';
+import type { HostName } from '../shared/config/config.js';
 
 /** dist/ root: this file compiles to dist/bench/lib.js. */
 export const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,7 +51,7 @@ const RUNS_AS: Readonly<Record<string, HostName>> = { 'bench/chaos-floor.js': 'c
 
 /**
  * The node flags a module runs with: a service's main (this build's or
- * another's) gets its service's, as users run it (shared/node-flags.ts), and
+ * another's) gets its service's, as users run it (shared/runtime/node-flags.ts), and
  * so does the chaos transport floor; BENCH_NODE_FLAGS=off runs them without,
  * to measure what the flags do.
  */
@@ -73,7 +73,7 @@ export interface ForkOptions {
 
 /**
  * Forks a server module (dist-relative, or absolute) and waits for its ready message, which
- * carries the port it bound (shared/run.ts sends it; so does the minimal responder).
+ * carries the port it bound (shared/runtime/run.ts sends it; so does the minimal responder).
  */
 export function forkServer(module: string, env: Record<string, string> = {}, options: ForkOptions = {}): Promise<Child> {
   const timeoutMs = options.timeoutMs ?? 20_000;

@@ -52,7 +52,7 @@ export function createMinimalHttp(routes: Record<string, CannedBody> = DEFAULT_R
   });
 }
 
-// As a forked child: listen on a free loopback port and send the same ready message as shared/run.ts.
+// As a forked child: listen on a free loopback port and send the same ready message as shared/runtime/run.ts.
 if (process.send && process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const routes = process.env.MINIMAL_HTTP_ROUTES ? (JSON.parse(process.env.MINIMAL_HTTP_ROUTES) as Record<string, CannedBody>) : DEFAULT_ROUTES;
   const server = createMinimalHttp(routes);

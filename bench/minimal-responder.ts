@@ -50,7 +50,7 @@ export function listen(server: net.Server, port: number, host: string): Promise<
   });
 }
 
-// As a forked child: listen on a free loopback port and send the same ready message as shared/run.ts.
+// As a forked child: listen on a free loopback port and send the same ready message as shared/runtime/run.ts.
 if (process.send && process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const server = createMinimalResponder();
   const port = await listen(server, 0, '127.0.0.1');

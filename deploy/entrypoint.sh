@@ -9,7 +9,7 @@ case "$SERVICE" in
     exit 64
     ;;
 esac
-# The V8 flags each service is tuned for: shared/node-flags.ts says why, and
+# The V8 flags each service is tuned for: shared/runtime/node-flags.ts says why, and
 # tests/integration/image-layout.test.ts keeps this list equal to it.
 case "$SERVICE" in
   chaos) NODE_FLAGS="--max-semi-space-size=2 --single-threaded-gc" ;;

@@ -14,9 +14,9 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderHaproxyConfig } from '../proxy/haproxy-config.js';
 import { renderPrometheusConfig } from './prometheus-config.js';
-import { loadConfig, type Config, type HostName } from '../shared/config.js';
-import { NODE_FLAGS } from '../shared/node-flags.js';
-import { configOrExit, type ReadyMessage } from '../shared/run.js';
+import { loadConfig, type Config, type HostName } from '../shared/config/config.js';
+import { NODE_FLAGS } from '../shared/runtime/node-flags.js';
+import { configOrExit, type ReadyMessage } from '../shared/runtime/run.js';
 import { followingParent, freeLoopbackPorts, portAccepts, redisAnswers, Supervisor, type ProcessSpec } from './supervisor.js';
 
 const SERVICES: readonly HostName[] = ['chaos', 'control', 'bots'];

@@ -2,8 +2,13 @@
 // AI_API_KEY, AI_MODEL). Bounded in time (AI_TIMEOUT_MS, 10 s at most) and in
 // size, cancelled when the client leaves, and it never throws: every failure
 // becomes a reason the caller reports in X-Chaos-Ai-Fallback-Reason.
-import type { Config } from '../../shared/config.js';
-import type { ChatMessage } from './drift.js';
+import type { Config } from '../../shared/config/config.js';
+
+/** One message of an OpenAI-compatible chat request. */
+export interface ChatMessage {
+  readonly role: 'system' | 'user';
+  readonly content: string;
+}
 
 export type AiFailure = 'ai-error' | 'timeout';
 

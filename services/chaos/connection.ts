@@ -10,10 +10,10 @@
 // connection goes straight to the parser, which refuses a PROXY header as the
 // malformed request it is there (400, close): a client never names itself.
 import type { Socket } from 'node:net';
-import type { Config } from '../../shared/config.js';
-import type { Exchange } from '../../shared/observe.js';
-import { ClientChecks } from '../../shared/rate-limit.js';
-import { peerAddress } from '../../shared/trust.js';
+import type { Config } from '../../shared/config/config.js';
+import type { Exchange } from '../../shared/pipeline/observe.js';
+import { ClientChecks } from '../../shared/registry/rate-limit.js';
+import { peerAddress } from '../../shared/config/trust.js';
 import { RequestParser, RequestRejected, type ParsedRequest, type ParserEvents, type ParserLimits, type ParserOptions } from './parser.js';
 import { parseProxyV2 } from './proxy-v2.js';
 import { destroyFlushed } from './turn-writes.js';

@@ -3,8 +3,8 @@
 // own chaos host, under a path that nothing is served at, so they look like
 // ordinary links of the host the document came from and really answer 404.
 // The same rules validate what a language model writes in ai=true mode.
-import { publishAi } from '../../shared/observe.js';
-import type { Config } from '../../shared/config.js';
+import { publishAi } from '../../shared/pipeline/observe.js';
+import type { Config } from '../../shared/config/config.js';
 import {
   A2A_PROTOCOL_VERSION,
   documentBody,
@@ -13,9 +13,9 @@ import {
   SEMANTIC_SCHEMAS,
   type SemanticSchema,
 } from '../../shared/content/discovery.js';
-import { jsonBody } from '../../shared/json.js';
-import { rngFromSeed } from '../../shared/seed.js';
-import { askModel } from './ai.js';
+import { jsonBody } from '../../shared/primitives/json.js';
+import { rngFromSeed } from '../../shared/primitives/seed.js';
+import { askModel, type ChatMessage } from './ai.js';
 import type { ChaosContext } from './endpoint.js';
 
 type Json = Record<string, unknown>;
@@ -333,11 +333,6 @@ const SPEC_NAMES: Readonly<Record<SemanticSchema, string>> = {
   'host-meta': 'RFC 6415 host-meta (JSON form)',
   'agent-card': 'A2A agent card',
 };
-
-export interface ChatMessage {
-  readonly role: 'system' | 'user';
-  readonly content: string;
-}
 
 /** The chat messages asking for a fresh drift; the deterministic drift is the example. */
 export function driftPrompt(schema: SemanticSchema, config: Config): ChatMessage[] {

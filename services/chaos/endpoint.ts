@@ -1,12 +1,12 @@
 // What a chaos endpoint definition sees: the parsed request, the raw wire, and
 // helpers that build the honest parts of a response so each endpoint file only
 // spells out its lie.
-import type { Config } from '../../shared/config.js';
-import { errorResponse, type ErrorStatus } from '../../shared/errors.js';
+import type { Config } from '../../shared/config/config.js';
+import { errorResponse, type ErrorStatus } from '../../shared/registry/errors.js';
 import {
   addChaosHeaders, addClampedHeader, chaosLines, clampedLine, dateLine, headerLines, httpDate, statusLine, type HeaderList, type HeaderValue,
-} from '../../shared/headers.js';
-import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '../../shared/registry.js';
+} from '../../shared/primitives/headers.js';
+import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '../../shared/registry/registry.js';
 import type { Store } from '../../shared/store/types.js';
 import type { ParsedRequest } from './parser.js';
 import { Wire, type EndAction, type ResponseSink } from './wire.js';

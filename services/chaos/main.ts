@@ -1,4 +1,4 @@
-import { runService } from '../../shared/run.js';
+import { runService } from '../../shared/runtime/run.js';
 import { serviceRegistries } from '../registries.js';
 import { ChaosServer } from './server.js';
 

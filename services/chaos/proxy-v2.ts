@@ -10,7 +10,7 @@
 // spec asks of a receiver that does not implement them; TLVs are skipped once
 // their framing is checked. Anything else is refused, as early as the first
 // byte that cannot belong to a header, so garbage never waits for more.
-import { addressFromBytes } from '../../shared/trust.js';
+import { addressFromBytes } from '../../shared/config/trust.js';
 
 /** The 12 bytes every version 2 header starts with. */
 export const PROXY_V2_SIGNATURE = Buffer.from([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a]);

@@ -2,16 +2,16 @@
 // response byte ourselves, so that each lie reaches the client exactly. This
 // file adapts the shared pipeline to the raw wire; connection.ts is the transport.
 import net from 'node:net';
-import { authorityOf, type Config } from '../../shared/config.js';
-import { ConnectionCaps } from '../../shared/connection-caps.js';
-import { pathOf, Pipeline, type Recordings, type Responder } from '../../shared/dispatch.js';
-import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../../shared/errors.js';
-import { chaosBaseHeaders, dateLine, httpDate, type HeaderList } from '../../shared/headers.js';
-import type { Logger } from '../../shared/log.js';
-import { Exchange, observing } from '../../shared/observe.js';
-import { ClientChecks } from '../../shared/rate-limit.js';
-import type { AnyEndpoint, Registry } from '../../shared/registry.js';
-import { listenOn } from '../../shared/run.js';
+import { authorityOf, type Config } from '../../shared/config/config.js';
+import { ConnectionCaps } from '../../shared/pipeline/connection-caps.js';
+import { pathOf, Pipeline, type Recordings, type Responder } from '../../shared/pipeline/dispatch.js';
+import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../../shared/registry/errors.js';
+import { chaosBaseHeaders, dateLine, httpDate, type HeaderList } from '../../shared/primitives/headers.js';
+import type { Logger } from '../../shared/config/log.js';
+import { Exchange, observing } from '../../shared/pipeline/observe.js';
+import { ClientChecks } from '../../shared/registry/rate-limit.js';
+import type { AnyEndpoint, Registry } from '../../shared/registry/registry.js';
+import { listenOn } from '../../shared/runtime/listen.js';
 import type { Store } from '../../shared/store/types.js';
 import { Connection, type ConnectionHost } from './connection.js';
 import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.js';

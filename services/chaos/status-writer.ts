@@ -1,6 +1,6 @@
 // Writes a response whose status line is an arbitrary code with the /status
 // semantics (DESIGN §8), for /status/{code} and /flaky's failures alike.
-import { addChaosHeaders, chaosBaseHeaders, formatHead, reasonPhrase, type HeaderValue } from '../../shared/headers.js';
+import { addChaosHeaders, chaosBaseHeaders, formatHead, reasonPhrase, type HeaderValue } from '../../shared/primitives/headers.js';
 import { bodyFraming, isInterim } from '../../shared/content/status.js';
 import { chaosHeadText, sendComplete, sendResponse, type ChaosContext } from './endpoint.js';
 import { Wire } from './wire.js';

@@ -2,9 +2,9 @@
 // status line, header lines exactly as given, body bytes on a schedule — and
 // how the connection ends. Every timer it hands out dies with the socket.
 import type { Socket } from 'node:net';
-import type { Recordings } from '../../shared/dispatch.js';
-import { dateLine, formatHead, reasonPhrase, type HeaderList } from '../../shared/headers.js';
-import { msLeft } from '../../shared/timers.js';
+import type { Recordings } from '../../shared/pipeline/dispatch.js';
+import { dateLine, formatHead, reasonPhrase, type HeaderList } from '../../shared/primitives/headers.js';
+import { msLeft } from '../../shared/primitives/timers.js';
 import { corkForTurn, destroyFlushed, flushTurn, unbatched } from './turn-writes.js';
 
 /**
@@ -149,7 +149,7 @@ export class Wire implements ResponseSink {
     this.#armTimer(performance.now() + ms, ms, fn);
   }
 
-  /** A timer that fires before `due` is armed again for the rest (shared/timers.ts says why). */
+  /** A timer that fires before `due` is armed again for the rest (shared/primitives/timers.ts says why). */
   #armTimer(due: number, ms: number, fn: () => void): void {
     const timers = (this.#timers ??= new Set());
     const t = setTimeout(() => {

@@ -1,6 +1,6 @@
-import { buildCatalog } from '../../shared/catalog.js';
-import { HttpService } from '../../shared/http-service.js';
-import { runService } from '../../shared/run.js';
+import { buildCatalog } from '../../shared/catalog/catalog.js';
+import { HttpService } from '../../shared/http/http-service.js';
+import { runService } from '../../shared/runtime/run.js';
 import { serviceRegistries } from '../registries.js';
 
 void runService(

@@ -3,9 +3,9 @@
 // (auth-test-key.ts); the chaos tokens are fixed, so their bytes are the same
 // on every call and every replica (only the issuer follows the configuration).
 import { createHash, createHmac, createPrivateKey, createPublicKey, sign, timingSafeEqual, verify } from 'node:crypto';
-import type { Config } from '../config.js';
-import { oneOf } from '../params.js';
-import { seededBytes } from '../seed.js';
+import type { Config } from '../config/config.js';
+import { oneOf } from '../primitives/params.js';
+import { seededBytes } from '../primitives/seed.js';
 import { idKey } from '../store/types.js';
 import { TEST_RSA_PRIVATE_KEY_PEM, TEST_RSA_PUBLIC_KEY_PEM } from './auth-test-key.js';
 import { JWK_KID, jwkSet, LINKED_PATHS } from './discovery.js';

@@ -1,7 +1,7 @@
 // Twin content, cors family: /cors, /cors-preflight, /cors-expose. The modes,
 // the resource both hosts serve and the names a script needs, so the chaos
 // endpoint and its control twin differ only in their Access-Control-* lines.
-import { jsonBody } from '../json.js';
+import { jsonBody } from '../primitives/json.js';
 
 export const CORS_MODES = ['wildcard-with-credentials', 'reflect-no-vary', 'null-origin', 'duplicate-allow-origin', 'wrong-origin'] as const;
 export type CorsMode = (typeof CORS_MODES)[number];

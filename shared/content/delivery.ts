@@ -5,9 +5,9 @@
 // computed once at module load; the per-call paths are slices and lookups.
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, deflateSync, gzipSync } from 'node:zlib';
-import type { HeaderList } from '../headers.js';
-import { jsonBody } from '../json.js';
-import { seededBytes } from '../seed.js';
+import type { HeaderList } from '../primitives/headers.js';
+import { jsonBody } from '../primitives/json.js';
+import { seededBytes } from '../primitives/seed.js';
 
 // ---------------------------------------------------------------------------
 // /compression: one plain-text resource and its real encodings.

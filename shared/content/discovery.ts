@@ -8,9 +8,9 @@
 // A2A 0.3 (agent card), the Agent Skills discovery draft 0.2.0 and the MCP
 // Server Card draft (SEP-2127); the last two are pre-1.0 (SPEC §9.4).
 import { createHash, createPublicKey } from 'node:crypto';
-import type { Config } from '../config.js';
-import type { HeaderList } from '../headers.js';
-import { jsonBody } from '../json.js';
+import type { Config } from '../config/config.js';
+import type { HeaderList } from '../primitives/headers.js';
+import { jsonBody } from '../primitives/json.js';
 import { TEST_RSA_PUBLIC_KEY_PEM } from './auth-test-key.js';
 
 /** Paths on the control host that the documents link to (each is served there). */

@@ -3,8 +3,8 @@
 // honest bodies both hosts derive from: the chaos host breaks the delivery of
 // these bodies, its control twin delivers them whole (or says in JSON what the
 // chaos host would have done).
-import { grammar, int, list, oneOf, str, type ItemOutcome } from '../params.js';
-import { seededBytes } from '../seed.js';
+import { grammar, int, list, oneOf, str, type ItemOutcome } from '../primitives/params.js';
+import { seededBytes } from '../primitives/seed.js';
 import { idKey } from '../store/types.js';
 
 // ---- /reset ----------------------------------------------------------------

@@ -4,9 +4,9 @@
 // Bodies and header values of the format-and-header family, shared by each
 // chaos endpoint and its control twin so the twin serves the same resource and
 // only the lie differs. Everything is built once at module load.
-import type { HeaderList } from '../headers.js';
-import { jsonBody } from '../json.js';
-import { int, oneOf } from '../params.js';
+import type { HeaderList } from '../primitives/headers.js';
+import { jsonBody } from '../primitives/json.js';
+import { int, oneOf } from '../primitives/params.js';
 
 // ---------------------------------------------------------------- /json
 

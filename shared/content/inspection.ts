@@ -2,8 +2,8 @@
 // request as both hosts see it, the httpbin-shaped JSON both derive from it,
 // and the chaos host's documented distortions of what is echoed (docs/inspection.md).
 import { isIPv4, isIPv6 } from 'node:net';
-import { jsonBody } from '../json.js';
-import { list, oneOf, safeDecode, splitQuery, type ItemOutcome } from '../params.js';
+import { jsonBody } from '../primitives/json.js';
+import { list, oneOf, safeDecode, splitQuery, type ItemOutcome } from '../primitives/params.js';
 
 /** The body bytes echoed at most (the chaos parser keeps these; the control twin reads as many). */
 export const INSPECT_BODY_MAX = 64 * 1024;

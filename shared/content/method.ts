@@ -1,8 +1,8 @@
 // Twin content, method family: /head-lies (/method keeps its own in format.ts).
 // The GET answer both hosts serve, so the twin's HEAD can match it exactly and
 // the chaos HEAD differs only by its lie.
-import { jsonBody } from '../json.js';
-import { oneOf } from '../params.js';
+import { jsonBody } from '../primitives/json.js';
+import { oneOf } from '../primitives/params.js';
 
 export const HEAD_LIES_MODES = ['different-length', 'different-type', 'body-on-head'] as const;
 export type HeadLiesMode = (typeof HEAD_LIES_MODES)[number];

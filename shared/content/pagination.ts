@@ -3,9 +3,9 @@
 // (RFC 8288 Link header, X-Total-Count, stable opaque cursors, as json-server
 // does), and each chaos mode changes exactly one thing about the walk. Every
 // link is a relative reference (same host) that keeps the mode and the size.
-import { jsonBody } from '../json.js';
-import { grammar, int, oneOf } from '../params.js';
-import { rngFromSeed } from '../seed.js';
+import { jsonBody } from '../primitives/json.js';
+import { grammar, int, oneOf } from '../primitives/params.js';
+import { rngFromSeed } from '../primitives/seed.js';
 
 export const PAGINATION_MODES = [
   'lying-total',

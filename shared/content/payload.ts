@@ -3,10 +3,10 @@
 // control twins).
 // Bodies a chaos endpoint and its control twin share, so the twin serves the
 // same resource and only the lie differs.
-import type { HeaderList } from '../headers.js';
-import { jsonBody } from '../json.js';
-import { int, oneOf, str } from '../params.js';
-import { rngFromSeed, seededBytes, type Rng } from '../seed.js';
+import type { HeaderList } from '../primitives/headers.js';
+import { jsonBody } from '../primitives/json.js';
+import { int, oneOf, str } from '../primitives/params.js';
+import { rngFromSeed, seededBytes, type Rng } from '../primitives/seed.js';
 
 export const SLOW_MAX_MS = 15_000;
 

@@ -1,10 +1,10 @@
 // Twin content, rate-limiting family: /retry-after-formats and /throttle
 // (/rate-limit keeps its own in status.ts). Parameters, bodies and the true
 // values both hosts derive from; only the chaos host's headers lie.
-import type { HeaderList } from '../headers.js';
-import { httpDate } from '../headers.js';
-import { jsonBody } from '../json.js';
-import { int, oneOf, str } from '../params.js';
+import type { HeaderList } from '../primitives/headers.js';
+import { httpDate } from '../primitives/headers.js';
+import { jsonBody } from '../primitives/json.js';
+import { int, oneOf, str } from '../primitives/params.js';
 import { idKey } from '../store/types.js';
 
 // ---- /retry-after-formats -------------------------------------------------

@@ -3,9 +3,9 @@
 // The parameters, Locations and bodies both hosts derive from, so a twin
 // serves the same resource and only the lie differs. (/redirect-chain keeps
 // its own in format.ts.)
-import type { Config } from '../config.js';
-import { jsonBody } from '../json.js';
-import { bool, int, oneOf } from '../params.js';
+import type { Config } from '../config/config.js';
+import { jsonBody } from '../primitives/json.js';
+import { bool, int, oneOf } from '../primitives/params.js';
 
 // ---- /redirect-loop -------------------------------------------------------
 

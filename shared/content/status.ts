@@ -3,12 +3,12 @@
 // What the status, fault and limit endpoints share between the chaos host and
 // their control twins: parameters, bodies and the seeded draws, so a twin
 // serves the same resource and only the lie differs.
-import type { Config } from '../config.js';
-import type { HeaderList } from '../headers.js';
-import { reasonPhrase } from '../headers.js';
-import { jsonBody } from '../json.js';
-import { bool, grammar, int, num, oneOf, str, type ItemOutcome, type Param } from '../params.js';
-import { rngFromSeed, seededBytes } from '../seed.js';
+import type { Config } from '../config/config.js';
+import type { HeaderList } from '../primitives/headers.js';
+import { reasonPhrase } from '../primitives/headers.js';
+import { jsonBody } from '../primitives/json.js';
+import { bool, grammar, int, num, oneOf, str, type ItemOutcome, type Param } from '../primitives/params.js';
+import { rngFromSeed, seededBytes } from '../primitives/seed.js';
 import { idKey } from '../store/types.js';
 
 // ---- /status/{code} -------------------------------------------------------

@@ -7,7 +7,7 @@
 // timeout, and none fails because of it. An episode is logged once when it
 // starts (warn) and once when it ends (info); each locally answered operation
 // is reported to `onFallback` (the metrics issue counts them).
-import type { Logger } from '../log.js';
+import type { Logger } from '../config/log.js';
 import { MemoryStore } from './memory.js';
 import { StoreClosedError, type RateCheck, type RateDecision, type RateWaiter, type Store } from './types.js';
 

@@ -1,8 +1,8 @@
 // The composition root of shared state: the service runner builds one store
 // per process from configuration, hands it to the service and closes it on
-// shutdown (shared/run.ts). Services receive a Store and never pick one.
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+// shutdown (shared/runtime/run.ts). Services receive a Store and never pick one.
+import type { Config } from '../config/config.js';
+import type { Logger } from '../config/log.js';
 import { FallbackStore, type FallbackReason } from './fallback.js';
 import { MemoryStore } from './memory.js';
 import type { Store } from './types.js';

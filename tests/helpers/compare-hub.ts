@@ -5,14 +5,14 @@ import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { ChaosServer } from '../../services/chaos/server.js';
 import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
-import { buildCatalog } from '../../shared/catalog.js';
-import type { Config } from '../../shared/config.js';
-import { HttpService } from '../../shared/http-service.js';
-import { createLogger } from '../../shared/log.js';
+import { buildCatalog } from '../../shared/catalog/catalog.js';
+import type { Config } from '../../shared/config/config.js';
+import { HttpService } from '../../shared/http/http-service.js';
+import { createLogger } from '../../shared/config/log.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from './raw.js';
 import { freePorts, stopAtTeardown, testConfig } from './servers.js';
-import type { Registry } from '../../shared/registry.js';
+import type { Registry } from '../../shared/registry/registry.js';
 import type { ChaosContext } from '../../services/chaos/endpoint.js';
 
 interface Teardown {

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { portAccepts } from '../../services/supervisor.js';
-import { NODE_FLAGS, serviceOfMain } from '../../shared/node-flags.js';
+import { NODE_FLAGS, serviceOfMain } from '../../shared/runtime/node-flags.js';
 
 export const DIST = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -7,10 +7,10 @@ import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { ChaosServer, type ChaosServerOptions } from '../../services/chaos/server.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { serviceRegistries } from '../../services/registries.js';
-import { buildCatalog } from '../../shared/catalog.js';
-import { loadConfig, type Config } from '../../shared/config.js';
-import { HttpService } from '../../shared/http-service.js';
-import { createLogger } from '../../shared/log.js';
+import { buildCatalog } from '../../shared/catalog/catalog.js';
+import { loadConfig, type Config } from '../../shared/config/config.js';
+import { HttpService } from '../../shared/http/http-service.js';
+import { createLogger } from '../../shared/config/log.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import type { Store } from '../../shared/store/types.js';
 

@@ -2,7 +2,7 @@
 // answers exactly as the mode it names, the catalog lists the aliases, and the
 // params module refuses aliases that name nothing.
 import t from 'tap';
-import { checkParamSpecs, oneOf } from '../../shared/params.js';
+import { checkParamSpecs, oneOf } from '../../shared/primitives/params.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { startHttp } from '../helpers/servers.js';
 

@@ -4,8 +4,8 @@
 import t from 'tap';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
 import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../services/chaos/endpoint.js';
-import { jsonBody } from '../../shared/json.js';
-import { Registry } from '../../shared/registry.js';
+import { jsonBody } from '../../shared/primitives/json.js';
+import { Registry } from '../../shared/registry/registry.js';
 import { completeByLength, rawExchange } from '../helpers/raw.js';
 import { startChaos } from '../helpers/servers.js';
 import { parseExchanges } from '../helpers/final-response.js';
@@ -28,7 +28,7 @@ const probe = defineChaosEndpoint({
   category: 'inspection',
   summary: 'test only: reports what the parser kept',
   params: {},
-  capture: { rawHeaders: true, body: { max: 8 } },
+  wire: { capture: { rawHeaders: true, body: { max: 8 } } },
   handle: report,
 });
 

@@ -10,9 +10,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import t from 'tap';
-import { entryId } from '../../shared/catalog-page.js';
-import type { Catalog, CatalogEndpoint } from '../../shared/catalog.js';
-import type { HostName } from '../../shared/config.js';
+import { entryId } from '../../shared/catalog/catalog-page.js';
+import type { Catalog, CatalogEndpoint } from '../../shared/catalog/catalog.js';
+import type { HostName } from '../../shared/config/config.js';
 import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
 import { startAllHosts } from '../helpers/servers.js';
 

@@ -7,9 +7,9 @@
 // all; one that holds it must send its status line before a short timeout.
 import t from 'tap';
 import { serviceRegistries } from '../../services/registries.js';
-import type { Catalog } from '../../shared/catalog.js';
-import type { AnyEndpoint, Registry } from '../../shared/registry.js';
-import type { HostName } from '../../shared/config.js';
+import type { Catalog } from '../../shared/catalog/catalog.js';
+import type { AnyEndpoint, Registry } from '../../shared/registry/registry.js';
+import type { HostName } from '../../shared/config/config.js';
 import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
 import { startAllHosts } from '../helpers/servers.js';
 

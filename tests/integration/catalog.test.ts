@@ -4,10 +4,10 @@ import t from 'tap';
 import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
-import { CATALOG_CSP, CATALOG_CSS_PATH, CATALOG_JS_PATH } from '../../shared/catalog-assets.js';
-import { entryId } from '../../shared/catalog-page.js';
-import { buildCatalog, wantsJson } from '../../shared/catalog.js';
-import { CATEGORIES, type Registry } from '../../shared/registry.js';
+import { CATALOG_CSP, CATALOG_CSS_PATH, CATALOG_JS_PATH } from '../../shared/catalog/catalog-assets.js';
+import { entryId } from '../../shared/catalog/catalog-page.js';
+import { buildCatalog, wantsJson } from '../../shared/catalog/catalog.js';
+import { CATEGORIES, type Registry } from '../../shared/registry/registry.js';
 import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 

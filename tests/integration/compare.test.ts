@@ -6,9 +6,9 @@ import net from 'node:net';
 import t from 'tap';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
 import { chaosHead, defineChaosEndpoint } from '../../services/chaos/endpoint.js';
-import { COMPARE_EXAMPLES, COMPARE_LIMITS } from '../../shared/compare/page.js';
-import type { CompareReport, SideReport } from '../../shared/compare/report.js';
-import { Registry } from '../../shared/registry.js';
+import { COMPARE_EXAMPLES, COMPARE_LIMITS } from '../../shared/hub/compare/page.js';
+import type { CompareReport, SideReport } from '../../shared/hub/compare/report.js';
+import { Registry } from '../../shared/registry/registry.js';
 import { startCompareHub, type CompareHub } from '../helpers/compare-hub.js';
 import type { ParsedResponse } from '../helpers/raw.js';
 

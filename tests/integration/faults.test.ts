@@ -6,8 +6,8 @@
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { formatHead, type HeaderList } from '../../shared/headers.js';
-import { seededBytes } from '../../shared/seed.js';
+import { formatHead, type HeaderList } from '../../shared/primitives/headers.js';
+import { seededBytes } from '../../shared/primitives/seed.js';
 import { CHUNKED_CORRUPTIONS, JUNK_EXTENSIONS, chunkedCorrupt } from '../../services/chaos/faults/chunked-corrupt.js';
 import { closeEarly } from '../../services/chaos/faults/close-early.js';
 import { delayFirstByte } from '../../services/chaos/faults/delay-first-byte.js';

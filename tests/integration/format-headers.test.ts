@@ -4,7 +4,7 @@
 // hosts; the headline lies are also checked through curl.
 import { execFile } from 'node:child_process';
 import t from 'tap';
-import { counterpartUrl } from '../../shared/catalog.js';
+import { counterpartUrl } from '../../shared/catalog/catalog.js';
 import {
   ALLOW_CONTROL,
   ALLOW_SIX,

@@ -6,7 +6,7 @@
 import net from 'node:net';
 import t, { type Test } from 'tap';
 import { completeByLength, get, rawExchange } from '../helpers/raw.js';
-import type { ConnectionCaps } from '../../shared/connection-caps.js';
+import type { ConnectionCaps } from '../../shared/pipeline/connection-caps.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 
 const CAP = 10;

@@ -1,10 +1,10 @@
 // The hub: the control process answers `/` for the hub's host name with the
 // catalog of all three hosts, each endpoint linked on the host that serves it.
 import t from 'tap';
-import { CATALOG_CSP } from '../../shared/catalog-assets.js';
-import { buildCatalog, type Catalog } from '../../shared/catalog.js';
-import { createLogger } from '../../shared/log.js';
-import { HttpService } from '../../shared/http-service.js';
+import { CATALOG_CSP } from '../../shared/catalog/catalog-assets.js';
+import { buildCatalog, type Catalog } from '../../shared/catalog/catalog.js';
+import { createLogger } from '../../shared/config/log.js';
+import { HttpService } from '../../shared/http/http-service.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import { serviceRegistries } from '../../services/registries.js';
 import { get, parseHead, rawExchange, completeByLength } from '../helpers/raw.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { NODE_FLAGS } from '../../shared/node-flags.js';
+import { NODE_FLAGS } from '../../shared/runtime/node-flags.js';
 import { DIST, freePort, waitForPort } from '../helpers/process.js';
 import { get, parseHead, rawExchange } from '../helpers/raw.js';
 
@@ -71,7 +71,7 @@ t.test('each service starts from the image layout, answers, is healthy, and drai
     });
     const res = await rawExchange(port, get(path_, { Connection: 'close' }));
     t.equal(parseHead(res.data).status, service === 'bots' ? 200 : 418, `${service} answers ${path_}`);
-    // exec: the shell's pid is node's now, started with the flags of shared/node-flags.ts and no others.
+    // exec: the shell's pid is node's now, started with the flags of shared/runtime/node-flags.ts and no others.
     const argv = readFileSync(`/proc/${child.pid as number}/cmdline`, 'latin1').split('\0').filter(Boolean);
     t.same(argv.slice(1, -1), NODE_FLAGS[service], `${service}: the entrypoint passes the service's node flags (${NODE_FLAGS[service].join(' ') || 'none'})`);
     await waitForPort(admin, 10_000);

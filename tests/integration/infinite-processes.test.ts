@@ -5,7 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { renderInfinite } from '../../services/control/infinite/index.js';
-import type { ReadyMessage } from '../../shared/run.js';
+import type { ReadyMessage } from '../../shared/runtime/run.js';
 import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
 
 const MAIN = fileURLToPath(new URL('../../services/control/main.js', import.meta.url));

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
-import { seededBytes } from '../../shared/seed.js';
+import { seededBytes } from '../../shared/primitives/seed.js';
 import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 

@@ -5,9 +5,9 @@
 import t from 'tap';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
-import { buildCatalog } from '../../shared/catalog.js';
-import type { Param, ParamSpecs } from '../../shared/params.js';
-import type { Registry } from '../../shared/registry.js';
+import { buildCatalog } from '../../shared/catalog/catalog.js';
+import type { Param, ParamSpecs } from '../../shared/primitives/params.js';
+import type { Registry } from '../../shared/registry/registry.js';
 import { get, rawExchange } from '../helpers/raw.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 

@@ -10,7 +10,7 @@ import { get, parseHead, rawExchange } from '../helpers/raw.js';
 import { alive, childrenOf } from '../helpers/stack.js';
 import { freePorts } from '../helpers/servers.js';
 import { spawnNode } from '../helpers/process.js';
-import { NODE_FLAGS, serviceOfMain } from '../../shared/node-flags.js';
+import { NODE_FLAGS, serviceOfMain } from '../../shared/runtime/node-flags.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const script = `${repo}scripts/check-ports.sh`;
@@ -79,7 +79,7 @@ t.test('make up end to end: the full stack starts, answers on every host, and Ct
     t.equal(parseHead(res.data).status, 200, `${host} answers through the front door`);
   }
   const processes = descendants(make.pid as number);
-  // Each replica runs with its service's node flags (shared/node-flags.ts), passed by the supervisor.
+  // Each replica runs with its service's node flags (shared/runtime/node-flags.ts), passed by the supervisor.
   const replicas = processes.map(commandLine).flatMap((argv) => {
     const service = serviceOfMain(argv.at(-1) ?? '');
     return service ? [{ service, flags: argv.slice(1, -1) }] : [];

@@ -4,7 +4,7 @@
 // request; /healthz and /readyz; fallbacks counted through a Redis outage.
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { METRIC_NAMES } from '../../shared/metrics.js';
+import { METRIC_NAMES } from '../../shared/runtime/metrics.js';
 import { freePort, spawnNode, waitForPort, type Spawned } from '../helpers/process.js';
 import { get, parseHead, rawExchange } from '../helpers/raw.js';
 import { startRedis } from '../helpers/redis.js';

@@ -2,7 +2,7 @@
 // published once with its endpoint, category, mode, status, bytes, duration
 // and outcome; a recorder hung on it sees exactly what went on the wire.
 import t from 'tap';
-import { observe, observing, type Observation } from '../../shared/observe.js';
+import { observe, observing, type Observation } from '../../shared/pipeline/observe.js';
 import { completeByLength, get, rawExchange } from '../helpers/raw.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 

@@ -6,8 +6,8 @@ import t from 'tap';
 import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
-import type { OpenApiDocument, OpenApiOperation, OpenApiParameter } from '../../shared/openapi.js';
-import { allowedMethods, type Registry } from '../../shared/registry.js';
+import type { OpenApiDocument, OpenApiOperation, OpenApiParameter } from '../../shared/catalog/openapi.js';
+import { allowedMethods, type Registry } from '../../shared/registry/registry.js';
 import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 

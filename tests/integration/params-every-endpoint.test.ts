@@ -6,8 +6,8 @@ import t from 'tap';
 import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
-import type { Param } from '../../shared/params.js';
-import { allowedMethods, type AnyEndpoint } from '../../shared/registry.js';
+import type { Param } from '../../shared/primitives/params.js';
+import { allowedMethods, type AnyEndpoint } from '../../shared/registry/registry.js';
 import { get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 

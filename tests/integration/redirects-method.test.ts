@@ -11,9 +11,9 @@ import { LOCATION_MODES, REDIRECT_CODES } from '../../shared/content/redirects.j
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { ChaosServer } from '../../services/chaos/server.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
-import type { Config } from '../../shared/config.js';
-import { HttpService } from '../../shared/http-service.js';
-import { createLogger } from '../../shared/log.js';
+import type { Config } from '../../shared/config/config.js';
+import { HttpService } from '../../shared/http/http-service.js';
+import { createLogger } from '../../shared/config/log.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { methodExpectation } from '../helpers/method-table.js';

@@ -11,9 +11,9 @@
 import t from 'tap';
 import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../services/chaos/endpoint.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
-import { exampleOf } from '../../shared/catalog.js';
-import { str } from '../../shared/params.js';
-import { Registry } from '../../shared/registry.js';
+import { exampleOf } from '../../shared/catalog/catalog.js';
+import { str } from '../../shared/primitives/params.js';
+import { Registry } from '../../shared/registry/registry.js';
 import { get, parseHead, rawExchange, splitResponses } from '../helpers/raw.js';
 import { startChaos, testConfig } from '../helpers/servers.js';
 
@@ -140,7 +140,7 @@ t.test('a replayable endpoint runs its handler once per variant; another runs ev
       category: 'status',
       summary: 'recorded',
       params: {},
-      replayable: true,
+      wire: { replayable: true },
       handle(ctx) {
         calls.replayable++;
         sendComplete(ctx, 200, 'text/plain', body(ctx));
@@ -152,7 +152,7 @@ t.test('a replayable endpoint runs its handler once per variant; another runs ev
       category: 'status',
       summary: 'an unbounded family of paths',
       params: { rest: str({ in: 'path', maxLength: 100, default: '' }) },
-      replayable: true,
+      wire: { replayable: true },
       handle(ctx) {
         calls.rest++;
         sendComplete(ctx, 200, 'text/plain', body(ctx));

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
-import { pickFor, randomPool } from '../../shared/random-pick.js';
+import { pickFor, randomPool } from '../../shared/registry/random-pick.js';
 import { digestNonce, retryBody } from '../../shared/content/status.js';
 import { exchange, json, pipelined } from '../helpers/final-response.js';
 import { get } from '../helpers/raw.js';

@@ -1,10 +1,10 @@
 // How the compare reads the bytes one side received: a table of responses,
 // well-formed and not, and what a careful client makes of each.
 import t from 'tap';
-import { parseResponse } from '../../shared/compare/response.js';
-import { differences, sideReport, type SideReport } from '../../shared/compare/report.js';
-import { COMPARE_LIMITS } from '../../shared/compare/page.js';
-import { upstreamFor, type Capture, type WireEnd } from '../../shared/compare/wire.js';
+import { parseResponse } from '../../shared/hub/compare/response.js';
+import { differences, sideReport, type SideReport } from '../../shared/hub/compare/report.js';
+import { COMPARE_LIMITS } from '../../shared/hub/compare/page.js';
+import { upstreamFor, type Capture, type WireEnd } from '../../shared/hub/compare/wire.js';
 
 const head = (...lines: string[]) => `${lines.join('\r\n')}\r\n\r\n`;
 const bytes = (text: string) => Buffer.from(text, 'latin1');

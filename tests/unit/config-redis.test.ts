@@ -3,7 +3,7 @@
 // echoed in it. The prefix reaching the keys is tested on a real Redis
 // (tests/integration/store-redis.test.ts, redis-processes.test.ts).
 import t from 'tap';
-import { ConfigError, loadConfig } from '../../shared/config.js';
+import { ConfigError, loadConfig } from '../../shared/config/config.js';
 import { spawnNode } from '../helpers/process.js';
 
 t.test('REDIS_URL: redis://, rediss:// and unix sockets are accepted as given; unset means memory', async (t) => {

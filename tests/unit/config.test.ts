@@ -1,5 +1,5 @@
 import t from 'tap';
-import { ConfigError, loadConfig } from '../../shared/config.js';
+import { ConfigError, loadConfig } from '../../shared/config/config.js';
 
 t.test('defaults are the embedded stack', async (t) => {
   const c = loadConfig({});

@@ -2,7 +2,7 @@
 // checked without a Docker daemon or a cluster: every YAML and JSON parses,
 // Kubernetes manifests validate against the Kubernetes schemas, compose.yaml
 // against the compose specification, and the files agree with each other and
-// with shared/config.ts, proxy/haproxy.cfg and the metrics contract.
+// with shared/config/config.ts, proxy/haproxy.cfg and the metrics contract.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
-import { METRIC_NAMES } from '../../shared/metrics.js';
+import { METRIC_NAMES } from '../../shared/runtime/metrics.js';
 
 /**
  * Every metric name the Grafana dashboard may query: the services' metrics
@@ -79,9 +79,9 @@ const k8sObjects: Obj[] = k8sFiles.flatMap((f) => yamlDocuments(f).map(obj));
 // Compose files use YAML merge keys (`<<: *anchor`); yaml reads them only when asked.
 const compose = obj(parse(read('deploy/compose.yaml'), { merge: true }));
 const composeServices = obj(compose.services);
-const configSource = read('shared/config.ts');
+const configSource = read('shared/config/config.ts');
 
-/** The variables shared/config.ts reads: readInt/readUrl/readOptional/... (env, 'NAME') and env.NAME. */
+/** The variables shared/config/config.ts reads: readInt/readUrl/readOptional/... (env, 'NAME') and env.NAME. */
 function configVariables(): Set<string> {
   const names = new Set<string>();
   for (const m of configSource.matchAll(/read[A-Za-z]*\(env, '([A-Z0-9_]+)'/g)) names.add(m[1] as string);
@@ -216,14 +216,14 @@ function dockerfileEnv(path: string): string[] {
   return names;
 }
 
-t.test('every variable set for a service is one shared/config.ts reads (or SERVICE)', async (t) => {
+t.test('every variable set for a service is one shared/config/config.ts reads (or SERVICE)', async (t) => {
   const known = configVariables();
   for (const name of ['CHAOS_PORT', 'METRICS_PORT', 'TRUST_PROXY', 'PUBLIC_HUB_URL', 'BIND_ADDRESS', 'LOG_LEVEL', 'REDIS_URL']) {
-    t.ok(known.has(name), `the parser finds ${name} in shared/config.ts`);
+    t.ok(known.has(name), `the parser finds ${name} in shared/config/config.ts`);
   }
   known.add('SERVICE');
   for (const { where, env } of serviceEnvironments()) {
-    for (const name of Object.keys(env)) t.ok(known.has(name), `${where}: ${name} is read by shared/config.ts`);
+    for (const name of Object.keys(env)) t.ok(known.has(name), `${where}: ${name} is read by shared/config/config.ts`);
   }
   const dockerEnv = dockerfileEnv('deploy/Dockerfile');
   t.ok(dockerEnv.includes('METRICS_PORT'), 'the Dockerfile sets the admin port');

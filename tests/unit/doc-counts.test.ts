@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import t from 'tap';
 import { handWritten, registries, repoPath } from '../../scripts/readme-tables.js';
-import type { HostName } from '../../shared/config.js';
+import type { HostName } from '../../shared/config/config.js';
 
 interface HostCounts {
   readonly endpoints: number;

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import t from 'tap';
-import { loadConfig } from '../../shared/config.js';
+import { loadConfig } from '../../shared/config/config.js';
 import {
   docFileOf, documentedPaths, endpointsNamed, handWritten, registries, repoPath, twinOf,
 } from '../../scripts/readme-tables.js';

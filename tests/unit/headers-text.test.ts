@@ -3,7 +3,7 @@
 import t from 'tap';
 import {
   addChaosHeaders, addClampedHeader, chaosLines, clampedLine, dateLine, formatHead, headerLines, httpDate, statusLine,
-} from '../../shared/headers.js';
+} from '../../shared/primitives/headers.js';
 
 t.test('chaosLines and clampedLine are addChaosHeaders and addClampedHeader as text', async (t) => {
   const extra = { Status: 418, 'Flaky-Failed': false, 'Bytes-Seed': 'a%20b', Empty: '' };

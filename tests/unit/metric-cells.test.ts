@@ -2,7 +2,7 @@
 // for the same observations: same series, same order of labels, same values.
 import client from 'prom-client';
 import t from 'tap';
-import { CellCounter, CellHistogram } from '../../shared/metric-cells.js';
+import { CellCounter, CellHistogram } from '../../shared/runtime/metric-cells.js';
 
 const BUCKETS = [0.001, 0.01, 0.1, 1, 10];
 const LABELS = ['host', 'endpoint', 'status_class'];

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { bool, checkParamSpecs, grammar, int, list, num, oneOf, parseParams, splitQuery, str } from '../../shared/params.js';
+import { bool, checkParamSpecs, grammar, int, list, num, oneOf, parseParams, splitQuery, str } from '../../shared/primitives/params.js';
 
 const specs = {
   ms: int({ min: 0, max: 15000, default: 1000 }),

@@ -6,11 +6,11 @@ import { botsEndpoints } from '../../services/bots/endpoints/index.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
 import { controlEndpoints } from '../../services/control/endpoints/index.js';
 import { serviceRegistries } from '../../services/registries.js';
-import { counterpartUrl } from '../../shared/catalog.js';
-import { int, oneOf, str } from '../../shared/params.js';
-import { neverRandom } from '../../shared/random-pick.js';
-import { createRegistries } from '../../shared/registries.js';
-import { counterpartOf, defineEndpoint, modeOf, modeParamOf, Registry, RegistryError, type AnyEndpoint } from '../../shared/registry.js';
+import { counterpartUrl } from '../../shared/catalog/catalog.js';
+import { int, oneOf, str } from '../../shared/primitives/params.js';
+import { neverRandom } from '../../shared/registry/random-pick.js';
+import { createRegistries } from '../../shared/registry/registries.js';
+import { counterpartOf, defineEndpoint, modeOf, modeParamOf, Registry, RegistryError, type AnyEndpoint } from '../../shared/registry/registry.js';
 import { testConfig } from '../helpers/servers.js';
 
 const define = defineEndpoint<unknown>();
@@ -85,9 +85,9 @@ t.test('modeParam: the parameter named mode by default, explicit elsewhere, alwa
 
   t.equal(modeOf(byId(chaosEndpoints, 'wrong-content-type'), { type: 'xml-as-json' }), 'xml-as-json');
   t.equal(modeOf(byId(chaosEndpoints, 'truncate'), { at: 5 }), undefined);
-  const bad = define({ id: 'bad', path: '/bad', category: 'status', summary: 'x', params: { s: str({ maxLength: 3 }) }, modeParam: 's', handle: noop });
+  const bad = define({ id: 'bad', path: '/bad', category: 'status', summary: 'x', params: { s: str({ maxLength: 3 }) }, docs: { modeParam: 's' }, handle: noop });
   t.match(thrown(() => new Registry('chaos', [bad]))?.problems, [/modeParam "s" must name an enum parameter/]);
-  const missing = define({ id: 'missing', path: '/missing', category: 'status', summary: 'x', params: { m: oneOf(['a', 'b'], { default: 'a' }) }, modeParam: 'nope', handle: noop });
+  const missing = define({ id: 'missing', path: '/missing', category: 'status', summary: 'x', params: { m: oneOf(['a', 'b'], { default: 'a' }) }, docs: { modeParam: 'nope' }, handle: noop });
   t.match(thrown(() => new Registry('chaos', [missing]))?.problems, [/modeParam "nope"/]);
 });
 

@@ -2,8 +2,8 @@ import t from 'tap';
 import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
-import { int, str } from '../../shared/params.js';
-import { defineEndpoint, Registry, RegistryError, type AnyEndpoint } from '../../shared/registry.js';
+import { int, str } from '../../shared/primitives/params.js';
+import { defineEndpoint, Registry, RegistryError, type AnyEndpoint } from '../../shared/registry/registry.js';
 
 const define = defineEndpoint<null>();
 const noop = (): void => {};

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import t from 'tap';
-import { freshSeed, rngFromSeed, seededBytes, stateForSeed } from '../../shared/seed.js';
+import { freshSeed, rngFromSeed, seededBytes, stateForSeed } from '../../shared/primitives/seed.js';
 
 // Golden vectors: the permanent seed contract (DESIGN §6). If one of these
 // changes, every seeded output of the service changed: that is a breaking change.

@@ -2,7 +2,7 @@ import t from 'tap';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { checkDrift, checkShape, DEAD_ROOT, deadPrefix, driftDocument, parseDriftAnswer } from '../../services/chaos/drift.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
-import { ConfigError, loadConfig } from '../../shared/config.js';
+import { ConfigError, loadConfig } from '../../shared/config/config.js';
 import { SEMANTIC_SCHEMAS } from '../../shared/content/discovery.js';
 
 t.test('AI_TIMEOUT_MS: default 10 s, at most 10 s, an integer', async (t) => {

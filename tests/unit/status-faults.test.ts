@@ -1,10 +1,10 @@
 import t from 'tap';
 import { defineChaosEndpoint } from '../../services/chaos/endpoint.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
-import { loadConfig } from '../../shared/config.js';
-import { int, str } from '../../shared/params.js';
-import { neverRandom, pickFor, randomPool } from '../../shared/random-pick.js';
-import { Registry, RegistryError } from '../../shared/registry.js';
+import { loadConfig } from '../../shared/config/config.js';
+import { int, str } from '../../shared/primitives/params.js';
+import { neverRandom, pickFor, randomPool } from '../../shared/registry/random-pick.js';
+import { Registry, RegistryError } from '../../shared/registry/registry.js';
 import {
   FLAKY_PARAMS,
   bodyFraming,
@@ -98,7 +98,7 @@ t.test('/random pool: a member /random cannot call stops start-up', async (t) =>
     category: 'payload',
     summary: 'a path parameter no draw can fill',
     params: { n: int({ in: 'path', min: 0, max: 2 ** 40, required: true }) },
-    random: 'seeded',
+    docs: { random: 'seeded' },
     handle() {},
   });
   t.throws(() => randomPool(new Registry('chaos', [huge])), /huge.*cannot call it/);
@@ -111,7 +111,7 @@ t.test('/random pick: forwards the seed, or a short digest when the seed does no
     category: 'payload',
     summary: 'accepts short seeds only',
     params: { seed: str({ maxLength: 16 }), token: str({ minLength: 1, maxLength: 32, required: true }) },
-    random: 'seeded',
+    docs: { random: 'seeded' },
     handle() {},
   });
   const pool = randomPool(new Registry('chaos', [seeded]));

@@ -1,9 +1,9 @@
-// TRUST_PROXY and the client address (shared/trust.ts): which entries are
+// TRUST_PROXY and the client address (shared/config/trust.ts): which entries are
 // accepted, who they trust, and the canonical addresses limit keys are made of.
 import t from 'tap';
 import {
   addressFromBytes, canonicalAddress, clientFromForwarded, MAX_FORWARDED_HOPS, parseTrustList, peerAddress, TrustListError,
-} from '../../shared/trust.js';
+} from '../../shared/config/trust.js';
 
 t.test('accepted entries, in canonical form', async (t) => {
   const cases: [string, string[]][] = [

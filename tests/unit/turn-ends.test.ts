@@ -1,11 +1,11 @@
-// node:http responses ended per event-loop turn (shared/turn-ends.ts): the
+// node:http responses ended per event-loop turn (shared/primitives/turn-ends.ts): the
 // head is stored at once, the end runs with the turn's others; a response
 // destroyed meanwhile is skipped. A real node:http server on loopback.
 import http from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
-import { respondInTurn } from '../../shared/turn-ends.js';
+import { respondInTurn } from '../../shared/primitives/turn-ends.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 

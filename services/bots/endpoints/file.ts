@@ -3,12 +3,12 @@
 // from the public URLs and the day. Replies are built and encoded once per
 // config and day; a request only picks one. Every reply names the file, the
 // mode, the lie and the control twin in X-Chaos-* headers.
-import { counterpartUrl } from '../../../shared/catalog.js';
-import { addChaosHeaders, type HeaderList, type HeaderValue } from '../../../shared/headers.js';
-import { defineBotsEndpoint, type HttpContext, type HttpEndpoint } from '../../../shared/http-service.js';
-import { oneOf, safeDecode, type ParamSpecs } from '../../../shared/params.js';
-import type { Category, Registry } from '../../../shared/registry.js';
-import type { Config } from '../../../shared/config.js';
+import { counterpartUrl } from '../../../shared/catalog/catalog.js';
+import { addChaosHeaders, type HeaderList, type HeaderValue } from '../../../shared/primitives/headers.js';
+import { defineBotsEndpoint, type HttpContext, type HttpEndpoint } from '../../../shared/http/http-service.js';
+import { oneOf, safeDecode, type ParamSpecs } from '../../../shared/primitives/params.js';
+import type { Category, Registry } from '../../../shared/registry/registry.js';
+import type { Config } from '../../../shared/config/config.js';
 import { sitemapPaths } from '../../../shared/content/crawler-files/documents.js';
 import { perConfigDaily, prettyJson, type Day, type Site } from '../../../shared/content/crawler-files/site.js';
 

@@ -1,8 +1,8 @@
 // The bots host's registry: chaotic crawler, app-linking, federated-identity
 // and site-trust files, each the twin of a well-formed control file at the
 // same path (README: Crawler, app-linking and federated files).
-import type { HttpContext, HttpEndpoint } from '../../../shared/http-service.js';
-import { Registry } from '../../../shared/registry.js';
+import type { HttpContext, HttpEndpoint } from '../../../shared/http/http-service.js';
+import { Registry } from '../../../shared/registry/registry.js';
 import appIcon from './app-linking/app-icon.js';
 import appleAppSiteAssociation from './app-linking/apple-app-site-association.js';
 import assetlinks from './app-linking/assetlinks.js';

@@ -1,7 +1,7 @@
 // The chaos host's registry: an explicit, ordered list (STYLE §1).
 // One import and one list entry per endpoint, one per line.
-import { randomPool } from '../../../shared/random-pick.js';
-import { Registry } from '../../../shared/registry.js';
+import { randomPool } from '../../../shared/registry/random-pick.js';
+import { Registry } from '../../../shared/registry/registry.js';
 import type { ChaosContext, ChaosEndpoint } from '../endpoint.js';
 import authRequired from './auth/auth-required.js';
 import cors from './cors/cors.js';

@@ -17,7 +17,7 @@
 //   Transfer-Encoding: chunked (RFC 9112 §6.3: a sender must not; a
 //   recipient must let chunked win and close after).
 // The connection closes after the body: nothing after broken framing can be read.
-import type { HeaderList } from '../../../shared/headers.js';
+import type { HeaderList } from '../../../shared/primitives/headers.js';
 import type { ResponseSink } from '../wire.js';
 import { insertHeaderLines, removeHeaderLines, replaceHeader } from './head-text.js';
 import { Stage, asBytes, type Fault } from './stage.js';

@@ -2,7 +2,7 @@
 // loses its Content-Length and says Connection: close, `bytes` body bytes pass
 // (all of them by default), then a clean FIN. The client gets a clean end and
 // a body cut short that nothing marks as short.
-import type { HeaderList } from '../../../shared/headers.js';
+import type { HeaderList } from '../../../shared/primitives/headers.js';
 import type { ResponseSink } from '../wire.js';
 import { hasHeaderLine, insertHeaderLines, removeHeaderLines } from './head-text.js';
 import { CutAfter, Stage, type Fault } from './stage.js';

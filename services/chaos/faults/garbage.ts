@@ -1,6 +1,6 @@
 // garbage: instead of the head, `n` seeded bytes (the same seed, the same
 // bytes: DESIGN §6), then a FIN. Sent for HEAD too: nothing here is framed.
-import { seededBytes } from '../../../shared/seed.js';
+import { seededBytes } from '../../../shared/primitives/seed.js';
 import type { ResponseSink } from '../wire.js';
 import { Stage, type Fault } from './stage.js';
 

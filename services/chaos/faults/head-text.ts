@@ -2,7 +2,7 @@
 // change header lines. A raw head may hold interim 1xx heads before the final
 // one, and some endpoints write bare-LF heads: edits go to the final head and
 // keep its line ends.
-import type { HeaderList } from '../../../shared/headers.js';
+import type { HeaderList } from '../../../shared/primitives/headers.js';
 
 /**
  * Adds `lines` before the blank line that ends the head (the final head when

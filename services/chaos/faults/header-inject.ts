@@ -2,7 +2,7 @@
 // however it writes it: appended to a header list, or (raw heads) before the
 // blank line of the final head, after any interim 1xx heads, keeping bare-LF
 // line ends.
-import type { HeaderList } from '../../../shared/headers.js';
+import type { HeaderList } from '../../../shared/primitives/headers.js';
 import type { ResponseSink } from '../wire.js';
 import { insertHeaderLines } from './head-text.js';
 import { Stage, type Fault } from './stage.js';

@@ -1,7 +1,7 @@
 // The wire faults by slug (one file each, named by its slug): what `/mix`
 // turns a list of names into, and the one place a new fault is registered.
 // Each factory takes the shared options and fills in its own defaults.
-import type { HeaderList } from '../../../shared/headers.js';
+import type { HeaderList } from '../../../shared/primitives/headers.js';
 import { chunkedCorrupt, type ChunkedCorruption } from './chunked-corrupt.js';
 import { closeEarly } from './close-early.js';
 import { delayFirstByte } from './delay-first-byte.js';

@@ -8,7 +8,7 @@
 // (data, then EOF: libuv takes a partial read plus POLLHUP for EOF; curl's
 // recv() still sees ECONNRESET), so the client gets a moment to read them and
 // then sees the reset.
-import type { HeaderList } from '../../../shared/headers.js';
+import type { HeaderList } from '../../../shared/primitives/headers.js';
 import type { ResponseSink } from '../wire.js';
 import { CutAfter, Stage, flushHead, type Fault } from './stage.js';
 

@@ -1,7 +1,7 @@
 // slow-head: the head itself trickles: `chunk` bytes every `intervalMs` ms on
 // an absolute schedule, each after the socket drained; the body waits for
 // the head's last byte. The status is recorded as the head's own.
-import { formatHead, reasonPhrase, type HeaderList } from '../../../shared/headers.js';
+import { formatHead, reasonPhrase, type HeaderList } from '../../../shared/primitives/headers.js';
 import { statusOfHead, type ResponseSink } from '../wire.js';
 import { Stage, type Fault } from './stage.js';
 

@@ -4,7 +4,7 @@
 // waits pauses: what arrives from above meanwhile is kept, in order, and
 // replayed when it resumes; every wait goes through the wire, so it dies
 // with the socket.
-import type { HeaderList } from '../../../shared/headers.js';
+import type { HeaderList } from '../../../shared/primitives/headers.js';
 import type { EndAction, ResponseSink } from '../wire.js';
 
 /** One wire fault: given the sink below, the sink the layer above writes to. */

@@ -1,8 +1,8 @@
 // The control host's registry: well-formed twins, in catalog order.
 // One import and one list entry per endpoint, one per line.
-import type { HttpContext, HttpEndpoint } from '../../../shared/http-service.js';
-import { randomPool } from '../../../shared/random-pick.js';
-import { Registry } from '../../../shared/registry.js';
+import type { HttpContext, HttpEndpoint } from '../../../shared/http/http-service.js';
+import { randomPool } from '../../../shared/registry/random-pick.js';
+import { Registry } from '../../../shared/registry/registry.js';
 import authRequired from './auth/auth-required.js';
 import anything from './headers/anything.js';
 import jwt from './auth/jwt.js';

@@ -3,8 +3,8 @@
 // content is generated. Link targets are drawn from their own generator
 // (`<seed>#links`), all ten always, so `links=N` shows the first N of the same
 // list and never changes a destination.
-import { escapeHtml as escapeAll } from '../../../shared/catalog.js';
-import { rngFromSeed } from '../../../shared/seed.js';
+import { escapeHtml as escapeAll } from '../../../shared/primitives/html.js';
+import { rngFromSeed } from '../../../shared/primitives/seed.js';
 import { BODY_CAP, cutText, type Rendered } from './cap.js';
 import {
   canExtend, comment, commentLead, createdAt, distinctInts, isoDate, post, postCore, priceText, product,
@@ -14,7 +14,7 @@ import { token } from './text.js';
 import { MONTHS, REVIEWS_HIGH, REVIEWS_LOW, REVIEWS_MID } from './words.js';
 
 const SPECIAL = /[&<>"']/;
-/** shared/catalog.ts's escaper, skipped for the common text that needs none (a hot path). */
+/** shared/catalog/catalog.ts's escaper, skipped for the common text that needs none (a hot path). */
 function escapeHtml(text: string): string {
   return SPECIAL.test(text) ? escapeAll(text) : text;
 }

@@ -1,7 +1,7 @@
 // JSON documents of /infinite/json/<type>/<tail>: the selected fields in the
 // order asked (the spec's order by default), then `_note`. Serialised by hand
 // so that any field name keeps its place (`__proto__` or `123` included).
-import { rngFromSeed } from '../../../shared/seed.js';
+import { rngFromSeed } from '../../../shared/primitives/seed.js';
 import { BODY_CAP, cutText, type Rendered } from './cap.js';
 import {
   comment, commentCore, createdAt, DEFAULT_FIELDS, isoDate, post, postCore, priceValue, product, productCore,

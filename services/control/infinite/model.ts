@@ -9,7 +9,7 @@
 // lookup: post `X/k` is post number k of user `X`; comment `P/j` is comment
 // number j on post `P`; comment `X/cN` is comment number N written by user `X`.
 // Anything else gets its related entities from the seed.
-import { rngFromSeed, type Rng } from '../../../shared/seed.js';
+import { rngFromSeed, type Rng } from '../../../shared/primitives/seed.js';
 import { paragraph, paragraphs, productSentence, sentence, shortBio, title, token } from './text.js';
 import {
   BRANDS, CURRENCIES, EMAIL_DOMAINS, FIRST_NAMES, LAST_NAMES, MATERIALS, PRICE_ENDINGS, PRODUCT_ADJECTIVES,

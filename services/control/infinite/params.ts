@@ -1,7 +1,7 @@
-// Parameters of /infinite that the shared constructors in shared/params.ts do
+// Parameters of /infinite that the shared constructors in shared/primitives/params.ts do
 // not cover: path words whose unknown values are a 404 (not a 400), the path
 // tail, and the `fields` list.
-import type { Param } from '../../../shared/params.js';
+import type { Param } from '../../../shared/primitives/params.js';
 import { MAX_TAIL_CHARS, MAX_TAIL_SEGMENTS } from './model.js';
 
 export const MAX_FIELDS = 32;

@@ -1,7 +1,7 @@
 // Sentence, title and paragraph generation from the word lists. Templates are
 // compiled once at module load into arrays of literals and list references, so
 // a sentence costs one draw per slot and a string join.
-import type { Rng } from '../../../shared/seed.js';
+import type { Rng } from '../../../shared/primitives/seed.js';
 import {
   ADJECTIVES, BIO_TEMPLATES, FEATURES, GENERIC_WORDS, INTERESTS, MATERIALS, NOUNS, PEOPLE, PLACES, PLURALS,
   PRODUCT_SENTENCES, ROLES, SENTENCES, TIME_PHRASES, TITLES, UNITS, VERBS, VERBS_PRESENT,

@@ -1,9 +1,9 @@
 // The well-formed files of the control host, as pure functions of the public
 // URLs and the day. Every link they hold points at this host and answers 200;
 // the bots host builds its chaotic twins from the same pieces.
-import { escapeHtml } from '../../catalog.js';
-import type { Config } from '../../config.js';
-import { oneOf, str } from '../../params.js';
+import { escapeHtml } from '../../primitives/html.js';
+import type { Config } from '../../config/config.js';
+import { oneOf, str } from '../../primitives/params.js';
 import {
   AI_CRAWLERS, ANDROID_PACKAGE, APPLE_APP_ID, CERT_FINGERPRINT, DISALLOWED_PREFIX, NODEINFO_20_REL, SOFTWARE,
   escapeXml, perConfigDaily, prettyJson, rfc3339, type Day, type Site,

@@ -3,8 +3,8 @@
 // per-config cache so every body is built once (a day, for dated ones).
 // The control and bots hosts both import it (shared content): each chaotic
 // bots file is the control file with one documented thing broken.
-import type { Config } from '../../config.js';
-import { rngFromSeed, seededBytes } from '../../seed.js';
+import type { Config } from '../../config/config.js';
+import { rngFromSeed, seededBytes } from '../../primitives/seed.js';
 
 export interface Site {
   /** Public base URLs, no trailing slash. */

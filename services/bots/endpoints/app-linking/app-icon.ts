@@ -1,7 +1,7 @@
 import { ICON_PARAMS, ICON_SIZES, ICONS } from '../../../../shared/content/crawler-files/documents.js';
 import { iconPng } from '../../../../shared/content/crawler-files/png.js';
-import { defineBotsEndpoint } from '../../../../shared/http-service.js';
-import { oneOf } from '../../../../shared/params.js';
+import { defineBotsEndpoint } from '../../../../shared/http/http-service.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { FILE_HEADERS, modeNames, reply, sendFile, twinQueryParams, type FileReply } from '../file.js';
 
 export const WRONG_SIZE = 16;

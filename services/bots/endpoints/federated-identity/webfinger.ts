@@ -1,7 +1,7 @@
 import { FILE_PATHS, WEBFINGER_PARAMS, webfingerAccount } from '../../../../shared/content/crawler-files/documents.js';
 import { NODEINFO_20_REL, perConfigDaily, prettyJson, type Site } from '../../../../shared/content/crawler-files/site.js';
-import { defineBotsEndpoint } from '../../../../shared/http-service.js';
-import { oneOf, str } from '../../../../shared/params.js';
+import { defineBotsEndpoint } from '../../../../shared/http/http-service.js';
+import { oneOf, str } from '../../../../shared/primitives/params.js';
 import { FILE_HEADERS, HTML, JSON_TYPE, modeNames, reply, sendFile, twinQueryParams } from '../file.js';
 
 const JRD = 'application/jrd+json';
@@ -54,8 +54,10 @@ export default defineBotsEndpoint({
     mode: oneOf(MODES, { default: MODES[0], description: 'which documented lie to tell', aliases: { 'malformed-json': 'invalid-json' } }),
   },
   headers: [...FILE_HEADERS],
-  // The account this host knows (any other resource is an honest 404).
-  example: (config) => ({ target: `/.well-known/webfinger?resource=${encodeURIComponent(webfingerAccount('bots', new URL(config.urls.bots).hostname))}` }),
+  docs: {
+    // The account this host knows (any other resource is an honest 404).
+    example: (config) => ({ target: `/.well-known/webfinger?resource=${encodeURIComponent(webfingerAccount('bots', new URL(config.urls.bots).hostname))}` }),
+  },
   handle(ctx, { resource, mode }) {
     const k = known(ctx.config);
     if (mode === 'answers-any-resource') {

@@ -2,9 +2,9 @@ import {
   LLM_EXAMPLE, LLM_MODE_PARAM, LLM_MODES, LLM_PATH, MAX_LLM_BODY, SSE_DONE, completionChunks, completionObject, echoCompletion, openAiError, openAiErrorObject, parseChatRequest, sseEvent,
   type ChatRequest, type Completion, type LlmMode,
 } from '../../../../shared/content/llm.js';
-import { jsonBody } from '../../../../shared/json.js';
-import { splitQuery } from '../../../../shared/params.js';
-import { rngFromSeed, type Rng } from '../../../../shared/seed.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
+import { splitQuery } from '../../../../shared/primitives/params.js';
+import { rngFromSeed, type Rng } from '../../../../shared/primitives/seed.js';
 import { chaosHead, defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
 
 /** What the 429 and the 529 promise: a wait that the next call disproves (every call gets the same refusal). */
@@ -18,10 +18,14 @@ export default defineChaosEndpoint({
   methods: ['POST'],
   category: 'agent',
   summary: 'An OpenAI-compatible chat completion that lies: a stream cut mid-event, truncated tool-call JSON, 429/529 with a lying Retry-After, a false finish_reason, false usage',
-  example: LLM_EXAMPLE,
   params: { mode: LLM_MODE_PARAM },
   headers: ['Retry-After', 'retry-after-ms', 'x-ratelimit-reset-requests', 'Transfer-Encoding', 'Cache-Control', 'X-Chaos-Llm-Mode'],
-  capture: { body: { max: MAX_LLM_BODY } },
+  wire: {
+    capture: { body: { max: MAX_LLM_BODY } },
+  },
+  docs: {
+    example: LLM_EXAMPLE,
+  },
   handle(ctx, params) {
     const mode = modeOf(ctx, params.mode);
     if (mode === undefined) {

@@ -1,5 +1,5 @@
 import { CHALLENGE_LINES, CHALLENGE_PARAMS } from '../../../../shared/content/auth.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

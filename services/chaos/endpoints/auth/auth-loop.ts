@@ -1,5 +1,5 @@
 import { AUTH_LOOP_WINDOW_MS, authLoopKey, authLoopRealm } from '../../../../shared/content/auth.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

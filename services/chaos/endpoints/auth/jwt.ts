@@ -1,5 +1,5 @@
 import { JWT_DEFECTS, JWT_PARAMS, JWT_REALM, bearerToken, chaosToken, decodeJwt } from '../../../../shared/content/auth.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 /** Every check a validator owes the token, none of which this host applies. */

@@ -1,6 +1,6 @@
 import { EXPOSE_LIST, EXPOSE_MODES, EXPOSED_HEADERS, MISNAMED_EXPOSE_LIST, corsBody, type ExposeMode } from '../../../../shared/content/cors.js';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { oneOf } from '../../../../shared/params.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 /** The mode's Access-Control-Expose-Headers line, if any. */

@@ -2,8 +2,8 @@ import {
   DISAGREEING_HEADERS, DISAGREEING_METHODS, HUGE_MAX_AGE, NEGATIVE_MAX_AGE, PREFLIGHT_ALLOW_HEADERS, PREFLIGHT_ALLOW_METHODS,
   PREFLIGHT_MAX_AGE, PREFLIGHT_METHODS, PREFLIGHT_MODES, corsBody, type PreflightMode,
 } from '../../../../shared/content/cors.js';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { oneOf } from '../../../../shared/params.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 /** The preflight's Access-Control lines per mode; `bare-200` has none. */

@@ -1,6 +1,6 @@
 import { CORS_MODES, corsBody, otherOrigin, type CorsMode } from '../../../../shared/content/cors.js';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { oneOf } from '../../../../shared/params.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 /** The mode's Access-Control lines for a request from `origin` (undefined: no Origin was sent). */

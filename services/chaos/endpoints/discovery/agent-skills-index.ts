@@ -1,4 +1,4 @@
-import type { Config } from '../../../../shared/config.js';
+import type { Config } from '../../../../shared/config/config.js';
 import {
   CONFLICT_GROUP,
   controlDocuments,
@@ -11,7 +11,7 @@ import {
   SKILLS_SCHEMA_STALE,
   skillsIndex,
 } from '../../../../shared/content/discovery.js';
-import { oneOf } from '../../../../shared/params.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 // The control host's skills index with one lie per mode. The skill file itself
@@ -72,7 +72,9 @@ export default defineChaosEndpoint({
     'X-Chaos-Claims-Schema',
     'X-Chaos-Claims-Skill-Url',
   ],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { mode }) {
     const variant = variants(ctx.config)[mode];
     const extra = { 'Conflict-Group': CONFLICT_GROUP, 'Skills-Mode': mode, 'Skills-Note': NOTES[mode], ...variant.claim };

@@ -1,4 +1,4 @@
-import type { Config } from '../../../../shared/config.js';
+import type { Config } from '../../../../shared/config/config.js';
 import {
   CONFLICT_GROUP,
   controlRemote,
@@ -10,7 +10,7 @@ import {
   SERVER_CARD_SCHEMA,
   serverCard,
 } from '../../../../shared/content/discovery.js';
-import { oneOf } from '../../../../shared/params.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 // The control host's server card with one lie per mode.
@@ -74,7 +74,9 @@ export default defineChaosEndpoint({
     'X-Chaos-Claims-Protocol-Version',
     'X-Chaos-Claims-Schema',
   ],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { mode }) {
     const variant = variants(ctx.config)[mode];
     const extra = { 'Conflict-Group': CONFLICT_GROUP, 'Mcp-Mode': mode, 'Mcp-Note': NOTES[mode], ...variant.claim };

@@ -1,6 +1,6 @@
-import type { Config } from '../../../../shared/config.js';
+import type { Config } from '../../../../shared/config/config.js';
 import { CONFLICT_GROUP, CORS_ANY, documentBody, perConfig, protectedResourceMetadata } from '../../../../shared/content/discovery.js';
-import { oneOf } from '../../../../shared/params.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 const MODES = ['issuer-mismatch', 'resource-mismatch', 'dead-authorization-server'] as const;
@@ -53,7 +53,9 @@ export default defineChaosEndpoint({
     'X-Chaos-Claims-Authorization-Servers',
     'X-Chaos-Claims-Resource',
   ],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { mode }) {
     const variant = variants(ctx.config)[mode];
     const extra = {

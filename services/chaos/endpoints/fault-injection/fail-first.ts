@@ -1,5 +1,5 @@
 import { FAIL_FIRST_PARAMS, failFirstBody, failFirstStoreKey } from '../../../../shared/content/fault-injection.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

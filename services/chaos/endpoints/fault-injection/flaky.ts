@@ -1,5 +1,5 @@
-import { jsonBody } from '../../../../shared/json.js';
-import { freshSeed } from '../../../../shared/seed.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
+import { freshSeed } from '../../../../shared/primitives/seed.js';
 import { FLAKY_PARAMS, flakyBody, flakyDraw, isInterim } from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { canSendInterim, sendStatus } from '../../status-writer.js';
@@ -11,7 +11,9 @@ export default defineChaosEndpoint({
   summary: 'Fails with `status` with probability `p`, else 200; the outcome is a pure function of `seed` (reported, so any call can be replayed)',
   params: FLAKY_PARAMS,
   headers: ['X-Chaos-Flaky-Failed', 'X-Chaos-Flaky-Probability', 'X-Chaos-Flaky-Seed'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { p, status, seed }) {
     const used = seed ?? freshSeed();
     // draw < p: p=0 never fails, p=1 always does (draws are in [0, 1)).

@@ -1,6 +1,6 @@
 import { MIX_DELAY_MAX_MS, MIX_PARAMS, mixContent, mixParts, ownContentType, type MixFault } from '../../../../shared/content/fault-injection.js';
 import { bodyFraming } from '../../../../shared/content/status.js';
-import { formatHead, reasonPhrase, type HeaderList } from '../../../../shared/headers.js';
+import { formatHead, reasonPhrase, type HeaderList } from '../../../../shared/primitives/headers.js';
 import { compose, FAULTS, type Fault } from '../../faults/index.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
@@ -32,13 +32,15 @@ export default defineChaosEndpoint({
   path: '/mix',
   category: 'fault-injection',
   summary: 'Composes one answer from parts: `status`, `delay`, repeatable `header`, `body` and one wire `fault`; X-Chaos-Mix lists the parts applied',
-  example: { target: '/mix?status=503&header=Retry-After:5&body=text:hello' },
   params: MIX_PARAMS,
   headers: ['X-Chaos-Mix'],
-  // `delay` (up to 15 s) and slow-head stall the connection.
-  holdsConnection: true,
-  // The longest delay, then a head in SLOW_HEAD_PIECES pieces at most 1 s apart.
-  longestMs: () => MIX_DELAY_MAX_MS + (SLOW_HEAD_PIECES - 1) * 1000,
+  holding: {
+    // The longest delay, then a head in SLOW_HEAD_PIECES pieces at most 1 s apart.
+    longestMs: () => MIX_DELAY_MAX_MS + (SLOW_HEAD_PIECES - 1) * 1000,
+  },
+  docs: {
+    example: { target: '/mix?status=503&header=Retry-After:5&body=text:hello' },
+  },
   handle(ctx, { status, delay, header, body: bodyPart, fault }) {
     const body = bodyPart ?? { kind: 'json' as const };
     const content = mixContent(body, status);

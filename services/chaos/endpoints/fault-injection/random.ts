@@ -1,7 +1,7 @@
-import { addChaosHeaders } from '../../../../shared/headers.js';
-import { str } from '../../../../shared/params.js';
-import { pickFor, randomPool } from '../../../../shared/random-pick.js';
-import { freshSeed } from '../../../../shared/seed.js';
+import { addChaosHeaders } from '../../../../shared/primitives/headers.js';
+import { str } from '../../../../shared/primitives/params.js';
+import { pickFor, randomPool } from '../../../../shared/registry/random-pick.js';
+import { freshSeed } from '../../../../shared/primitives/seed.js';
 import { defineChaosEndpoint, withContext } from '../../endpoint.js';
 import { headerInject } from '../../faults/header-inject.js';
 import { compose } from '../../faults/stage.js';

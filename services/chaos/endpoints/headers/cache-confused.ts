@@ -1,5 +1,5 @@
 import { CACHE_CONTROL, CACHE_MODES, cacheConfusedBody } from '../../../../shared/content/format.js';
-import { oneOf } from '../../../../shared/params.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({
@@ -12,7 +12,9 @@ export default defineChaosEndpoint({
   },
   headers: ['Cache-Control', 'X-Chaos-Cache-Mode'],
   counterpart: '/cache-coherent',
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { mode }) {
     // Always exactly one Cache-Control line: the contradiction is inside it, not across duplicates.
     sendComplete(ctx, 200, 'application/json', cacheConfusedBody(mode), { 'Cache-Mode': mode }, [

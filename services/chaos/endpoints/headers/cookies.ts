@@ -1,5 +1,5 @@
 import { COOKIES_PARAMS, chaosCookies, cookiesBody } from '../../../../shared/content/format.js';
-import type { Config } from '../../../../shared/config.js';
+import type { Config } from '../../../../shared/config/config.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 const hostNames = new WeakMap<Config, string>();

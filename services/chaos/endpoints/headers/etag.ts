@@ -4,9 +4,9 @@ import {
   ETAG_STRONG,
   etagDocument,
 } from '../../../../shared/content/delivery.js';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { oneOf, str } from '../../../../shared/params.js';
-import { freshSeed, rngFromSeed } from '../../../../shared/seed.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { oneOf, str } from '../../../../shared/primitives/params.js';
+import { freshSeed, rngFromSeed } from '../../../../shared/primitives/seed.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 const MODES = ['random-etag', 'stable-etag-mutated-body', 'weak-strong-conflict', 'unquoted', 'future-last-modified'] as const;
@@ -43,7 +43,9 @@ export default defineChaosEndpoint({
     }),
   },
   headers: ['ETag', 'Last-Modified', 'X-Chaos-Etag-Mode', 'X-Chaos-Etag-Seed'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   // If-None-Match and If-Modified-Since are never consulted: every call is a
   // 200 with a body, as from a server that does not revalidate.
   handle(ctx, { mode, seed }) {

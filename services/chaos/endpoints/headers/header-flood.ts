@@ -1,6 +1,6 @@
 import { FLOOD_ENTRIES, HEADER_FLOOD_MAX, headerFloodBody } from '../../../../shared/content/format.js';
-import { addChaosHeaders, type HeaderList } from '../../../../shared/headers.js';
-import { int } from '../../../../shared/params.js';
+import { addChaosHeaders, type HeaderList } from '../../../../shared/primitives/headers.js';
+import { int } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 /** X-Chaos-Header-001 … -100, built once; a response takes the first n. */
@@ -15,7 +15,9 @@ export default defineChaosEndpoint({
     n: int({ min: 1, max: HEADER_FLOOD_MAX, default: 20, description: 'number of synthetic headers' }),
   },
   headers: ['X-Chaos-Header-Count', 'X-Chaos-Header-NNN'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { n }) {
     const body = headerFloodBody(n);
     sendComplete(ctx, 200, 'application/json', body, { 'Header-Count': n }, FLOOD.slice(0, n));

@@ -2,7 +2,7 @@
 // (raw header lines, the first INSPECT_BODY_MAX body bytes) and the client
 // address the connection computed (PROXY v2 behind a trusted proxy).
 import { INSPECT_BODY_MAX, type InspectedRequest } from '../../../../shared/content/inspection.js';
-import type { RequestCapture } from '../../../../shared/registry.js';
+import type { RequestCapture } from '../../../../shared/registry/registry.js';
 import type { ChaosContext } from '../../endpoint.js';
 
 /** What every inspection endpoint asks the parser to keep. */

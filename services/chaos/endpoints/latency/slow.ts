@@ -1,5 +1,5 @@
 import { SLOW_MAX_MS, SLOW_PARAMS, slowBody } from '../../../../shared/content/payload.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete, withContext } from '../../endpoint.js';
 import { compose } from '../../faults/stage.js';
 import { delayFirstByte } from '../../faults/delay-first-byte.js';
@@ -8,11 +8,12 @@ export default defineChaosEndpoint({
   id: 'slow',
   path: '/slow',
   category: 'latency',
-  holdsConnection: true,
-  longestMs: () => SLOW_MAX_MS,
   summary: 'Waits `ms` milliseconds, then sends the whole response at once',
   params: SLOW_PARAMS,
   headers: ['X-Chaos-Delayed-Ms'],
+  holding: {
+    longestMs: () => SLOW_MAX_MS,
+  },
   handle(ctx, { ms }) {
     // The wait dies with the socket: a client that gives up costs nothing. The
     // response is built when it is over (its Date, its Connection line).

@@ -1,6 +1,6 @@
 import { ALLOW_SIX, ALLOW_TRUE, METHOD_MODES, SIX_METHODS, methodGetBody, type MethodMode } from '../../../../shared/content/format.js';
-import { jsonBody } from '../../../../shared/json.js';
-import { oneOf } from '../../../../shared/params.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint, type ChaosContext } from '../../endpoint.js';
 
 /** The Allow line each mode sends on its 405; undefined = no Allow line. */

@@ -1,6 +1,6 @@
-import type { HeaderList } from '../../../../shared/headers.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { COMPRESSION_ENCODED, COMPRESSION_PLAIN, COMPRESSION_TYPE } from '../../../../shared/content/delivery.js';
-import { oneOf } from '../../../../shared/params.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
 const MODES = ['gzip-header-plain-body', 'gzip-body-no-header', 'wrong-encoding-name', 'chained-claim'] as const;
@@ -36,7 +36,9 @@ export default defineChaosEndpoint({
     mode: oneOf(MODES, { default: 'gzip-header-plain-body', description: 'which coding lie' }),
   },
   headers: ['Content-Encoding', 'X-Chaos-Compression-Mode', 'X-Chaos-Body-Encoding'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { mode }) {
     const lie = LIES[mode];
     const headers = chaosHead(ctx, COMPRESSION_TYPE, lie.body.length, {

@@ -1,4 +1,4 @@
-import type { HeaderList } from '../../../../shared/headers.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { CONFLICTING_LIMIT_FIELDS, RETRY_AFTER_PARAMS, retryAfterBody, retryAfterValue } from '../../../../shared/content/rate-limiting.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

@@ -1,5 +1,5 @@
 import { controlDocuments, CORS_ANY } from '../../../../shared/content/discovery.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'agent-card',

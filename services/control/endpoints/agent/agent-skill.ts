@@ -1,5 +1,5 @@
 import { controlDocuments, CORS_ANY, LINKED_PATHS } from '../../../../shared/content/discovery.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 // The skill file the index lists; the chaos index's digest and dead-URL lies
 // are measured against these bytes.

@@ -1,5 +1,5 @@
 import { LINKED_PATHS } from '../../../../shared/content/discovery.js';
-import { defineControlEndpoint, type HttpContext } from '../../../../shared/http-service.js';
+import { defineControlEndpoint, type HttpContext } from '../../../../shared/http/http-service.js';
 import {
   readRpcRequest,
   rpcError,
@@ -23,13 +23,15 @@ export default defineControlEndpoint({
   // Linked from the discovery documents; no chaos endpoint lies about it.
   counterpart: null,
   summary: 'The A2A agent the agent card names: JSON-RPC message/send answers a message with the same text parts',
-  example: {
-    body: {
-      type: 'application/json',
-      text: '{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","messageId":"m1","parts":[{"kind":"text","text":"Hello"}]}}}',
+  params: {},
+  docs: {
+    example: {
+      body: {
+        type: 'application/json',
+        text: '{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"role":"user","messageId":"m1","parts":[{"kind":"text","text":"Hello"}]}}}',
+      },
     },
   },
-  params: {},
   handle(ctx) {
     return answer(ctx);
   },

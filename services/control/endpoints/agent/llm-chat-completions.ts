@@ -1,8 +1,8 @@
 import {
   LLM_EXAMPLE, LLM_MODE_PARAM, LLM_PATH, MAX_LLM_BODY, SSE_DONE, completionChunks, completionObject, echoCompletion, openAiError, parseChatRequest, sseEvent,
 } from '../../../../shared/content/llm.js';
-import { defineControlEndpoint, type HttpContext } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { defineControlEndpoint, type HttpContext } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { readBody } from './json-rpc.js';
 
 export default defineControlEndpoint({
@@ -11,9 +11,11 @@ export default defineControlEndpoint({
   methods: ['POST'],
   category: 'agent',
   summary: 'Twin of the chaos chat completion: an OpenAI-compatible echo, streamed (SSE ending in data: [DONE]) or not, with true finish_reason and usage',
-  example: LLM_EXAMPLE,
   params: { mode: LLM_MODE_PARAM },
   headers: ['Cache-Control'],
+  docs: {
+    example: LLM_EXAMPLE,
+  },
   handle(ctx) {
     return answer(ctx);
   },

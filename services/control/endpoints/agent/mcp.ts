@@ -1,7 +1,7 @@
 import { LINKED_PATHS, MCP_PROTOCOL_VERSIONS, mcpServerName } from '../../../../shared/content/discovery.js';
 import { callEchoTool, ECHO_TOOL, MCP_EXAMPLE, MCP_MODES } from '../../../../shared/content/mcp.js';
-import { oneOf } from '../../../../shared/params.js';
-import { defineControlEndpoint, type HttpContext } from '../../../../shared/http-service.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
+import { defineControlEndpoint, type HttpContext } from '../../../../shared/http/http-service.js';
 import { readRpcRequest, rpcError, rpcResult, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND } from './json-rpc.js';
 
 const LATEST = MCP_PROTOCOL_VERSIONS[MCP_PROTOCOL_VERSIONS.length - 1] as string;
@@ -15,9 +15,11 @@ export default defineControlEndpoint({
   methods: ['POST'],
   category: 'agent',
   summary: 'The MCP server the server card names: initialize (version negotiation), ping, and one echo tool (tools/list, tools/call)',
-  example: MCP_EXAMPLE,
   params: {
     mode: oneOf(MCP_MODES, { default: 'version-mismatch', description: 'accepted for parity with the chaos /mcp; always correct' }),
+  },
+  docs: {
+    example: MCP_EXAMPLE,
   },
   handle(ctx) {
     return answer(ctx);

@@ -1,6 +1,6 @@
 import { controlDocuments, CORS_ANY, SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS, WELL_KNOWN_CHAOS_MODES } from '../../../../shared/content/discovery.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { bool, oneOf } from '../../../../shared/params.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { bool, oneOf } from '../../../../shared/primitives/params.js';
 
 export default defineControlEndpoint({
   id: 'well-known-chaos',

@@ -1,6 +1,6 @@
 import { basicMatches, CHALLENGE_PARAMS, CHALLENGE_REALM, VALID_CHALLENGE } from '../../../../shared/content/auth.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { CONTROL_PASSWORD, CONTROL_USER } from './auth-required.js';
 
 export default defineControlEndpoint({

@@ -1,6 +1,6 @@
 import { AUTH_LOOP_REALM, basicMatches } from '../../../../shared/content/auth.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { CONTROL_PASSWORD, CONTROL_USER } from './auth-required.js';
 
 const CHALLENGE = `Basic realm="${AUTH_LOOP_REALM}", charset="UTF-8"`;

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import {
   AUTH_PARAMS,
   authBody,
@@ -105,11 +105,13 @@ export default defineControlEndpoint({
   id: 'auth-required',
   path: '/auth-required',
   category: 'auth',
-  modeParam: 'scheme',
   summary: `Twin of /auth-required: a correct challenge that accepts only the test user (Basic ${CONTROL_USER}:${CONTROL_PASSWORD}, Bearer ${CONTROL_BEARER_TOKEN}, Digest ${CONTROL_USER}:${CONTROL_PASSWORD}); 401 otherwise`,
   params: AUTH_PARAMS,
   headers: ['WWW-Authenticate'],
-  random: 'seeded',
+  docs: {
+    modeParam: 'scheme',
+    random: 'seeded',
+  },
   handle(ctx, { scheme, realm }) {
     const applied = realmFor(ctx.config, realm);
     const header = ctx.req.headers.authorization;

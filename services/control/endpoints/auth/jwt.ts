@@ -1,7 +1,7 @@
 import { JWT_CHECKS, JWT_DEFECTS, JWT_PARAMS, JWT_REALM, bearerToken, chaosToken, controlToken, decodeJwt, jwtRefusal } from '../../../../shared/content/auth.js';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 
 const NO_STORE: HeaderList = [['Cache-Control', 'no-store']];
 

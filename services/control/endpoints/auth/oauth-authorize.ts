@@ -1,5 +1,5 @@
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 
 // The authorization_endpoint of this host's metadata. No client is registered,
 // so every request is refused the way RFC 6749 §4.1.2.1 says for an unknown

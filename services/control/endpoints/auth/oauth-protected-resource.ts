@@ -1,6 +1,6 @@
 import { controlDocuments, CORS_ANY } from '../../../../shared/content/discovery.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { oneOf } from '../../../../shared/params.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 
 export default defineControlEndpoint({
   id: 'oauth-protected-resource',

@@ -1,4 +1,4 @@
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { FILE_PATHS, ICON_PARAMS, ICONS } from '../../../../shared/content/crawler-files/documents.js';
 
 export default defineControlEndpoint({
@@ -8,7 +8,9 @@ export default defineControlEndpoint({
   summary: "The manifest's icon: a real square PNG of `size` pixels, generated at start-up",
   params: ICON_PARAMS,
   counterpart: { host: 'bots' },
-  modeParam: 'size',
+  docs: {
+    modeParam: 'size',
+  },
   handle(ctx, { size }) {
     ctx.send(200, 'image/png', ICONS[size]);
   },

@@ -1,7 +1,7 @@
 // One control file = one definition: its path, its media type and which of the
 // prebuilt bodies it serves. Its chaotic twin is on the bots host at the same
 // path (X-Chaos-Counterpart), unless `counterpart` names another path there.
-import { defineControlEndpoint, type HttpEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint, type HttpEndpoint } from '../../../../shared/http/http-service.js';
 import { controlFiles, type ControlFiles } from '../../../../shared/content/crawler-files/documents.js';
 
 export interface ControlFileDef {

@@ -1,5 +1,5 @@
 import { controlSitemap, FILE_PATHS } from '../../../../shared/content/crawler-files/documents.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'sitemap-xml',

@@ -1,5 +1,5 @@
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { FILE_PATHS, WEBFINGER_PARAMS, webfingerAccount, webfingerJrd } from '../../../../shared/content/crawler-files/documents.js';
 import { perConfigDaily } from '../../../../shared/content/crawler-files/site.js';
 
@@ -14,10 +14,12 @@ export default defineControlEndpoint({
   category: 'crawler-files',
   summary: 'RFC 7033 WebFinger for acct:control@<this host>: a JRD (application/jrd+json) with the host URL as alias; 404 for any other resource',
   params: WEBFINGER_PARAMS,
-  // The account this host knows (any other resource is an honest 404).
-  example: (config) => ({ target: `${FILE_PATHS.webfinger}?resource=${encodeURIComponent(webfingerAccount('control', new URL(config.urls.control).hostname))}` }),
   headers: ['Access-Control-Allow-Origin'],
   counterpart: { host: 'bots' },
+  docs: {
+    // The account this host knows (any other resource is an honest 404).
+    example: (config) => ({ target: `${FILE_PATHS.webfinger}?resource=${encodeURIComponent(webfingerAccount('control', new URL(config.urls.control).hostname))}` }),
+  },
   handle(ctx, { resource, rel }) {
     const { resources, jrd } = known(ctx.config);
     // RFC 7033 §5.1: servers SHOULD allow any origin.

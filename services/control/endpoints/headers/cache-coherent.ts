@@ -1,6 +1,6 @@
 import { CACHE_COHERENT_BODY, CACHE_MODES, COHERENT_CACHE_CONTROL } from '../../../../shared/content/format.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { oneOf } from '../../../../shared/params.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 
 export default defineControlEndpoint({
   id: 'cache-coherent',

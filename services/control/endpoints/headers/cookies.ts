@@ -1,5 +1,5 @@
 import { COOKIES_PARAMS, TWIN_COOKIE, cookiesBody } from '../../../../shared/content/format.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'cookies',

@@ -1,9 +1,9 @@
 import {
   PREFLIGHT_ALLOW_HEADERS, PREFLIGHT_ALLOW_METHODS, PREFLIGHT_MAX_AGE, PREFLIGHT_METHODS, PREFLIGHT_MODES, corsBody,
 } from '../../../../shared/content/cors.js';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { oneOf } from '../../../../shared/params.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 
 const ALLOW = 'GET, HEAD, PUT, OPTIONS';
 

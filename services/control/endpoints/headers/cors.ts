@@ -1,7 +1,7 @@
 import { CORS_MODES, corsBody } from '../../../../shared/content/cors.js';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { oneOf } from '../../../../shared/params.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 
 export default defineControlEndpoint({
   id: 'cors',

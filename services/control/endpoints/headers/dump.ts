@@ -1,6 +1,6 @@
 import { BODY_BYTES_HEADER, rebuildHead } from '../../../../shared/content/inspection.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { METHODS } from '../../../../shared/registry.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { METHODS } from '../../../../shared/registry/registry.js';
 import { readInspected, refuseTooLarge } from './inspected.js';
 
 export default defineControlEndpoint({

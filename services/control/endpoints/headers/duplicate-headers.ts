@@ -1,5 +1,5 @@
 import { DUPLICATE_HEADERS_PARAMS, duplicateHeadersBody, duplicateStatus, duplicateTwinLines } from '../../../../shared/content/format.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'duplicate-headers',

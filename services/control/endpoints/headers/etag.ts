@@ -7,8 +7,8 @@ import {
   parseHttpDate,
   weakMatch,
 } from '../../../../shared/content/delivery.js';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 const VALIDATORS: HeaderList = [
   ['ETag', ETAG_STRONG],

@@ -1,6 +1,6 @@
 import { HEADER_FLOOD_MAX, headerFloodDataBody } from '../../../../shared/content/format.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { int } from '../../../../shared/params.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { int } from '../../../../shared/primitives/params.js';
 
 export default defineControlEndpoint({
   id: 'header-flood',

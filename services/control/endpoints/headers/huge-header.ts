@@ -1,5 +1,5 @@
 import { HUGE_HEADER_PARAMS, hugeHeaderBody } from '../../../../shared/content/format.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'huge-header',

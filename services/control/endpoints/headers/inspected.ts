@@ -2,8 +2,8 @@
 // rawHeaders (names, order and repeats as received; values trimmed of OWS by
 // node), the first INSPECT_BODY_MAX bytes of the decoded body, and the client
 // address the service computed (X-Forwarded-For behind a trusted proxy).
-import { errorResponse } from '../../../../shared/errors.js';
-import type { HttpContext } from '../../../../shared/http-service.js';
+import { errorResponse } from '../../../../shared/registry/errors.js';
+import type { HttpContext } from '../../../../shared/http/http-service.js';
 import { INSPECT_BODY_MAX, type HeaderLine, type InspectedRequest } from '../../../../shared/content/inspection.js';
 
 /** The largest body read, as on the chaos host (its parser's limit): beyond it a 413. */

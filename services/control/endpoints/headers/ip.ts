@@ -1,5 +1,5 @@
 import { ipBody } from '../../../../shared/content/inspection.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'ip',

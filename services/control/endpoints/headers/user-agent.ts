@@ -1,5 +1,5 @@
 import { userAgentBody } from '../../../../shared/content/inspection.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { rawLines } from './inspected.js';
 
 export default defineControlEndpoint({

@@ -1,6 +1,6 @@
 import { SLOW_PARAMS, slowBody } from '../../../../shared/content/payload.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 
 export default defineControlEndpoint({
   id: 'slow',

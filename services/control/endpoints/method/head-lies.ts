@@ -1,5 +1,5 @@
 import { HEAD_LIES_PARAMS, HEAD_LIES_TYPE, headLiesBody } from '../../../../shared/content/method.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'head-lies',

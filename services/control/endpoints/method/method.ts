@@ -1,7 +1,7 @@
 import { ALLOW_CONTROL, METHOD_MODES, SIX_METHODS } from '../../../../shared/content/format.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
-import { oneOf } from '../../../../shared/params.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 
 const GET_BODY = jsonBody({
   endpoint: '/method',

@@ -1,5 +1,5 @@
 import { CHARSET_PARAMS, CHARSET_VALID, CHARSET_VALID_TYPE } from '../../../../shared/content/streams.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'charset',

@@ -1,5 +1,5 @@
 import { CLOUDEVENTS_PARAMS, validCloudEvent } from '../../../../shared/content/standards.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'cloudevents',

@@ -1,6 +1,6 @@
 import { COMPRESSION_ENCODED, COMPRESSION_TYPE, negotiateEncoding } from '../../../../shared/content/delivery.js';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'compression',

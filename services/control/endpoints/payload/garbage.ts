@@ -1,4 +1,4 @@
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { GARBAGE_PARAMS, garbageBytes } from '../../../../shared/content/fault-injection.js';
 
 export default defineControlEndpoint({

@@ -1,6 +1,6 @@
 import { JSON_MODES, jsonControlBody } from '../../../../shared/content/format.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { oneOf } from '../../../../shared/params.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { oneOf } from '../../../../shared/primitives/params.js';
 
 export default defineControlEndpoint({
   id: 'json',

@@ -1,5 +1,5 @@
 import { NDJSON_CONTENT_TYPE, NDJSON_PARAMS, NDJSON_VALID } from '../../../../shared/content/streams.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'ndjson',

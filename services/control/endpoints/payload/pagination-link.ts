@@ -1,5 +1,5 @@
 import { PAGINATION_LINK_PARAMS, correctPage } from '../../../../shared/content/pagination.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'pagination-link',

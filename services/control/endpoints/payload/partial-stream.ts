@@ -1,4 +1,4 @@
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { PARTIAL_STREAM_PARAMS, partialStreamDocument } from '../../../../shared/content/payload.js';
 
 export default defineControlEndpoint({

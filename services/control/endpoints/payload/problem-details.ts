@@ -1,5 +1,5 @@
 import { PROBLEM_TWIN_PARAMS, PROBLEM_TYPE_PAGE, validProblem } from '../../../../shared/content/standards.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'problem-details',

@@ -1,5 +1,5 @@
 import { answerRange } from '../../../../shared/content/delivery.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'range',

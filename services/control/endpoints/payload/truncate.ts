@@ -1,4 +1,4 @@
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { TRUNCATE_PARAMS, digitPattern } from '../../../../shared/content/payload.js';
 
 export default defineControlEndpoint({

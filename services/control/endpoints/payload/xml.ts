@@ -1,5 +1,5 @@
 import { XML_CONTENT_TYPE, XML_PARAMS, XML_VALID } from '../../../../shared/content/streams.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'xml',

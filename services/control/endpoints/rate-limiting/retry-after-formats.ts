@@ -1,6 +1,6 @@
-import type { HeaderList } from '../../../../shared/headers.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { AGREEING_LIMIT_FIELDS, RETRY_AFTER_PARAMS, RETRY_AFTER_SECONDS, retryAfterBody } from '../../../../shared/content/rate-limiting.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'retry-after-formats',

@@ -1,5 +1,5 @@
 import { THROTTLE_PARAMS, throttleBody } from '../../../../shared/content/rate-limiting.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'throttle',

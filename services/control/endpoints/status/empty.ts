@@ -1,5 +1,5 @@
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { EMPTY_TWIN_BODY } from '../../../../shared/content/fault-injection.js';
 
 export default defineControlEndpoint({

@@ -1,5 +1,5 @@
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { jsonBody } from '../../../../shared/json.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import { FLAKY_PARAMS, flakyBody } from '../../../../shared/content/status.js';
 
 export default defineControlEndpoint({
@@ -8,7 +8,9 @@ export default defineControlEndpoint({
   category: 'status',
   summary: 'Twin of /flaky: never fails; 200 with the same JSON shape (failed: false) whatever p, status and seed say',
   params: FLAKY_PARAMS,
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { p, seed }) {
     ctx.send(200, 'application/json', jsonBody(flakyBody(false, 200, p, seed ?? null)));
   },

@@ -1,18 +1,21 @@
 import { MIX_DELAY_MAX_MS, MIX_PARAMS, mixContent, ownContentType } from '../../../../shared/content/fault-injection.js';
 import { bodyFraming } from '../../../../shared/content/status.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { msLeft } from '../../../../shared/timers.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { msLeft } from '../../../../shared/primitives/timers.js';
 
 export default defineControlEndpoint({
   id: 'mix',
   path: '/mix',
   category: 'status',
   summary: 'Twin of /mix: the same status, headers and body after the same delay, delivered whole; the fault part is ignored',
-  example: { target: '/mix?status=503&header=Retry-After:5&body=text:hello' },
   params: MIX_PARAMS,
-  holdsConnection: true,
-  // The same delay, then everything at once.
-  longestMs: () => MIX_DELAY_MAX_MS,
+  holding: {
+    // The same delay, then everything at once.
+    longestMs: () => MIX_DELAY_MAX_MS,
+  },
+  docs: {
+    example: { target: '/mix?status=503&header=Retry-After:5&body=text:hello' },
+  },
   handle(ctx, { status, delay, header, body: bodyPart }) {
     const { type, lines } = ownContentType(header ?? [], mixContent(bodyPart ?? { kind: 'json' }, status));
     const content = mixContent(bodyPart ?? { kind: 'json' }, status);
@@ -32,7 +35,7 @@ export default defineControlEndpoint({
       answer();
       return;
     }
-    // The wait dies with the connection, and is never cut short (shared/timers.ts).
+    // The wait dies with the connection, and is never cut short (shared/primitives/timers.ts).
     return new Promise<void>((resolve) => {
       const due = performance.now() + delay;
       const wait = (ms: number): NodeJS.Timeout =>

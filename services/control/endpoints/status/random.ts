@@ -1,7 +1,7 @@
-import { addChaosHeaders } from '../../../../shared/headers.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { str } from '../../../../shared/params.js';
-import { pickFor, randomPool } from '../../../../shared/random-pick.js';
+import { addChaosHeaders } from '../../../../shared/primitives/headers.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { str } from '../../../../shared/primitives/params.js';
+import { pickFor, randomPool } from '../../../../shared/registry/random-pick.js';
 
 export default defineControlEndpoint({
   id: 'random',

@@ -1,6 +1,6 @@
 import { REDIRECT_FINAL_BODY, REDIRECT_MAX, redirectHopBody, redirectLocation } from '../../../../shared/content/format.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import { int } from '../../../../shared/params.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import { int } from '../../../../shared/primitives/params.js';
 
 export default defineControlEndpoint({
   id: 'redirect-chain',

@@ -1,5 +1,5 @@
 import { CROSS_CONTROL_PARAMS, crossFinalBody, crossHopBody, crossOnControl, crossToChaos } from '../../../../shared/content/redirects.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'redirect-cross-host',

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { KINDS_BODY_MAX, KINDS_METHODS, KINDS_TARGET_PARAMS, KINDS_TARGET_PATH, kindsTargetBody } from '../../../../shared/content/redirects.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 /** The first `max` bytes of the request body and its full length; the rest is read and dropped. */
 function readBounded(req: IncomingMessage, max: number): Promise<{ head: Buffer; bytes: number }> {

@@ -1,5 +1,5 @@
 import { LOCATION_FINAL_PARAMS, LOCATION_FINAL_PATH, locationFinalBody } from '../../../../shared/content/redirects.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'redirect-location-final',
@@ -7,7 +7,9 @@ export default defineControlEndpoint({
   category: 'status',
   summary: 'Where the /redirect-location Locations resolve: 200 naming the mode that led here',
   params: LOCATION_FINAL_PARAMS,
-  modeParam: 'from',
+  docs: {
+    modeParam: 'from',
+  },
   handle(ctx, { from }) {
     ctx.send(200, 'application/json', locationFinalBody(from));
   },

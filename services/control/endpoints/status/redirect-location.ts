@@ -1,5 +1,5 @@
 import { LOCATION_PARAMS, LOCATION_WELL_FORMED, locationBody, locationFinal } from '../../../../shared/content/redirects.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'redirect-location',

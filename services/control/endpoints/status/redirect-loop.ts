@@ -1,5 +1,5 @@
 import { LOOP_PARAMS, loopFinalBody, loopHopBody, loopLocation } from '../../../../shared/content/redirects.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'redirect-loop',

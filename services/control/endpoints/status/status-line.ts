@@ -1,5 +1,5 @@
 import { HONEST_STATUS_LINE, STATUS_LINE_PARAMS, statusLineBody } from '../../../../shared/content/status.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({
   id: 'status-line',

@@ -1,7 +1,7 @@
-import type { HttpContext } from '../../../../shared/http-service.js';
-import { defineControlEndpoint } from '../../../../shared/http-service.js';
-import type { HeaderList } from '../../../../shared/headers.js';
-import { jsonBody } from '../../../../shared/json.js';
+import type { HttpContext } from '../../../../shared/http/http-service.js';
+import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
+import type { HeaderList } from '../../../../shared/primitives/headers.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
 import {
   basicChallenge,
   bodyFraming,
@@ -73,11 +73,13 @@ export default defineControlEndpoint({
   path: '/status/{code}',
   category: 'status',
   summary: 'Twin of /status/{code}: the same status with the headers it requires (Location, WWW-Authenticate, Allow, …); 1xx as a real interim where node sends one',
-  example: { target: '/status/418' },
   params: {
     code: STATUS_CODE,
   },
-  random: 'seeded',
+  docs: {
+    example: { target: '/status/418' },
+    random: 'seeded',
+  },
   handle(ctx, { code }) {
     if (switchesProtocols(code)) {
       ctx.send(400, 'application/json', jsonBody(protocolSwitchBody(code)));

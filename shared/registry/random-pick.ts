@@ -3,9 +3,9 @@
 // the values it fills in and the seed it forwards are a pure function of the
 // seed, so the same seed picks the same endpoint with the same parameters.
 import { createHash } from 'node:crypto';
-import { parseParams, type Param } from './params.js';
+import { parseParams, type Param } from '../primitives/params.js';
 import { RegistryError, type AnyEndpoint, type Registry } from './registry.js';
-import { rngFromSeed, type Rng } from './seed.js';
+import { rngFromSeed, type Rng } from '../primitives/seed.js';
 
 /** The id of /random itself, which must never pick itself (it would recurse). */
 const RANDOM_ID = 'random';

@@ -4,12 +4,13 @@
 // same, filter aside). Rendered once at start-up from the catalog data, for a
 // host's own `/` and, with absolute links, for the hub.
 import { assetHref, CATALOG_CSS_PATH, CATALOG_JS_PATH } from './catalog-assets.js';
+import { escapeHtml } from '../primitives/html.js';
 import {
-  buildCatalog, escapeHtml, hostUrl, OPENAPI_PATH,
+  buildCatalog, hostUrl, OPENAPI_PATH,
   type Catalog, type CatalogBodies, type CatalogEndpoint, type CatalogExample, type CatalogParam,
 } from './catalog.js';
-import type { Config, HostName, PublicUrls } from './config.js';
-import type { Registry } from './registry.js';
+import type { Config, HostName, PublicUrls } from '../config/config.js';
+import type { Registry } from '../registry/registry.js';
 
 /** What each host is for, one sentence under its heading. */
 const HOST_ROLE: Record<HostName, string> = {

@@ -3,8 +3,8 @@
 // Content-Security-Policy. Built once at start-up; each page names them with
 // a digest of their bytes, so a browser may keep them for a year.
 import { createHash } from 'node:crypto';
-import type { PlainResponse } from './errors.js';
-import type { HeaderList } from './headers.js';
+import type { PlainResponse } from '../registry/errors.js';
+import type { HeaderList } from '../primitives/headers.js';
 
 /** Where the assets live on every host: a prefix no registry path uses (tests/unit/catalog-page.test.ts checks). */
 export const CATALOG_ASSET_PREFIX = '/_catalog/';

@@ -4,13 +4,13 @@
 // the configured public URLs (or COMPARE_VIA): never to a URL from the
 // request. Both fetches are bounded in time and bytes, and the number of
 // compares in flight is capped per process and per client.
-import { counterpartUrl, hostUrl, suggestPaths, wantsJson } from '../catalog.js';
-import type { Config } from '../config.js';
-import type { HubPage, IncomingRequest } from '../dispatch.js';
-import { errorResponse, type PlainResponse } from '../errors.js';
-import { jsonBody } from '../json.js';
-import { grammar, parseParams, safeDecode, splitQuery, type ItemOutcome, type ParamErrorBody } from '../params.js';
-import { allowedMethods, counterpartOf, type AnyEndpoint, type Registry } from '../registry.js';
+import { counterpartUrl, hostUrl, suggestPaths, wantsJson } from '../../catalog/catalog.js';
+import type { Config } from '../../config/config.js';
+import type { HubPage, IncomingRequest } from '../../pipeline/dispatch.js';
+import { errorResponse, type PlainResponse } from '../../registry/errors.js';
+import { jsonBody } from '../../primitives/json.js';
+import { grammar, parseParams, safeDecode, splitQuery, type ItemOutcome, type ParamErrorBody } from '../../primitives/params.js';
+import { allowedMethods, counterpartOf, type AnyEndpoint, type Registry } from '../../registry/registry.js';
 import { renderCompareHtml, COMPARE_CSP } from './html.js';
 import { differences, sideReport, type CompareReport } from './report.js';
 import { fetchRaw, upstreamFor, type WireLimits } from './wire.js';

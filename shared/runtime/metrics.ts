@@ -7,8 +7,8 @@
 // hashes nothing after warm-up.
 import client from 'prom-client';
 import { CellCounter, CellHistogram, type CounterCell, type HistogramCell } from './metric-cells.js';
-import type { HostName } from './config.js';
-import { observe, observeAi, type Observation, type Outcome } from './observe.js';
+import type { HostName } from '../config/config.js';
+import { observe, observeAi, type Observation, type Outcome } from '../pipeline/observe.js';
 
 /** Every metric name this service exposes (dashboards and deployment files are checked against it). */
 export const METRIC_NAMES = [

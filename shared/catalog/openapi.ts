@@ -3,10 +3,10 @@
 // served as cached bytes at /openapi.json beside the catalog: like `/`, it is
 // not a registry endpoint, so it never changes the catalog's counts.
 import { counterpartUrl, hostUrl, OPENAPI_PATH } from './catalog.js';
-import type { Config, HostName } from './config.js';
-import { CHAOS_PREFIX } from './headers.js';
-import type { Param } from './params.js';
-import { allowedMethods, METHODS, type AnyEndpoint, type Method, type Registry } from './registry.js';
+import type { Config, HostName } from '../config/config.js';
+import { CHAOS_PREFIX } from '../primitives/headers.js';
+import type { Param } from '../primitives/params.js';
+import { allowedMethods, METHODS, type AnyEndpoint, type Method, type Registry } from '../registry/registry.js';
 
 export { OPENAPI_PATH };
 export const OPENAPI_VERSION = '3.1.0';

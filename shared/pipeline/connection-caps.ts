@@ -5,8 +5,8 @@
 // each carries many clients, and the edge applies the per-client cap itself.
 // The per-process ceiling is the server's own maxConnections.
 import type { Socket } from 'node:net';
-import type { Config } from './config.js';
-import { peerAddress } from './trust.js';
+import type { Config } from '../config/config.js';
+import { peerAddress } from '../config/trust.js';
 
 export class ConnectionCaps {
   readonly #open = new Map<string, number>();

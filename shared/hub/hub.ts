@@ -2,9 +2,9 @@
 // process): one catalog of all three hosts, each section linking to the host
 // that serves it. Built once at start-up from the registries, like each
 // host's own catalog.
-import type { Catalog, CatalogBodies } from './catalog.js';
-import { renderHubHtml } from './catalog-page.js';
-import type { Config } from './config.js';
+import type { Catalog, CatalogBodies } from '../catalog/catalog.js';
+import { renderHubHtml } from '../catalog/catalog-page.js';
+import type { Config } from '../config/config.js';
 
 export interface HubCatalog {
   readonly hub: string;

@@ -1,9 +1,9 @@
 // The real per-IP limits (DESIGN §5, §7): each client's checks, the general
 // policy plus those an endpoint declares, decided in one store call, failing
 // open. The refusal itself is built with the other real failures (errors.ts).
-import type { Config, HostName } from './config.js';
+import type { Config, HostName } from '../config/config.js';
 import { rateLimitRefusal, type Refusal } from './errors.js';
-import type { RateCheck, RateDecision, Store } from './store/types.js';
+import type { RateCheck, RateDecision, Store } from '../store/types.js';
 
 export const RATE_PERIOD_MS = 60_000;
 

@@ -2,22 +2,22 @@
 // parameter and header modules as the chaos host, over a well-behaved server.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { counterpartUrl, type Catalog } from './catalog.js';
-import type { Config, HostName } from './config.js';
-import { ConnectionCaps } from './connection-caps.js';
-import { originForm, Pipeline, type Responder } from './dispatch.js';
-import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from './errors.js';
-import { addClampedHeader, chaosBaseHeaders, CHAOS_PREFIX, controlHeaders, type HeaderList, type HeaderValue } from './headers.js';
-import type { Logger } from './log.js';
-import { Exchange, observing } from './observe.js';
-import { respondInTurn } from './turn-ends.js';
-import { hubBodies } from './hub.js';
-import { COMPARE_PATH, ComparePage, type ChaosRoutes } from './compare/page.js';
-import { ClientChecks } from './rate-limit.js';
-import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from './registry.js';
-import { listenOn } from './run.js';
-import type { Store } from './store/types.js';
-import { clientFromForwarded, peerAddress } from './trust.js';
+import { counterpartUrl, type Catalog } from '../catalog/catalog.js';
+import type { Config, HostName } from '../config/config.js';
+import { ConnectionCaps } from '../pipeline/connection-caps.js';
+import { originForm, Pipeline, type Responder } from '../pipeline/dispatch.js';
+import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../registry/errors.js';
+import { addClampedHeader, chaosBaseHeaders, CHAOS_PREFIX, controlHeaders, type HeaderList, type HeaderValue } from '../primitives/headers.js';
+import type { Logger } from '../config/log.js';
+import { Exchange, observing } from '../pipeline/observe.js';
+import { respondInTurn } from '../primitives/turn-ends.js';
+import { hubBodies } from '../hub/hub.js';
+import { COMPARE_PATH, ComparePage, type ChaosRoutes } from '../hub/compare/page.js';
+import { ClientChecks } from '../registry/rate-limit.js';
+import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '../registry/registry.js';
+import { listenOn } from '../runtime/listen.js';
+import type { Store } from '../store/types.js';
+import { clientFromForwarded, peerAddress } from '../config/trust.js';
 
 export interface HttpContext {
   readonly req: IncomingMessage;

@@ -18,7 +18,7 @@
 // Still true on Node 24 (V8 13.6): the young generation is still scavenged by
 // default (--minor-ms off) in semi-spaces that grow to 16 MiB, and the flag
 // kept 7 MiB per 1000 held responses against 10.5 with the defaults (bench/README.md, issue 25).
-import type { HostName } from './config.js';
+import type { HostName } from '../config/config.js';
 
 export const NODE_FLAGS: Readonly<Record<HostName, readonly string[]>> = {
   chaos: ['--max-semi-space-size=2', '--single-threaded-gc'],

@@ -2,8 +2,8 @@
 // (status, head lines as sent, the X-Chaos-* explanation, framing, body, how
 // the connection ended) and the differences between the two. The JSON form
 // is this object; the HTML page renders it.
-import { CHAOS_PREFIX } from '../headers.js';
-import type { HostName } from '../config.js';
+import { CHAOS_PREFIX } from '../../primitives/headers.js';
+import type { HostName } from '../../config/config.js';
 import { parseResponse, type Framing, type ParsedResponse } from './response.js';
 import type { Capture, Upstream, WireEnd, WireLimits } from './wire.js';
 

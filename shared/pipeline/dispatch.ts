@@ -3,19 +3,19 @@
 // declares, decided in one store call), routing, the catalog fall-through, the
 // router's 405 and 400, the endpoint's own screen, the handler, and a handler's
 // failure. Each transport renders the outcome through its Responder.
-import { missBody, suggestPaths, wantsJson, type CatalogBodies } from './catalog.js';
-import { CATALOG_ASSETS, CATALOG_PAGE_HEADERS } from './catalog-assets.js';
-import { catalogBodies } from './catalog-page.js';
-import type { Config, HostName } from './config.js';
-import { errorResponse, heldRefusal, type PlainResponse, type Refusal } from './errors.js';
-import type { HeaderList } from './headers.js';
-import type { Logger } from './log.js';
-import { OPENAPI_PATH, openApiBody } from './openapi.js';
+import { missBody, suggestPaths, wantsJson, type CatalogBodies } from '../catalog/catalog.js';
+import { CATALOG_ASSETS, CATALOG_PAGE_HEADERS } from '../catalog/catalog-assets.js';
+import { catalogBodies } from '../catalog/catalog-page.js';
+import type { Config, HostName } from '../config/config.js';
+import { errorResponse, heldRefusal, type PlainResponse, type Refusal } from '../registry/errors.js';
+import type { HeaderList } from '../primitives/headers.js';
+import type { Logger } from '../config/log.js';
+import { OPENAPI_PATH, openApiBody } from '../catalog/openapi.js';
 import { Exchange, observing, type Outcome } from './observe.js';
-import { parseParams, splitQuery } from './params.js';
-import { ClientChecks, refusalFor, refusalNow, refusalOf } from './rate-limit.js';
-import { allowedMethods, modeOf, routerAllow, type AnyEndpoint, type Registry } from './registry.js';
-import type { RateCheck, RateDecision, RateWaiter, Store } from './store/types.js';
+import { parseParams, splitQuery } from '../primitives/params.js';
+import { ClientChecks, refusalFor, refusalNow, refusalOf } from '../registry/rate-limit.js';
+import { allowedMethods, modeOf, routerAllow, type AnyEndpoint, type Registry } from '../registry/registry.js';
+import type { RateCheck, RateDecision, RateWaiter, Store } from '../store/types.js';
 
 /** The parts of a request the pipeline reads, whichever transport parsed it. */
 export interface IncomingRequest {
@@ -72,7 +72,7 @@ export interface PipelineOptions<Ctx> {
 }
 
 /**
- * A page of the hub beside its catalog (shared/compare/page.ts): like `/`
+ * A page of the hub beside its catalog (shared/hub/compare/page.ts): like `/`
  * and /openapi.json not a registry endpoint (one at its path would win),
  * GET and HEAD only, counted by the general limit, answered asynchronously.
  */

@@ -2,7 +2,7 @@
 // host, is published here once. Metrics and tests subscribe; when nobody does,
 // the pipeline allocates nothing for it (undici's diagnostics-channel idea).
 import diagnosticsChannel from 'node:diagnostics_channel';
-import type { HostName } from './config.js';
+import type { HostName } from '../config/config.js';
 
 /** What the pipeline decided for the request. */
 export type Outcome =

@@ -2,15 +2,14 @@
 // message naming the variable), listen, report readiness, and on SIGTERM or
 // SIGINT stop accepting and let in-flight responses finish (bounded), then
 // close the process's store.
-import type { Server } from 'node:net';
-import { ConfigError, loadConfig, type Config, type HostName } from './config.js';
-import { createLogger, type Logger } from './log.js';
+import { ConfigError, loadConfig, type Config, type HostName } from '../config/config.js';
+import { createLogger, type Logger } from '../config/log.js';
 import { AdminServer } from './admin.js';
 import { Metrics } from './metrics.js';
-import { observe } from './observe.js';
+import { observe } from '../pipeline/observe.js';
 import { missingNodeFlags } from './node-flags.js';
-import { createStore } from './store/index.js';
-import type { Store } from './store/types.js';
+import { createStore } from '../store/index.js';
+import type { Store } from '../store/types.js';
 
 export interface Service {
   listen(port: number, host: string): Promise<number>;
@@ -27,26 +26,6 @@ export interface ReadyMessage {
   readonly service: HostName;
   readonly port: number;
   readonly url: string;
-}
-
-/**
- * The accept queue asked of the kernel (it caps it at net.core.somaxconn). A
- * proxy in front opens a replica's connections in bursts: past node's default
- * of 511, SYNs are dropped and the client or HAProxy waits out a retransmit or
- * its connect timeout before a retry.
- */
-export const LISTEN_BACKLOG = 4096;
-
-/** Listens and resolves with the bound port (the real one when `port` is 0); rejects on EADDRINUSE and the like. */
-export function listenOn(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
-      server.off('error', reject);
-      const address = server.address();
-      resolve(typeof address === 'object' && address ? address.port : port);
-    });
-  });
 }
 
 /** Loads config or exits 2 with the reason; the one place a service reads process.env. */
@@ -139,7 +118,7 @@ export async function runService(
   const config = configOrExit();
   const logger = createLogger(name, config.logLevel);
   const missing = missingNodeFlags(name);
-  if (missing.length > 0) logger.warn({ missing }, `started without the node flags ${name} is tuned for (shared/node-flags.ts): ${missing.join(' ')}`);
+  if (missing.length > 0) logger.warn({ missing }, `started without the node flags ${name} is tuned for (shared/runtime/node-flags.ts): ${missing.join(' ')}`);
   let started: StartedService;
   try {
     started = await startService(create, portOf, config, logger, name);

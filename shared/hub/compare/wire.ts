@@ -3,7 +3,7 @@
 // byte bound. No HTTP client here: a client would hide the very lies the
 // compare is there to show (a short body, a reset, a second Content-Length).
 import net from 'node:net';
-import type { HostPort } from '../config.js';
+import type { HostPort } from '../../config/config.js';
 import { responseComplete } from './response.js';
 
 /** Where one side of a compare is fetched, and the request that goes there. */

@@ -2,8 +2,8 @@
 // (one inline style allowed by its hash, no script, nothing fetched), with a
 // form to ask for another path.
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../catalog.js';
-import type { ParamErrorBody } from '../params.js';
+import { escapeHtml } from '../../primitives/html.js';
+import type { ParamErrorBody } from '../../primitives/params.js';
 import type { CompareReport, HeadLineReport, SideReport } from './report.js';
 import type { WireLimits } from './wire.js';
 

@@ -4,7 +4,7 @@
 // on a public port still reaches the catalog.
 import http from 'node:http';
 import type { Metrics } from './metrics.js';
-import { listenOn } from './run.js';
+import { listenOn } from './listen.js';
 
 export class AdminServer {
   readonly server: http.Server;

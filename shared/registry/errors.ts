@@ -1,9 +1,9 @@
 // Real failures (DESIGN §5): the one table of error codes and the one builder
 // of their JSON bodies, for both transports. They never carry X-Chaos-* lines,
 // so a monitor can tell them from the chaos we serve on purpose.
-import type { HeaderList } from './headers.js';
-import { jsonBody } from './json.js';
-import type { RateCheck, RateDecision } from './store/types.js';
+import type { HeaderList } from '../primitives/headers.js';
+import { jsonBody } from '../primitives/json.js';
+import type { RateCheck, RateDecision } from '../store/types.js';
 
 /** Stable `error` codes by status, for the router, the parsers and the edge. */
 export const ERROR_CODES = {

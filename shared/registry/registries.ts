@@ -1,7 +1,7 @@
 // The three hosts' registries, built together so that every declared twin is
 // checked against the registry of the host it lives on (DESIGN §3): a twin
 // that does not resolve stops start-up, with every problem listed.
-import type { HostName } from './config.js';
+import type { HostName } from '../config/config.js';
 import { randomPool } from './random-pick.js';
 import { counterpartOf, Registry, RegistryError, type AnyEndpoint } from './registry.js';
 

@@ -2,9 +2,10 @@
 // list): the data the JSON form serves and the pages (catalog-page.ts) show,
 // with each endpoint's ready example. Built once at start-up; `/` serves it
 // with 200 and every unknown path falls through to it with 404.
-import type { Config, HostName, PublicUrls } from './config.js';
-import type { Param } from './params.js';
-import { allowedMethods, counterpartOf, modeParamOf, type AnyEndpoint, type Method, type Registry } from './registry.js';
+import type { Config, HostName, PublicUrls } from '../config/config.js';
+import type { Param } from '../primitives/params.js';
+import { escapeHtml } from '../primitives/html.js';
+import { allowedMethods, counterpartOf, modeParamOf, type AnyEndpoint, type Method, type Registry } from '../registry/registry.js';
 
 export interface CatalogParam {
   readonly name: string;
@@ -70,7 +71,7 @@ export function hostUrl(host: HostName, urls: PublicUrls): string {
   return urls[HOST_URL[host]];
 }
 
-/** Where each host serves its OpenAPI document (shared/openapi.ts), beside this catalog. */
+/** Where each host serves its OpenAPI document (shared/catalog/openapi.ts), beside this catalog. */
 export const OPENAPI_PATH = '/openapi.json';
 
 /**
@@ -206,10 +207,6 @@ export function buildCatalog<Ctx>(registry: Registry<Ctx>, config: Config): Cata
       })),
     })),
   };
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Both renderings, encoded once (catalogBodies in catalog-page.ts, hubBodies in hub.ts). */
