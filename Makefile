@@ -4,27 +4,56 @@ SHELL := /bin/bash
 
 STAMP := node_modules/.install-stamp
 
-.PHONY: help up ports stack-tools test build deps tools held-client bench clean readme
+# The Node.js of every target: the machine's when it is 24 or newer, else the
+# pinned runtime scripts/runtime.sh installs into .runtime/ (one line says so).
+# It goes first on PATH, so npm and npx (#!/usr/bin/env node) run on it too.
+NODE_GOALS := up build deps test bench held-client readme
+ifneq ($(filter $(NODE_GOALS),$(MAKECMDGOALS)),)
+RUNTIME_BIN := $(shell bash scripts/runtime.sh)
+ifneq ($(.SHELLSTATUS),0)
+$(error no usable Node.js runtime (see the line above))
+endif
+ifneq ($(RUNTIME_BIN),)
+export PATH := $(RUNTIME_BIN):$(PATH)
+endif
+endif
+
+# What the build compiles: a build is skipped while dist/ is newer than all of it.
+BUILD_INPUTS := services shared proxy scripts bench tests tsconfig.json package.json package-lock.json
+
+.PHONY: help up down ports stack-tools test build deps tools held-client bench clean readme
+
+# make up DETACH=1 runs the stack in the background (output and PID in RUN_DIR); make down stops it.
+RUN_DIR ?= .run
+export RUN_DIR
+ifeq ($(filter-out 0,$(DETACH)),)
+UP_COMMAND := node dist/services/main.js
+else
+UP_COMMAND := bash scripts/up-detached.sh
+endif
 
 help:
 	@echo "make up     install, build and run the stack: HAProxy on :8080 in front of Redis and 2 replicas of each"
 	@echo "            service when haproxy and redis-server are installed, else chaos :8081, control :8082,"
 	@echo "            bots :8083 (STACK=full installs them as root; STACK=embedded forces the direct ports)"
+	@echo "            DETACH=1 runs it in the background (output in .run/make-up.log); make down stops it"
+	@echo "make down   stop the stack make up DETACH=1 started, letting in-flight responses finish"
 	@echo "make test   install what the tests need and run every test"
 	@echo "make bench  run the benchmarks in bench/ (not part of make test)"
 
 $(STAMP): package.json package-lock.json
-	@command -v node >/dev/null || { echo "node (>= 20) is required: apt-get install -y nodejs npm" >&2; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 deps: $(STAMP)
 
-# Builds into a fresh directory and swaps it in, so a running stack's files are never removed mid-run.
+# Builds into a fresh directory and swaps it in, so a running stack's files are never removed mid-run;
+# skipped when dist/ is newer than every input (its stamp is taken when the build starts).
 build: deps
-	@rm -rf dist.next
-	npx tsc -p tsconfig.json --outDir dist.next
-	@rm -rf dist.old && { [ ! -d dist ] || mv dist dist.old; } && mv dist.next dist && rm -rf dist.old
+	@if bash scripts/build-fresh.sh dist/.build-stamp $(BUILD_INPUTS); then echo "dist/ is newer than every source: build skipped"; else \
+	  rm -rf dist.next && mkdir dist.next && touch dist.next/.build-stamp && \
+	  echo "npx tsc -p tsconfig.json --outDir dist.next" && npx tsc -p tsconfig.json --outDir dist.next && \
+	  rm -rf dist.old && { [ ! -d dist ] || mv dist dist.old; } && mv dist.next dist && rm -rf dist.old; fi
 
 # System tools the tests drive: curl checks the headline lies as a user sees them;
 # redis-server backs the shared-store tests (they start their own on a free port);
@@ -37,7 +66,11 @@ tools:
 # Ports first (before anything is built), then the build, then the tools the
 # full stack needs when STACK=full asks for it (installed as root, or named).
 up: ports build stack-tools
-	node dist/services/main.js
+	$(UP_COMMAND)
+
+# Stops the stack make up DETACH=1 started, waiting for its drain (a clear line when none runs).
+down:
+	@bash scripts/down.sh
 
 ports:
 	@bash scripts/check-ports.sh
@@ -61,7 +94,7 @@ bench: held-client
 	@bash bench/run.sh
 
 clean:
-	rm -rf dist dist.next dist.old .tap node_modules
+	rm -rf dist dist.next dist.old .tap node_modules .runtime
 
 # Regenerates README.md's endpoint tables from the registries.
 readme: build

@@ -7,6 +7,8 @@
 # node flags on. BENCH_REDIS=1 puts both on a Redis store (a redis-server
 # started on a free port, on core 0 too, each with its own key prefix) and adds
 # redis-server's CPU per request to each line.
+# BENCH_BEFORE_NODE=/path/to/node runs the "before" side on another Node.js
+# (BENCH_BEFORE_DIST=dist BENCH_BEFORE_NODE=/usr/bin/node: this build on two runtimes).
 # Usage (after make build): BENCH_BEFORE_DIST=/path/to/other/dist bash bench/ab.sh '/status/200' [rounds=6] [seconds=3]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,11 +44,12 @@ if [[ "${BENCH_REDIS:-}" == 1 ]]; then
   before_store=(REDIS_URL="redis://127.0.0.1:$pr" REDIS_PREFIX=before:)
   after_store=(REDIS_URL="redis://127.0.0.1:$pr" REDIS_PREFIX=after:)
 fi
-env "${env[@]}" "${before_store[@]}" CHAOS_PORT="$pb" METRICS_PORT="$mb" taskset -c 0 node "${before_flags[@]}" "$before/services/chaos/main.js" >/dev/null 2>&1 &
+env "${env[@]}" "${before_store[@]}" CHAOS_PORT="$pb" METRICS_PORT="$mb" taskset -c 0 "${BENCH_BEFORE_NODE:-node}" "${before_flags[@]}" "$before/services/chaos/main.js" >/dev/null 2>&1 &
 before_pid=$!
 env "${env[@]}" "${after_store[@]}" CHAOS_PORT="$pa" METRICS_PORT="$ma" taskset -c 0 node "${flags[@]}" dist/services/chaos/main.js >/dev/null 2>&1 &
 after_pid=$!
 trap 'kill $before_pid $after_pid $redis_pid 2>/dev/null || true' EXIT
+echo "before: $("${BENCH_BEFORE_NODE:-node}" --version) ${before_flags[*]} $before; after: $(node --version) ${flags[*]} dist"
 for port in "$pb" "$pa"; do
   wait_port "$port"
   taskset -c 1 wrk -t1 -c64 -d2s "http://127.0.0.1:$port$path" >/dev/null

@@ -17,7 +17,7 @@ import { renderPrometheusConfig } from './prometheus-config.js';
 import { loadConfig, type Config, type Env, type HostName } from '../shared/config/config.js';
 import { NODE_FLAGS } from '../shared/runtime/node-flags.js';
 import { configOrExit, processEnv, type ReadyMessage } from '../shared/runtime/run.js';
-import { freeLoopbackPorts, portAccepts, redisAnswers, Supervisor, type ProcessSpec } from './supervisor.js';
+import { followingParent, freeLoopbackPorts, portAccepts, redisAnswers, Supervisor, type ProcessSpec } from './supervisor.js';
 
 const SERVICES: readonly HostName[] = ['chaos', 'control', 'bots'];
 const PORT_VARIABLE: Record<HostName, string> = { chaos: 'CHAOS_PORT', control: 'CONTROL_PORT', bots: 'BOTS_PORT' };
@@ -47,7 +47,8 @@ function serviceSpec(name: string, service: HostName, env: Env, onReady?: (m: Re
     stopPhase: 1,
     stopSignal: 'SIGTERM',
     start: () =>
-      fork(fileURLToPath(new URL(`./${service}/main.js`, import.meta.url)), [], { env, execArgv: [...NODE_FLAGS[service]], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }),
+      // detached: a group of its own, out of reach of a terminal's Ctrl-C (supervisor.ts says why); it stops when the IPC channel closes.
+      fork(fileURLToPath(new URL(`./${service}/main.js`, import.meta.url)), [], { env, execArgv: [...NODE_FLAGS[service]], stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true }),
     ready: (child) =>
       new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${name} not ready after ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
@@ -67,7 +68,8 @@ function programSpec(name: string, command: string, args: readonly string[], por
     name,
     stopPhase,
     stopSignal,
-    start: (): ChildProcess => spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] }),
+    // A group of its own (no Ctrl-C from the terminal), SIGTERMed by the kernel if the supervisor dies.
+    start: (): ChildProcess => spawn(...followingParent(command, args), { stdio: ['ignore', 'pipe', 'pipe'], detached: true }),
     ready: () => portAccepts(port, START_TIMEOUT_MS),
   };
 }
@@ -92,6 +94,7 @@ async function runEmbedded(env: Env, config: Config, note: string | undefined): 
   out(
     `\nChaos Endpoint Service is up (embedded default: ${config.redisUrl ? 'state shared on Redis' : 'in-memory store'}, direct ports)\n` +
       SERVICES.map((s) => `  ${s.padEnd(8)} ${urls.get(s)}/`).join('\n') +
+      `\n  hub      ${config.urls.hub}/   (the catalog of all three hosts, answered by control)` +
       (config.metricsPort > 0 ? `\n  admin    http://127.0.0.1:${config.metricsPort}…${config.metricsPort + 2} /metrics /healthz /readyz (chaos, control, bots)` : '') +
       `\nTry: curl -v ${urls.get('chaos')}/truncate   (its twin: curl -v ${urls.get('control')}/truncate)\n` +
       (note ? `${note}\n` : '') +

@@ -4,8 +4,16 @@
 // phase by phase, on Ctrl-C or SIGTERM. A process that dies before it was
 // ever ready (a port taken, a bad setting) stops the whole stack instead of
 // restarting forever.
+//
+// Every child runs in a process group of its own (`detached`), so a
+// terminal's Ctrl-C, which signals the whole foreground group, reaches the
+// supervisor alone and the children get only its phased stop (HAProxy soft,
+// replicas drained, Redis last). The other half of that choice: a supervisor
+// killed outright (SIGKILL) can no longer take its group down, so each child
+// follows its parent by itself. The services stop (draining) when their IPC
+// channel closes; the programs are started under `setpriv --pdeathsig`.
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { createInterface } from 'node:readline';
 
@@ -147,6 +155,20 @@ function stopChild(child: ChildProcess, signal: NodeJS.Signals, graceMs: number)
     });
     child.kill(signal);
   });
+}
+
+/** Where util-linux puts setpriv (no PATH lookup: nothing here reads the environment). */
+const SETPRIV_PATHS = ['/usr/bin/setpriv', '/bin/setpriv'];
+const setpriv = SETPRIV_PATHS.find((path) => existsSync(path));
+
+/**
+ * The command line that runs `command` so that the kernel sends it
+ * `signal` when the supervisor dies, however it dies (PR_SET_PDEATHSIG,
+ * kept across exec; the process is `command` itself, setpriv execs it).
+ * Without setpriv (not Linux) the command runs as it is.
+ */
+export function followingParent(command: string, args: readonly string[], signal: NodeJS.Signals = 'SIGTERM'): [string, string[]] {
+  return setpriv ? [setpriv, ['--pdeathsig', signal, '--', command, ...args]] : [command, [...args]];
 }
 
 /** Resolves once `port` accepts a connection on loopback; rejects after `timeoutMs`. */

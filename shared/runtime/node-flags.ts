@@ -15,6 +15,9 @@
 // burst's p99 fell to 7–9 ms, at a cost of 0–4 % of keep-alive req/s. Control
 // and bots run with node's defaults: on bots a 2 MiB young generation cost
 // 20 % of req/s.
+// Still true on Node 24 (V8 13.6): the young generation is still scavenged by
+// default (--minor-ms off) in semi-spaces that grow to 16 MiB, and the flag
+// kept 7 MiB per 1000 held responses against 10.5 with the defaults (bench/README.md, issue 25).
 import type { HostName } from '../config/config.js';
 
 export const NODE_FLAGS: Readonly<Record<HostName, readonly string[]>> = {

@@ -4,7 +4,7 @@
 // the client address the limiter sees is the real client's; a replica killed
 // under load costs only its own in-flight requests and comes back.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,21 +22,39 @@ function promtoolCheck(file: string): Promise<{ code: number; output: string }> 
   });
 }
 
+/** Every folder the checks below made in the system temporary directory: each is removed after its check. */
+const checkDirs: string[] = [];
+
+/** Runs `check` on `text` written to a file `name` in a fresh temporary folder, then removes the folder. */
+async function withTempFile<T>(prefix: string, name: string, text: string, check: (file: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  checkDirs.push(dir);
+  try {
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    return await check(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 t.test('the Prometheus configurations pass promtool', async (t) => {
-  const local = join(mkdtempSync(join(tmpdir(), 'prometheus-check-')), 'prometheus.yml');
-  writeFileSync(local, renderPrometheusConfig({ replicas: [{ name: 'chaos.1', service: 'chaos', port: 9101 }, { name: 'control.1', service: 'control', port: 9201 }], haproxyPort: 8404 }));
-  for (const [name, file] of [['the local stack', local], ['compose', fileURLToPath(new URL('../../../deploy/prometheus/prometheus.yml', import.meta.url))]]) {
-    const { code, output } = await promtoolCheck(file as string);
-    t.equal(code, 0, `${name}: ${output.trim().split('\n').slice(-2).join(' / ')}`);
+  const local = renderPrometheusConfig({ replicas: [{ name: 'chaos.1', service: 'chaos', port: 9101 }, { name: 'control.1', service: 'control', port: 9201 }], haproxyPort: 8404 });
+  const compose = fileURLToPath(new URL('../../../deploy/prometheus/prometheus.yml', import.meta.url));
+  for (const [name, result] of [
+    ['the local stack', await withTempFile('prometheus-check-', 'prometheus.yml', local, promtoolCheck)],
+    ['compose', await promtoolCheck(compose)],
+  ] as const) {
+    t.equal(result.code, 0, `${name}: ${result.output.trim().split('\n').slice(-2).join(' / ')}`);
   }
 });
 
 function haproxyCheck(text: string): Promise<{ code: number; output: string }> {
-  const file = join(mkdtempSync(join(tmpdir(), 'haproxy-check-')), 'haproxy.cfg');
-  writeFileSync(file, text);
-  return new Promise((resolve) => {
-    execFile('haproxy', ['-c', '-f', file], (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }));
-  });
+  return withTempFile('haproxy-check-', 'haproxy.cfg', text, (file) =>
+    new Promise((resolve) => {
+      execFile('haproxy', ['-c', '-f', file], (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }));
+    }),
+  );
 }
 
 t.test('the generated configuration', async (t) => {
@@ -72,6 +90,11 @@ t.test('the generated configuration', async (t) => {
   t.throws(() => renderHaproxyConfig({ ...EXAMPLE_PLAN, hosts: { ...EXAMPLE_PLAN.hosts, chaos: 'chaos.localhost evil' } }), /not a host name/);
   t.throws(() => renderHaproxyConfig({ ...EXAMPLE_PLAN, replicas: { ...EXAMPLE_PLAN.replicas, chaos: [] } }), /no chaos replica/);
   t.throws(() => renderHaproxyConfig({ ...EXAMPLE_PLAN, replicas: { ...EXAMPLE_PLAN.replicas, chaos: { dns: 'chaos 8081', max: 2 } } }), /not a name:port/);
+});
+
+t.test('the configuration checks leave no folder in the system temporary directory', async (t) => {
+  t.ok(checkDirs.some((dir) => dir.includes('haproxy-check-')) && checkDirs.some((dir) => dir.includes('prometheus-check-')), `both checks ran: ${checkDirs.length} folders`);
+  t.same(checkDirs.filter((dir) => existsSync(dir)), [], 'each was removed after its check');
 });
 
 const withoutDate = (data: Buffer): string => data.toString('latin1').replace(/\r?\nDate: [^\r\n]*/gi, '');

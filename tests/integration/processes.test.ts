@@ -8,7 +8,7 @@ t.test('SIGTERM: stop accepting, finish the in-flight response, exit 0', async (
   const port = await freePort();
   const svc = spawnNode('services/chaos/main.js', { CHAOS_PORT: String(port) });
   t.teardown(() => svc.child.kill('SIGKILL'));
-  await waitForPort(port);
+  await waitForPort(port, 60_000);
   const inFlight = rawExchange(port, get('/slow?ms=800'), { until: completeByLength, timeoutMs: 5000 });
   await new Promise((r) => setTimeout(r, 200));
   svc.child.kill('SIGTERM');
@@ -26,7 +26,7 @@ t.test('the grace is bounded: a response still running is cut, exit 0', async (t
   const port = await freePort();
   const svc = spawnNode('services/chaos/main.js', { CHAOS_PORT: String(port), SHUTDOWN_GRACE_MS: '300' });
   t.teardown(() => svc.child.kill('SIGKILL'));
-  await waitForPort(port);
+  await waitForPort(port, 60_000);
   const inFlight = rawExchange(port, get('/slow?ms=10000'), { timeoutMs: 5000 });
   await new Promise((r) => setTimeout(r, 100));
   const start = performance.now();
@@ -42,7 +42,7 @@ t.test('a service started without the node flags it is tuned for says so once at
     const port = await freePort();
     const svc = spawnNode('services/chaos/main.js', { CHAOS_PORT: String(port), LOG_LEVEL: 'warn' }, flags);
     t.teardown(() => svc.child.kill('SIGKILL'));
-    await waitForPort(port);
+    await waitForPort(port, 60_000);
     svc.child.kill('SIGTERM');
     t.same(await svc.exited, { code: 0, signal: null });
     const warnings = svc.stdout().split('\n').filter((line) => line.includes('started without the node flags'));
@@ -58,7 +58,7 @@ t.test('control and bots stop on SIGTERM with idle keep-alive connections open',
     const port = await freePort();
     const svc = spawnNode(`services/${name}/main.js`, { [variable]: String(port) });
     t.teardown(() => svc.child.kill('SIGKILL'));
-    await waitForPort(port);
+    await waitForPort(port, 60_000);
     const idle = rawExchange(port, get('/'), { timeoutMs: 5000 });
     await new Promise((r) => setTimeout(r, 100));
     svc.child.kill('SIGTERM');
@@ -71,12 +71,15 @@ t.test('make up: the supervisor starts three processes, prints URLs, stops all o
   const [chaos, control, bots] = [await freePort(), await freePort(), await freePort()];
   const svc = spawnNode('services/main.js', { STACK: 'embedded', CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots) });
   t.teardown(() => svc.child.kill('SIGKILL'));
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 60_000; // three processes start one after another: about 8 s on a busy 2-core machine
   while (!svc.stdout().includes('Ctrl-C stops all three') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   const out = svc.stdout();
   t.match(out, `chaos    http://127.0.0.1:${chaos}/`);
   t.match(out, `control  http://127.0.0.1:${control}/`);
   t.match(out, `bots     http://127.0.0.1:${bots}/`);
+  t.match(out, `hub      http://localhost:${control}/`, 'the banner names the hub too');
+  const hub = await rawExchange(control, get('/', { Host: `localhost:${control}`, Accept: 'application/json' }), { until: completeByLength });
+  t.equal(parseHead(hub.data).status, 200, 'and the hub answers there');
   for (const port of [chaos, control, bots]) {
     const head = parseHead((await rawExchange(port, get('/'), { until: completeByLength })).data);
     t.equal(head.status, 200, `catalog on ${port}`);
@@ -104,7 +107,7 @@ t.test('a port in use is a clear start-up error', async (t) => {
   const port = await freePort();
   const first = spawnNode('services/chaos/main.js', { CHAOS_PORT: String(port) });
   t.teardown(() => first.child.kill('SIGKILL'));
-  await waitForPort(port);
+  await waitForPort(port, 60_000);
   const second = spawnNode('services/chaos/main.js', { CHAOS_PORT: String(port) });
   t.teardown(() => second.child.kill('SIGKILL'));
   t.equal((await second.exited).code, 1);

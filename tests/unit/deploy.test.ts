@@ -357,6 +357,12 @@ t.test('probes, draining and resources', async (t) => {
   t.match(dockerfile, /HEALTHCHECK[^\n]*\n?[^\n]*\/healthz/, 'the image checks /healthz');
   t.match(dockerfile, /^USER (?!root|0\b)\S+$/m, 'the image runs as a non-root user');
   t.equal(dockerfile.match(/^FROM /gm)?.length, 2, 'two stages');
+  // The image runs the Node.js line the project runs on everywhere else: engines' minimum and the pinned runtime's major.
+  const engines = /^>=(\d+)$/.exec(String(obj(JSON.parse(read('package.json')).engines).node))?.[1];
+  const pinned = /^PINNED=(\d+)\./m.exec(read('scripts/runtime.sh'))?.[1];
+  t.equal(pinned, engines, `the pinned runtime (scripts/runtime.sh) is of the engines line, node ${engines}`);
+  const bases = [...dockerfile.matchAll(/^FROM node:(\d+)[.\w-]* AS \w+$/gm)].map((m) => m[1]);
+  t.same(bases, [engines, engines], `both stages build FROM node:${engines}`);
   t.match(dockerfile, /npm ci --omit=dev/, 'production dependencies only at run time');
   t.match(dockerfile, /RUN npx tsc -p tsconfig.json/);
   const entrypoint = read('deploy/entrypoint.sh');
