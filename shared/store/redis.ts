@@ -337,6 +337,22 @@ export class RedisStore implements Store {
    * failed first or `timeoutMs` passed. Never rejects.
    */
   whenReady(timeoutMs: number): Promise<boolean> {
+    const client = this.client;
+    if (client instanceof Cluster) {
+      // Ready once every master answers: a cluster is ready when one node has given the slot map,
+      // and a command meeting another node's connection still being opened would fail.
+      const deadline = Date.now() + timeoutMs;
+      return this.#whenClientReady(timeoutMs).then(async (ready) => {
+        if (!ready) return false;
+        const masters = client.nodes('master').map((node) => node.ping());
+        const timeout = new Promise<'timeout'>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now()), 'timeout').unref());
+        return (await Promise.race([Promise.all(masters).then(() => 'ok' as const, () => 'failed' as const), timeout])) === 'ok';
+      });
+    }
+    return this.#whenClientReady(timeoutMs);
+  }
+
+  #whenClientReady(timeoutMs: number): Promise<boolean> {
     if (this.ready) return Promise.resolve(true);
     if (this.#closed) return Promise.resolve(false);
     return new Promise((resolve) => {
