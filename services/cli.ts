@@ -22,6 +22,9 @@ Environment (a bad value stops start-up with exit 2, naming the variable):
   CHAOS_PORT, CONTROL_PORT, BOTS_PORT   ports of the three hosts (8081, 8082, 8083; 0: a free one)
   BIND_ADDRESS              address to listen on (127.0.0.1; 0.0.0.0 for every address)
   REDIS_URL                 redis://host:port[/db], rediss://… or a unix socket: shared state (unset: in memory)
+  REDIS_SENTINELS           host:port,… of Redis Sentinels, instead of REDIS_URL (with REDIS_SENTINEL_NAME)
+  REDIS_SENTINEL_NAME       the master's name the sentinels watch
+  REDIS_CLUSTER_NODES       host:port,… of Redis Cluster nodes, instead of REDIS_URL
   REDIS_PREFIX              prepended to every Redis key (chaos:)
   RATE_LIMIT_GENERAL        requests per client per 60 s, per host (60; 0: off)
   RATE_LIMIT_INFINITE       requests per client per 60 s under /infinite (10; 0: off)

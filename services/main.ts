@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderHaproxyConfig } from '../proxy/haproxy-config.js';
 import { renderPrometheusConfig } from './prometheus-config.js';
-import { loadConfig, type Config, type Env, type HostName } from '../shared/config/config.js';
+import { loadConfig, usesRedis, type Config, type Env, type HostName } from '../shared/config/config.js';
 import { NODE_FLAGS } from '../shared/runtime/node-flags.js';
 import { configOrExit, processEnv, type ReadyMessage } from '../shared/runtime/run.js';
 import { followingParent, freeLoopbackPorts, portAccepts, redisAnswers, Supervisor, type ProcessSpec } from './supervisor.js';
@@ -92,7 +92,7 @@ async function runEmbedded(env: Env, config: Config, note: string | undefined): 
     await supervisor.add(serviceSpec(service, service, serviceEnv, (m) => urls.set(service, m.url)));
   }
   out(
-    `\nChaos Endpoint Service is up (embedded default: ${config.redisUrl ? 'state shared on Redis' : 'in-memory store'}, direct ports)\n` +
+    `\nChaos Endpoint Service is up (embedded default: ${usesRedis(config) ? 'state shared on Redis' : 'in-memory store'}, direct ports)\n` +
       SERVICES.map((s) => `  ${s.padEnd(8)} ${urls.get(s)}/`).join('\n') +
       `\n  hub      ${config.urls.hub}/   (the catalog of all three hosts, answered by control)` +
       (config.metricsPort > 0 ? `\n  admin    http://127.0.0.1:${config.metricsPort}…${config.metricsPort + 2} /metrics /healthz /readyz (chaos, control, bots)` : '') +
@@ -137,8 +137,8 @@ async function runFull(userEnv: Env, base: Config): Promise<void> {
   const config = loadConfig(env);
 
   let redisNote: string;
-  if (config.redisUrl) {
-    redisNote = 'state shared on the Redis REDIS_URL names';
+  if (usesRedis(config)) {
+    redisNote = 'state shared on the Redis that REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES names';
   } else {
     env.REDIS_URL = `redis://127.0.0.1:${redisPort}`;
     redisNote = `state shared on Redis 127.0.0.1:${redisPort} (no persistence)`;
@@ -220,7 +220,7 @@ async function runFull(userEnv: Env, base: Config): Promise<void> {
 }
 
 function missingTools(config: Config): string[] {
-  return [['haproxy', 'haproxy'], ...(config.redisUrl ? [] : [['redis-server', 'redis-server']])].flatMap(([command, pkg]) =>
+  return [['haproxy', 'haproxy'], ...(usesRedis(config) ? [] : [['redis-server', 'redis-server']])].flatMap(([command, pkg]) =>
     installed(command as string, config.programPath) ? [] : [pkg as string],
   );
 }

@@ -22,6 +22,10 @@ export interface Config {
   /** Admin (metrics) port of the first process; 0 turns the admin listener off. */
   readonly metricsPort: number;
   readonly redisUrl: string | undefined;
+  /** REDIS_SENTINELS + REDIS_SENTINEL_NAME: the master is found through these sentinels (instead of REDIS_URL). */
+  readonly redisSentinel: { readonly sentinels: readonly HostPort[]; readonly name: string } | undefined;
+  /** REDIS_CLUSTER_NODES: seed nodes of a Redis Cluster (instead of REDIS_URL). */
+  readonly redisClusterNodes: readonly HostPort[] | undefined;
   /** Prepended to every Redis key (REDIS_PREFIX, default `chaos:`), so several deployments can share one Redis. */
   readonly redisPrefix: string;
   readonly rateLimit: { readonly general: number; readonly infinite: number };
@@ -185,6 +189,62 @@ function readHostPort(env: Env, name: string): HostPort | undefined {
   return Object.freeze({ host, port });
 }
 
+/** A comma-separated list of host:port (REDIS_SENTINELS, REDIS_CLUSTER_NODES), at least one, no repeats. */
+function readHostPortList(env: Env, name: string): readonly HostPort[] | undefined {
+  const raw = readOptional(env, name);
+  if (raw === undefined) return undefined;
+  const accepted = 'a comma-separated list of host:port (such as 10.0.0.1:26379,10.0.0.2:26379,[fd00::3]:26379), without repeats';
+  const entries = raw.split(',').map((entry) => entry.trim());
+  if (entries.some((entry) => entry === '') || entries.length > 64 || new Set(entries).size !== entries.length) throw new ConfigError(name, accepted, raw);
+  return Object.freeze(
+    entries.map((entry) => {
+      try {
+        return readHostPort({ [name]: entry }, name) as HostPort;
+      } catch {
+        throw new ConfigError(name, accepted, raw);
+      }
+    }),
+  );
+}
+
+/**
+ * Where the shared store is: at most one of REDIS_URL, REDIS_SENTINELS (with
+ * REDIS_SENTINEL_NAME) and REDIS_CLUSTER_NODES. Two at once is refused rather
+ * than one picked: either choice would surprise someone.
+ */
+function readRedisTopology(env: Env, prefix: string): Pick<Config, 'redisUrl' | 'redisSentinel' | 'redisClusterNodes'> {
+  const redisUrl = readRedisUrl(env, 'REDIS_URL');
+  const sentinels = readHostPortList(env, 'REDIS_SENTINELS');
+  const sentinelName = readOptional(env, 'REDIS_SENTINEL_NAME');
+  const clusterNodes = readHostPortList(env, 'REDIS_CLUSTER_NODES');
+  const given = [redisUrl && 'REDIS_URL', sentinels && 'REDIS_SENTINELS', clusterNodes && 'REDIS_CLUSTER_NODES'].filter((v): v is string => Boolean(v));
+  if (given.length > 1) {
+    // Named by the second: never REDIS_URL, whose value may hold a password.
+    const second = given[1] as string;
+    throw new ConfigError(second, `one Redis topology: REDIS_URL, REDIS_SENTINELS (with REDIS_SENTINEL_NAME) or REDIS_CLUSTER_NODES, not ${given.join(' and ')}`, env[second] ?? '');
+  }
+  if (sentinelName !== undefined && sentinels === undefined) {
+    throw new ConfigError('REDIS_SENTINEL_NAME', 'set together with REDIS_SENTINELS (the sentinels that know this master)', sentinelName);
+  }
+  if (sentinels !== undefined && (sentinelName === undefined || !/^[A-Za-z0-9._-]{1,64}$/.test(sentinelName))) {
+    throw new ConfigError('REDIS_SENTINEL_NAME', 'the master name the sentinels monitor (1 to 64 characters from A-Z a-z 0-9 . _ -, such as mymaster), required with REDIS_SENTINELS', sentinelName ?? '');
+  }
+  // Redis Cluster hashes the first {…} of a key: a brace in the prefix would put every key on one node.
+  if (clusterNodes !== undefined && /[{}]/.test(prefix)) {
+    throw new ConfigError('REDIS_PREFIX', 'no { or } with REDIS_CLUSTER_NODES (every key carries its own hash tag; a brace in the prefix would put all keys in one slot)', prefix);
+  }
+  return {
+    redisUrl,
+    redisSentinel: sentinels !== undefined && sentinelName !== undefined ? Object.freeze({ sentinels, name: sentinelName }) : undefined,
+    redisClusterNodes: clusterNodes,
+  };
+}
+
+/** Whether state is shared on Redis (any topology) rather than kept in each process. */
+export function usesRedis(config: Pick<Config, 'redisUrl' | 'redisSentinel' | 'redisClusterNodes'>): boolean {
+  return config.redisUrl !== undefined || config.redisSentinel !== undefined || config.redisClusterNodes !== undefined;
+}
+
 function readOptional(env: Env, name: string): string | undefined {
   const raw = env[name];
   return raw === undefined || raw === '' ? undefined : raw;
@@ -218,11 +278,11 @@ export function loadConfig(env: Env): Config {
     identity: readUrl(env, 'PUBLIC_IDENTITY_URL', `http://identity.localhost:${ports.control}`),
     agents: readUrl(env, 'PUBLIC_AGENTS_URL', `http://agents.localhost:${ports.control}`),
   };
-  const redisUrl = readRedisUrl(env, 'REDIS_URL');
   const redisPrefix = readOptional(env, 'REDIS_PREFIX') ?? 'chaos:';
   if (!/^[A-Za-z0-9:_.{}-]{1,64}$/.test(redisPrefix)) {
     throw new ConfigError('REDIS_PREFIX', '1 to 64 characters from A-Z a-z 0-9 : _ . - { }, such as chaos:', redisPrefix);
   }
+  const redis = readRedisTopology(env, redisPrefix);
   const logLevelRaw = env.LOG_LEVEL || 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevelRaw)) {
     throw new ConfigError('LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`, logLevelRaw);
@@ -248,7 +308,7 @@ export function loadConfig(env: Env): Config {
     bindAddress,
     ports: Object.freeze(ports),
     metricsPort: readInt(env, 'METRICS_PORT', 0, 0, 65535),
-    redisUrl,
+    ...redis,
     redisPrefix,
     rateLimit: Object.freeze({
       general: readInt(env, 'RATE_LIMIT_GENERAL', 60, 0, 1_000_000_000),

@@ -16,7 +16,8 @@ export type RatePolicy = Exclude<keyof Config['rateLimit'], 'general'>;
  * (DESIGN §7), also when every replica of every host shares one Redis.
  */
 export function perIpCheck(host: HostName, policy: string, limit: number, clientAddress: string): RateCheck | undefined {
-  return limit > 0 ? { policy, key: `${host}:${policy}:${clientAddress}`, limit, periodMs: RATE_PERIOD_MS } : undefined;
+  // One group per host and client: all its policies are counted in one Redis Cluster slot.
+  return limit > 0 ? { policy, key: `${host}:${policy}:${clientAddress}`, group: `${host}:${clientAddress}`, limit, periodMs: RATE_PERIOD_MS } : undefined;
 }
 
 const NO_CHECKS: readonly RateCheck[] = [];

@@ -20,6 +20,15 @@ export interface ProbedStore extends Store {
   ping(): Promise<void>;
   /** Resolves true once connected, false when the first attempt failed or `timeoutMs` passed. Never rejects. */
   whenReady(timeoutMs: number): Promise<boolean>;
+  /**
+   * Held slots decided by this process while the shared store is away, kept
+   * where the shared store will learn of them (RedisStore's leases): the
+   * count is per process then, and exact again once resync has run.
+   */
+  acquireSlotLocally?(key: string, limit: number, ttlMs: number): boolean;
+  releaseSlotLocally?(key: string): void;
+  /** The shared store answers again: it rewrites what this process holds there. */
+  resync?(): void;
 }
 
 export interface FallbackStoreOptions {
@@ -75,6 +84,7 @@ export class FallbackStore implements Store {
       if (this.#closed || this.#state !== 'starting') return;
       if (ready) {
         this.#state = 'up';
+        this.#shared.resync?.();
         this.#logger.info('Redis store connected: state is shared with the other replicas');
       } else {
         this.#goDown('unavailable', undefined, 'Redis unreachable at start: serving from local memory (limits per process) and retrying');
@@ -122,14 +132,38 @@ export class FallbackStore implements Store {
     return this.#run('consumeBudget', (store) => store.consumeBudget(key, budget, ttlMs));
   }
 
-  // Held-response slots fall back to a per-process count; a slot taken on
-  // Redis and given back while it is away lapses there with its TTL.
+  // Held-response slots fall back to a per-process count. Over RedisStore it
+  // is the count its leases carry, so holds taken or given back while Redis is
+  // away reach it when it returns (resync), and a release always reaches the
+  // count its acquire went to.
   acquireSlot(key: string, limit: number, ttlMs: number): Promise<boolean> {
-    return this.#run('acquireSlot', (store) => store.acquireSlot(key, limit, ttlMs));
+    const shared = this.#shared;
+    if (!shared.acquireSlotLocally) return this.#run('acquireSlot', (store) => store.acquireSlot(key, limit, ttlMs));
+    return this.#run(
+      'acquireSlot',
+      (store) => store.acquireSlot(key, limit, ttlMs),
+      () => Promise.resolve(shared.acquireSlotLocally?.(key, limit, ttlMs) ?? false),
+    );
   }
 
-  releaseSlot(key: string): Promise<void> {
-    return this.#run('releaseSlot', (store) => store.releaseSlot(key));
+  async releaseSlot(key: string): Promise<void> {
+    const shared = this.#shared;
+    if (!shared.releaseSlotLocally) return this.#run('releaseSlot', (store) => store.releaseSlot(key));
+    if (this.#closed) throw new StoreClosedError('releaseSlot');
+    if (this.#state === 'up') {
+      // The lease is given back before the write: a failed write is only told to Redis later.
+      try {
+        await shared.releaseSlot(key);
+        return;
+      } catch (error) {
+        if (this.#closed) throw new StoreClosedError('releaseSlot');
+        this.#goDown(fallbackReason(error), error, DOWN_MESSAGE);
+        this.#onFallback?.(this.#reason);
+        return;
+      }
+    }
+    this.#onFallback?.(this.#reason);
+    shared.releaseSlotLocally(key);
   }
 
   async close(): Promise<void> {
@@ -140,7 +174,8 @@ export class FallbackStore implements Store {
     await Promise.all([this.#shared.close(), this.#local.close()]);
   }
 
-  async #run<T>(operation: string, call: (store: Store) => Promise<T>): Promise<T> {
+  /** The shared store's answer while it is up; otherwise `local`'s (by default the same call on the local store). */
+  async #run<T>(operation: string, call: (store: Store) => Promise<T>, local?: () => Promise<T>): Promise<T> {
     if (this.#closed) throw new StoreClosedError(operation);
     if (this.#state === 'up') {
       try {
@@ -151,7 +186,7 @@ export class FallbackStore implements Store {
       }
     }
     this.#onFallback?.(this.#reason);
-    return call(this.#local);
+    return local ? local() : call(this.#local);
   }
 
   #goDown(reason: FallbackReason, error: unknown, message: string): void {
@@ -180,6 +215,7 @@ export class FallbackStore implements Store {
     clearInterval(this.#probe);
     this.#probe = undefined;
     this.#state = 'up';
+    this.#shared.resync?.();
     this.#logger.info({ store: 'redis', downMs: Date.now() - this.#downSince }, 'Redis is back: state is shared again');
   }
 }

@@ -7,12 +7,25 @@
 // command timeout, no resend after a reconnect): FallbackStore
 // (fallback.ts) answers from local memory while Redis cannot.
 import { createHash } from 'node:crypto';
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { freshSeed } from '../primitives/seed.js';
+import { leaseMs, SLOT_ACQUIRE_LUA, SLOT_SET_LUA, SlotLedger, type SlotLease } from './slot-leases.js';
 import { StoreClosedError, type RateCheck, type RateDecision, type RateWaiter, type Store } from './types.js';
 
+/** A host and port (a sentinel or a cluster node). */
+export interface RedisNode {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Where Redis is: exactly one of url, sentinel and clusterNodes (loadConfig refuses two). */
 export interface RedisStoreOptions {
   /** redis://, rediss://, an absolute unix socket path or unix:///path (validated by loadConfig). */
-  readonly url: string;
+  readonly url?: string;
+  /** REDIS_SENTINELS + REDIS_SENTINEL_NAME: the master is asked of the sentinels, again after each lost connection. */
+  readonly sentinel?: { readonly sentinels: readonly RedisNode[]; readonly name: string };
+  /** REDIS_CLUSTER_NODES: seed nodes of a Redis Cluster; the slot map is read from them. */
+  readonly clusterNodes?: readonly RedisNode[];
   /** Prepended to every key (REDIS_PREFIX); default `chaos:`. */
   readonly prefix?: string;
   /** Longest wait for one reply before the operation fails (default 100 ms). */
@@ -27,6 +40,12 @@ export interface RedisStoreOptions {
 
 /** A caller's key longer than this is replaced by its hash: a client-chosen id never makes a key unbounded. */
 const MAX_KEY_PART = 200;
+
+/** A key part as stored: hashed when too long or when a brace in it would end its hash tag early. */
+function boundedPart(key: string): string {
+  if (key.length <= MAX_KEY_PART && !key.includes('{') && !key.includes('}')) return key;
+  return `sha256:${createHash('sha256').update(key).digest('base64url')}`;
+}
 
 /**
  * countInWindow: INCR, and the expiry set by the call that created the key
@@ -125,25 +144,6 @@ if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 
-/**
- * acquireSlot: one of ARGV[1] concurrent slots; every take renews the key's
- * life (ARGV[2] ms), so slots whose release was lost lapse on their own.
- */
-const SLOT_ACQUIRE_LUA = `
-local held = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
-if held >= tonumber(ARGV[1]) then return 0 end
-redis.call('INCR', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1
-`;
-
-/** releaseSlot: one slot back, never below zero; the last one removes the key. */
-const SLOT_RELEASE_LUA = `
-local held = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
-if held <= 1 then redis.call('DEL', KEYS[1]) return 0 end
-return redis.call('DECR', KEYS[1])
-`;
-
 type Reply = Promise<unknown>;
 
 /** The scripts, as defineCommand adds them to the client. */
@@ -152,8 +152,8 @@ interface ScriptCommands {
   chaosFirst(key: string, ttlMs: number): Reply;
   chaosRate(numberOfKeys: number, ...keysThenArgs: (string | number)[]): Reply;
   chaosBudget(key: string, budget: number, ttlMs: number): Reply;
-  chaosSlotAcquire(key: string, limit: number, ttlMs: number): Reply;
-  chaosSlotRelease(key: string): Reply;
+  chaosSlotAcquire(key: string, replica: string, heldBefore: number, limit: number, leaseIfGranted: number, leaseIfRefused: number): Reply;
+  chaosSlotSet(key: string, replica: string, held: number, lease: number): Reply;
 }
 
 /** Most requests decided by one script call (its reply carries two numbers per request). */
@@ -219,11 +219,84 @@ function connectionOf(url: string): string | { path: string } {
   return url;
 }
 
+/**
+ * The ioredis client for the topology given. Every one fails fast (DESIGN
+ * §7): with ioredis defaults a command against a dead Redis took 73 s to fail.
+ */
+function connect(options: RedisStoreOptions): Redis | Cluster {
+  const reconnectMaxMs = options.reconnectMaxMs ?? 1000;
+  // 50, 100, 200, … ms, capped: a Redis that comes back is found within the cap.
+  const backoff = (times: number): number => Math.min(25 * 2 ** Math.min(times, 16), reconnectMaxMs);
+  const perConnection = {
+    maxRetriesPerRequest: 1,
+    commandTimeout: options.commandTimeoutMs ?? 100,
+    connectTimeout: options.connectTimeoutMs ?? 1000,
+    // A command that timed out may still have run: resending it after a reconnect would count twice.
+    autoResendUnfulfilledCommands: false,
+    connectionName: 'chaos-endpoint-service',
+  } satisfies RedisOptions;
+  const pipelining = {
+    enableAutoPipelining: options.autoPipelining ?? true,
+    // A rate batch is already one call per turn (checkRate): auto-pipelining would wrap each in a
+    // Pipeline of its own for nothing (a Pipeline is costly to build; without it the Redis row ran 1.2–1.3× faster).
+    autoPipeliningIgnoredCommands: ['chaosRate'],
+  };
+  if (options.clusterNodes !== undefined) {
+    const clusterOptions: ClusterOptions = {
+      ...pipelining,
+      enableOfflineQueue: false,
+      clusterRetryStrategy: backoff,
+      // A dead node's commands fail at once to the fallback rather than wait out redirections:
+      // retrying a failover or a down cluster would hold every request of that slot.
+      retryDelayOnFailover: 0,
+      retryDelayOnClusterDown: 0,
+      retryDelayOnTryAgain: 0,
+      maxRedirections: 3,
+      // Each node's connection comes back by itself (a restarted node without a slot change sends no MOVED).
+      clusterNodeRetryStrategy: backoff,
+      redisOptions: perConnection,
+    };
+    const cluster = new Cluster(options.clusterNodes.map((n) => ({ host: n.host, port: n.port })), clusterOptions);
+    // A node's connection is opened by its first command, and without an offline queue every other
+    // command that meets it still connecting fails: a first burst went to the fallback. Open each at once.
+    cluster.on('+node', (node: Redis) => {
+      if (node.status === 'wait') node.connect().catch(() => undefined);
+    });
+    return cluster;
+  }
+  const redisOptions: RedisOptions = {
+    ...perConnection,
+    ...pipelining,
+    enableOfflineQueue: false,
+    retryStrategy: backoff,
+    // A master demoted by a failover answers writes READONLY: connect again, to whichever the sentinels name now.
+    reconnectOnError: (error) => (error.message.startsWith('READONLY') ? 1 : false),
+  };
+  if (options.sentinel !== undefined) {
+    return new Redis({
+      ...redisOptions,
+      sentinels: options.sentinel.sentinels.map((n) => ({ host: n.host, port: n.port })),
+      name: options.sentinel.name,
+      sentinelRetryStrategy: backoff,
+      sentinelCommandTimeout: options.commandTimeoutMs ?? 100,
+      // Subscribed to +switch-master: a failover moves the connection at once, not at its next error.
+      failoverDetector: true,
+    });
+  }
+  if (options.url === undefined) throw new Error('RedisStore: give url, sentinel or clusterNodes');
+  const connection = connectionOf(options.url);
+  return typeof connection === 'string' ? new Redis(connection, redisOptions) : new Redis({ ...redisOptions, ...connection });
+}
+
 export class RedisStore implements Store {
-  /** The ioredis client (tests and the fallback's probe read its status). */
-  readonly client: Redis;
+  /** The ioredis client, one Redis (direct or through sentinels) or a cluster (the probe reads its status). */
+  readonly client: Redis | Cluster;
   readonly prefix: string;
+  /** This process's field in each client's held-slot hash (slot-leases.ts). */
+  readonly replicaId = freshSeed();
   readonly #scripts: ScriptCommands;
+  /** The held slots this process holds, whichever store decided them: what its writes tell Redis. */
+  readonly #slots = new SlotLedger();
   #closed = false;
   /** Rate checks waiting for this turn's script calls, one batch per checks list (see checkRate). */
   #rateBatches = new Map<readonly RateCheck[], RateBatch>();
@@ -234,25 +307,7 @@ export class RedisStore implements Store {
 
   constructor(options: RedisStoreOptions) {
     this.prefix = options.prefix ?? 'chaos:';
-    const reconnectMaxMs = options.reconnectMaxMs ?? 1000;
-    const redisOptions: RedisOptions = {
-      // Fail fast (DESIGN §7): with ioredis defaults a command against a dead Redis took 73 s to fail.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      commandTimeout: options.commandTimeoutMs ?? 100,
-      connectTimeout: options.connectTimeoutMs ?? 1000,
-      // A command that timed out may still have run: resending it after a reconnect would count twice.
-      autoResendUnfulfilledCommands: false,
-      // 50, 100, 200, … ms, capped: a Redis that comes back is found within the cap.
-      retryStrategy: (times) => Math.min(25 * 2 ** Math.min(times, 16), reconnectMaxMs),
-      enableAutoPipelining: options.autoPipelining ?? true,
-      // A rate batch is already one call per turn (checkRate): auto-pipelining would wrap each in a
-      // Pipeline of its own for nothing (a Pipeline is costly to build; without it the Redis row ran 1.2–1.3× faster).
-      autoPipeliningIgnoredCommands: ['chaosRate'],
-      connectionName: 'chaos-endpoint-service',
-    };
-    const connection = connectionOf(options.url);
-    this.client = typeof connection === 'string' ? new Redis(connection, redisOptions) : new Redis({ ...redisOptions, ...connection });
+    this.client = connect(options);
     // Errors are reported by the operations that meet them; an 'error' event with no listener
     // would be printed by ioredis on every reconnect attempt.
     this.client.on('error', () => undefined);
@@ -261,8 +316,15 @@ export class RedisStore implements Store {
     this.client.defineCommand('chaosRate', { lua: RATE_LUA });
     this.client.defineCommand('chaosBudget', { numberOfKeys: 1, lua: BUDGET_LUA });
     this.client.defineCommand('chaosSlotAcquire', { numberOfKeys: 1, lua: SLOT_ACQUIRE_LUA });
-    this.client.defineCommand('chaosSlotRelease', { numberOfKeys: 1, lua: SLOT_RELEASE_LUA });
+    this.client.defineCommand('chaosSlotSet', { numberOfKeys: 1, lua: SLOT_SET_LUA });
     this.#scripts = this.client as unknown as ScriptCommands;
+    // A connection made again may reach a Redis that restarted empty or a
+    // promoted replica that missed the last writes: tell it what this process holds.
+    let connectedBefore = false;
+    this.client.on('ready', () => {
+      if (connectedBefore) this.resync();
+      connectedBefore = true;
+    });
   }
 
   /** True while commands can be sent (connected and past the ready check). */
@@ -275,6 +337,22 @@ export class RedisStore implements Store {
    * failed first or `timeoutMs` passed. Never rejects.
    */
   whenReady(timeoutMs: number): Promise<boolean> {
+    const client = this.client;
+    if (client instanceof Cluster) {
+      // Ready once every master answers: a cluster is ready when one node has given the slot map,
+      // and a command meeting another node's connection still being opened would fail.
+      const deadline = Date.now() + timeoutMs;
+      return this.#whenClientReady(timeoutMs).then(async (ready) => {
+        if (!ready) return false;
+        const masters = client.nodes('master').map((node) => node.ping());
+        const timeout = new Promise<'timeout'>((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now()), 'timeout').unref());
+        return (await Promise.race([Promise.all(masters).then(() => 'ok' as const, () => 'failed' as const), timeout])) === 'ok';
+      });
+    }
+    return this.#whenClientReady(timeoutMs);
+  }
+
+  #whenClientReady(timeoutMs: number): Promise<boolean> {
     if (this.ready) return Promise.resolve(true);
     if (this.#closed) return Promise.resolve(false);
     return new Promise((resolve) => {
@@ -290,8 +368,11 @@ export class RedisStore implements Store {
       const timer = setTimeout(onFail, timeoutMs);
       timer.unref();
       this.client.once('ready', onReady);
-      this.client.once('error', onFail);
-      this.client.once('close', onFail);
+      // A cluster reports each node's trouble while it reads the slot map and may still get ready.
+      if (!(this.client instanceof Cluster)) {
+        this.client.once('error', onFail);
+        this.client.once('close', onFail);
+      }
     });
   }
 
@@ -301,10 +382,17 @@ export class RedisStore implements Store {
     await this.client.ping();
   }
 
-  /** The Redis key of a caller's key of one kind (the in-memory store keeps one table per kind). */
-  keyOf(kind: 'window' | 'first' | 'rate' | 'budget' | 'slot', key: string): string {
-    const part = key.length <= MAX_KEY_PART ? key : `sha256:${createHash('sha256').update(key).digest('base64url')}`;
-    return `${this.prefix}${kind}:${part}`;
+  /**
+   * The Redis key of a caller's key of one kind (the in-memory store keeps one
+   * table per kind): `<prefix><kind>:{<key>}`. The braces are a hash tag: on a
+   * Redis Cluster only they choose the slot, so keys decided together in one
+   * script (a request's rate checks) name the same `group` and are stored as
+   * `<prefix><kind>:{<group>}:<key>`.
+   */
+  keyOf(kind: 'window' | 'first' | 'rate' | 'budget' | 'slot', key: string, group?: string): string {
+    const part = boundedPart(key);
+    if (group === undefined || group === key) return `${this.prefix}${kind}:{${part}}`;
+    return `${this.prefix}${kind}:{${boundedPart(group)}}:${part}`;
   }
 
   async countInWindow(key: string, ttlMs: number): Promise<number> {
@@ -391,7 +479,7 @@ export class RedisStore implements Store {
         continue;
       }
       const args: (string | number)[] = [];
-      for (const check of batch.live) args.push(this.keyOf('rate', check.key));
+      for (const check of batch.live) args.push(this.keyOf('rate', check.key, check.group));
       args.push(batch.waiters.length);
       for (const check of batch.live) args.push(check.limit, check.periodMs);
       this.#ratesInFlight++;
@@ -416,21 +504,107 @@ export class RedisStore implements Store {
     return Number(await this.#scripts.chaosBudget(this.keyOf('budget', key), budget, Math.max(1, Math.ceil(ttlMs)))) === 1;
   }
 
+  /**
+   * One round trip, as before leases: the script is told how many of the
+   * client's slots this process holds (this acquire not counted) and writes
+   * that number, plus one when it grants. The lease is extended first, so
+   * that no write sent meanwhile shortens it; a refusal puts it back.
+   */
   async acquireSlot(key: string, limit: number, ttlMs: number): Promise<boolean> {
     if (this.#closed) throw new StoreClosedError('acquireSlot');
     if (limit <= 0) return false;
-    return Number(await this.#scripts.chaosSlotAcquire(this.keyOf('slot', key), limit, Math.max(1, Math.ceil(ttlMs)))) === 1;
+    const now = Date.now();
+    const lease = this.#slots.lease(key, now);
+    const heldBefore = lease.count;
+    const expiredBefore = lease.expiresAt;
+    lease.count++;
+    lease.expiresAt = Math.max(expiredBefore, now + ttlMs);
+    const write = ++lease.writes;
+    let reply: unknown;
+    try {
+      reply = await this.#scripts.chaosSlotAcquire(this.keyOf('slot', key), this.replicaId, heldBefore, limit, leaseMs(lease.expiresAt, now), leaseMs(expiredBefore, now));
+    } catch (error) {
+      lease.count--;
+      lease.dirty = true;
+      throw error;
+    }
+    if (Number(reply) === 1) return true;
+    lease.count--;
+    if (lease.writes === write) {
+      lease.expiresAt = expiredBefore;
+      this.#slots.settle(key, lease);
+    } else {
+      // A write sent after this one counted it as held: tell Redis the truth.
+      this.#writeLease(key, lease);
+    }
+    return false;
   }
 
   async releaseSlot(key: string): Promise<void> {
     if (this.#closed) throw new StoreClosedError('releaseSlot');
-    await this.#scripts.chaosSlotRelease(this.keyOf('slot', key));
+    const lease = this.#slots.held(key, Date.now());
+    if (lease === undefined) return;
+    lease.count--;
+    await this.#writeLease(key, lease);
+  }
+
+  /**
+   * The fallback's acquire while Redis is away: this process's own count
+   * against the cap (limits per process), written to Redis by resync.
+   */
+  acquireSlotLocally(key: string, limit: number, ttlMs: number): boolean {
+    if (this.#closed) throw new StoreClosedError('acquireSlot');
+    const now = Date.now();
+    const lease = this.#slots.lease(key, now);
+    if (lease.count >= limit) return false;
+    lease.count++;
+    lease.expiresAt = Math.max(lease.expiresAt, now + ttlMs);
+    lease.dirty = true;
+    return true;
+  }
+
+  /** The fallback's release while Redis is away: written by resync. */
+  releaseSlotLocally(key: string): void {
+    if (this.#closed) throw new StoreClosedError('releaseSlot');
+    const lease = this.#slots.held(key, Date.now());
+    if (lease === undefined) return;
+    lease.count--;
+    lease.dirty = true;
+  }
+
+  /**
+   * Rewrites every held-slot field this process owns: after Redis was away
+   * (releases lost, writes that ran late, a restart that emptied it, a
+   * failover to a replica that missed writes) the counts are the truth again.
+   * One write per client this process holds for; errors leave them dirty for
+   * the next resync.
+   */
+  resync(): void {
+    if (this.#closed || !this.ready) return;
+    for (const [key, lease] of this.#slots.toResync(Date.now())) this.#writeLease(key, lease).catch(() => undefined);
+  }
+
+  /** Writes this process's count for `key` as it stands now; the lease is clean once the last write is in. */
+  async #writeLease(key: string, lease: SlotLease): Promise<void> {
+    const now = Date.now();
+    const write = ++lease.writes;
+    try {
+      await this.#scripts.chaosSlotSet(this.keyOf('slot', key), this.replicaId, lease.count, leaseMs(lease.expiresAt, now));
+    } catch (error) {
+      lease.dirty = true;
+      throw error;
+    }
+    if (lease.writes === write) {
+      lease.dirty = false;
+      this.#slots.settle(key, lease);
+    }
   }
 
   /** QUIT (bounded by the command timeout), then drop the connection and any reconnect timer. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#slots.clear();
     if (this.ready) await this.client.quit().catch(() => undefined);
     this.client.disconnect();
   }

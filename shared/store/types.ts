@@ -10,6 +10,13 @@ export interface RateCheck {
   readonly policy: string;
   /** Counter key, e.g. `chaos:general:<ip>` (host, policy, client). */
   readonly key: string;
+  /**
+   * What the checks of one request have in common, e.g. `chaos:<ip>` (host,
+   * client). A clustered Redis keeps one group's counters in one slot, so one
+   * script decides them together; checks without a group each stand alone
+   * and cannot share a call there. Default: the key.
+   */
+  readonly group?: string;
   /** Requests allowed per period; 0 disables the check. */
   readonly limit: number;
   readonly periodMs: number;

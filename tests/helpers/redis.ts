@@ -39,7 +39,7 @@ function resp(args: readonly string[]): string {
 }
 
 /** Sends one command and resolves with the raw reply once `complete` says it is whole (bounded). */
-function rawCommand(port: number, args: readonly string[], timeoutMs = 2000): Promise<string> {
+export function rawCommand(port: number, args: readonly string[], timeoutMs = 2000): Promise<string> {
   return new Promise((resolve, reject) => {
     let data = '';
     const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write(resp(args)));

@@ -108,8 +108,9 @@ export function runStoreCases(t: Test, name: string, makeStore: () => Promise<St
     // refusals name it; a second burst right after is refused alike, and a
     // client with another checks list is not held back by the first.
     const checks: RateCheck[] = [
-      { policy: 'general', key: key('g'), limit: 6, periodMs: 60_000 },
-      { policy: 'infinite', key: key('i'), limit: 4, periodMs: 60_000 },
+      // One client's policies share a group (one Redis Cluster slot), as perIpCheck's do.
+      { policy: 'general', key: key('g'), group: key('client'), limit: 6, periodMs: 60_000 },
+      { policy: 'infinite', key: key('i'), group: key('client'), limit: 4, periodMs: 60_000 },
     ];
     const other: RateCheck[] = [{ policy: 'general', key: key('other'), limit: 2, periodMs: 60_000 }];
     const [burst, others] = await Promise.all([
@@ -163,8 +164,8 @@ export function runStoreCases(t: Test, name: string, makeStore: () => Promise<St
 
   t.test(`${name}: checkRate decides several policies at once; a refusal consumes nothing`, async (t) => {
     const { store, key } = await setUp(t);
-    const general: RateCheck = { policy: 'general', key: key('g'), limit: 60, periodMs: 60_000 };
-    const infinite: RateCheck = { policy: 'infinite', key: key('i'), limit: 10, periodMs: 60_000 };
+    const general: RateCheck = { policy: 'general', key: key('g'), group: key('client'), limit: 60, periodMs: 60_000 };
+    const infinite: RateCheck = { policy: 'infinite', key: key('i'), group: key('client'), limit: 10, periodMs: 60_000 };
     const first = await store.checkRate([general, infinite]);
     t.equal(first.allowed, true);
     t.equal(first.remaining, 9, 'remaining of the tightest policy');

@@ -100,7 +100,7 @@ t.test('two chaos processes, one Redis: one general limit, one retry record, one
   t.equal((await ask(control.port, '/status/200')).head.status, 200, 'control: its own 8 per minute');
 
   const keys = (await redis.command('KEYS', 'procs-a:rate:*')).split('\r\n').filter((l) => l.startsWith('procs-a:'));
-  t.same(keys.sort(), ['procs-a:rate:chaos:general:127.0.0.1', 'procs-a:rate:control:general:127.0.0.1'], 'one counter per host and client');
+  t.same(keys.sort(), ['procs-a:rate:{chaos:127.0.0.1}:chaos:general:127.0.0.1', 'procs-a:rate:{control:127.0.0.1}:control:general:127.0.0.1'], 'one counter per host and client');
 });
 
 t.test('two control processes: one /infinite limit, the general policy untouched', async (t) => {
@@ -114,7 +114,7 @@ t.test('two control processes: one /infinite limit, the general policy untouched
   const general = await ask(b.port, '/bytes');
   t.equal(general.head.status, 200, 'the rest of the host is served');
   const keys = (await redis.command('KEYS', 'procs-b:rate:*')).split('\r\n').filter((l) => l.startsWith('procs-b:'));
-  t.same(keys.sort(), ['procs-b:rate:control:general:127.0.0.1', 'procs-b:rate:control:infinite:127.0.0.1'], 'both policies of one host, shared');
+  t.same(keys.sort(), ['procs-b:rate:{control:127.0.0.1}:control:general:127.0.0.1', 'procs-b:rate:{control:127.0.0.1}:control:infinite:127.0.0.1'], 'both policies of one host, shared, in one hash-tag group (one Cluster slot)');
 });
 
 t.test('Redis killed and restarted, then stopped and continued, under load: no 5xx, no stall, one warn per episode', async (t) => {
@@ -165,5 +165,5 @@ t.test('Redis killed and restarted, then stopped and continued, under load: no 5
   // Shared again: a record written now is in Redis.
   const id = `after-${Date.now()}`;
   await ask(port, `/retry-mismatch?id=${id}`);
-  t.match(await server.command('EXISTS', `chaos:window:${retryStoreKey(id)}`), /^:1/, 'writes reach Redis again');
+  t.match(await server.command('EXISTS', `chaos:window:{${retryStoreKey(id)}}`), /^:1/, 'writes reach Redis again');
 });

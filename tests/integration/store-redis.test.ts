@@ -90,7 +90,7 @@ t.test('after the cases: every key carries a prefix and a TTL', async (t) => {
   const ttls = await Promise.all(keys.map((k) => client.pttl(k)));
   const lasting = keys.filter((_, i) => (ttls[i] as number) === -1);
   t.same(lasting, [], 'no key without an expiry');
-  t.ok(keys.some((k) => /^cases:(rate|window|budget):case:/.test(k)), 'keys are <prefix><kind>:<caller key>');
+  t.ok(keys.some((k) => /^cases:(rate|window|budget):\{case:[^{}]*\}$/.test(k)), 'keys are <prefix><kind>:{<caller key>} (a hash tag)');
 });
 
 t.test('GCRA on the server clock: two stores on one Redis decide as one, whatever their clocks say', async (t) => {

@@ -70,3 +70,39 @@ t.test('a bad REDIS_URL stops a service before it listens (exit 2, the reason on
   t.equal(exit.code, 2);
   t.match(svc.stderr(), /configuration error: REDIS_URL=.* is not valid: expected redis:\/\/host:port/);
 });
+
+t.test('REDIS_SENTINELS + REDIS_SENTINEL_NAME, REDIS_CLUSTER_NODES: host:port lists, one topology at a time', async (t) => {
+  const sentinel = loadConfig({ REDIS_SENTINELS: '10.0.0.1:26379, 10.0.0.2:26379,[fd00::3]:26379', REDIS_SENTINEL_NAME: 'mymaster' });
+  t.same(sentinel.redisSentinel, { sentinels: [{ host: '10.0.0.1', port: 26379 }, { host: '10.0.0.2', port: 26379 }, { host: 'fd00::3', port: 26379 }], name: 'mymaster' });
+  t.equal(sentinel.redisUrl, undefined);
+  const cluster = loadConfig({ REDIS_CLUSTER_NODES: 'redis-0.redis:6379,redis-1.redis:6379' });
+  t.same(cluster.redisClusterNodes, [{ host: 'redis-0.redis', port: 6379 }, { host: 'redis-1.redis', port: 6379 }]);
+  t.equal(loadConfig({}).redisSentinel, undefined);
+  t.equal(loadConfig({}).redisClusterNodes, undefined);
+  const refused: [Record<string, string>, string, RegExp][] = [
+    [{ REDIS_SENTINELS: '10.0.0.1' }, 'REDIS_SENTINELS', /comma-separated list of host:port/],
+    [{ REDIS_SENTINELS: '10.0.0.1:26379,,10.0.0.2:26379', REDIS_SENTINEL_NAME: 'm' }, 'REDIS_SENTINELS', /host:port/],
+    [{ REDIS_SENTINELS: '10.0.0.1:26379,10.0.0.1:26379', REDIS_SENTINEL_NAME: 'm' }, 'REDIS_SENTINELS', /without repeats/],
+    [{ REDIS_SENTINELS: '10.0.0.1:99999', REDIS_SENTINEL_NAME: 'm' }, 'REDIS_SENTINELS', /host:port/],
+    [{ REDIS_SENTINELS: '10.0.0.1:26379' }, 'REDIS_SENTINEL_NAME', /required with REDIS_SENTINELS/],
+    [{ REDIS_SENTINELS: '10.0.0.1:26379', REDIS_SENTINEL_NAME: 'my master' }, 'REDIS_SENTINEL_NAME', /master name/],
+    [{ REDIS_SENTINEL_NAME: 'mymaster' }, 'REDIS_SENTINEL_NAME', /together with REDIS_SENTINELS/],
+    [{ REDIS_CLUSTER_NODES: 'redis://10.0.0.1:6379' }, 'REDIS_CLUSTER_NODES', /host:port/],
+    [{ REDIS_URL: 'redis://:pw@10.0.0.1:6379', REDIS_SENTINELS: '10.0.0.1:26379', REDIS_SENTINEL_NAME: 'm' }, 'REDIS_SENTINELS', /one Redis topology.*not REDIS_URL and REDIS_SENTINELS/],
+    [{ REDIS_URL: 'redis://10.0.0.1:6379', REDIS_CLUSTER_NODES: '10.0.0.1:7000' }, 'REDIS_CLUSTER_NODES', /not REDIS_URL and REDIS_CLUSTER_NODES/],
+    [{ REDIS_SENTINELS: '10.0.0.1:26379', REDIS_SENTINEL_NAME: 'm', REDIS_CLUSTER_NODES: '10.0.0.1:7000' }, 'REDIS_CLUSTER_NODES', /not REDIS_SENTINELS and REDIS_CLUSTER_NODES/],
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_PREFIX: '{chaos}:' }, 'REDIS_PREFIX', /no \{ or \} with REDIS_CLUSTER_NODES/],
+  ];
+  for (const [env, variable, message] of refused) {
+    try {
+      loadConfig(env);
+      t.fail(`${JSON.stringify(env)} was accepted`);
+    } catch (error) {
+      t.ok(error instanceof ConfigError, JSON.stringify(env));
+      t.equal((error as ConfigError).variable, variable);
+      t.match((error as Error).message, message);
+      t.notMatch((error as Error).message, /:pw@/, 'a password in REDIS_URL is never echoed');
+    }
+  }
+  t.equal(loadConfig({ REDIS_URL: 'redis://10.0.0.1:6379', REDIS_PREFIX: '{chaos}:' }).redisPrefix, '{chaos}:', 'a brace prefix is fine on one node');
+});
