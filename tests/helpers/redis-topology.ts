@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { freePort } from './process.js';
+import { completeByLength, get, parseHead, rawExchange } from './raw.js';
 import { rawCommand } from './redis.js';
 
 interface Teardown {
@@ -203,6 +204,46 @@ export async function startSentinel(t: Teardown, name = 'chaosmaster'): Promise<
         }
       }
       throw new Error('no sentinel answers');
+    },
+  };
+}
+
+/** What a load through a Redis fault saw: statuses counted, and the slowest request. */
+export interface FaultLoad {
+  readonly statuses: Map<number, number>;
+  readonly slowestMs: () => number;
+  /** Stops the workers and waits for their last requests. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Four workers alternating between chaos servers: every third request a
+ * stateful /retry-mismatch (ids `<idPrefix>-<worker>-<n>`), else /status/200;
+ * bounded at 5000 requests each, `paceMs` apart.
+ */
+export function loadThroughFault(ports: readonly number[], idPrefix: string, paceMs = 0): FaultLoad {
+  const statuses = new Map<number, number>();
+  let slowest = 0;
+  let stopped = false;
+  const worker = async (w: number): Promise<void> => {
+    for (let i = 0; !stopped && i < 5000; i++) {
+      const port = ports[(w + i) % ports.length] as number;
+      const path = i % 3 === 0 ? `/retry-mismatch?id=${idPrefix}-${w}-${i % 40}` : '/status/200';
+      const started = Date.now();
+      const reply = await rawExchange(port, get(path), { until: completeByLength, timeoutMs: 5000 });
+      slowest = Math.max(slowest, Date.now() - started);
+      const status = parseHead(reply.data).status;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if (paceMs > 0) await sleep(paceMs);
+    }
+  };
+  const done = Promise.all([0, 1, 2, 3].map(worker));
+  return {
+    statuses,
+    slowestMs: () => slowest,
+    stop: async () => {
+      stopped = true;
+      await done;
     },
   };
 }

@@ -13,8 +13,7 @@ import { createStore } from '../../shared/store/index.js';
 import { FallbackStore, type FallbackReason } from '../../shared/store/fallback.js';
 import { RedisStore } from '../../shared/store/redis.js';
 import type { RateCheck } from '../../shared/store/types.js';
-import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
-import { startCluster } from '../helpers/redis-topology.js';
+import { loadThroughFault, startCluster } from '../helpers/redis-topology.js';
 import { startChaos, testConfig } from '../helpers/servers.js';
 import { runStoreCases } from '../helpers/store-cases.js';
 
@@ -98,21 +97,7 @@ t.test('a node killed under load: no 5xx, its slots fail open, shared again once
   const stores = await Promise.all([0, 1].map(() => createStore(config, silent, { onFallback: (reason) => reasons.push(reason) })));
   await Promise.all(stores.map((s) => (s as FallbackStore).started));
   const servers = await Promise.all(stores.map((store) => startChaos(t, { config, store })));
-  const statuses = new Map<number, number>();
-  let slowest = 0;
-  let stop = false;
-  const worker = async (w: number): Promise<void> => {
-    for (let i = 0; !stop && i < 5000; i++) {
-      const port = (servers[(w + i) % 2] as { port: number }).port;
-      const path = i % 3 === 0 ? `/retry-mismatch?id=load-${w}-${i % 40}` : '/status/200';
-      const started = Date.now();
-      const reply = await rawExchange(port, get(path), { until: completeByLength, timeoutMs: 5000 });
-      slowest = Math.max(slowest, Date.now() - started);
-      const status = parseHead(reply.data).status;
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    }
-  };
-  const load = Promise.all([0, 1, 2, 3].map(worker));
+  const load = loadThroughFault(servers.map((s) => s.port), 'load');
   await sleep(1000);
   const victim = cluster.nodes[0];
   if (!victim) throw new Error('no node');
@@ -124,8 +109,9 @@ t.test('a node killed under load: no 5xx, its slots fail open, shared again once
   const deadline = Date.now() + 15_000;
   while (stores.some((s) => (s as FallbackStore).state !== 'up') && Date.now() < deadline) await sleep(100);
   await sleep(1000);
-  stop = true;
-  await load;
+  await load.stop();
+  const { statuses } = load;
+  const slowest = load.slowestMs();
   const served = [...statuses.values()].reduce((a, b) => a + b, 0);
   const fivexx = [...statuses.entries()].filter(([status]) => status >= 500);
   t.same(fivexx, [], `no 5xx in ${served} requests (${JSON.stringify(Object.fromEntries(statuses))})`);

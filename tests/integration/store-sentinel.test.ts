@@ -10,8 +10,7 @@ import { pino } from 'pino';
 import t from 'tap';
 import { createStore } from '../../shared/store/index.js';
 import { FallbackStore, type FallbackReason } from '../../shared/store/fallback.js';
-import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
-import { startSentinel } from '../helpers/redis-topology.js';
+import { loadThroughFault, startSentinel } from '../helpers/redis-topology.js';
 import { startChaos, testConfig } from '../helpers/servers.js';
 
 const silent = pino({ level: 'silent' });
@@ -34,22 +33,7 @@ t.test('two replicas through the sentinels, then the master killed under load: n
   t.match(await setup.master.command('EXISTS', 'sentinel:window:{retry:before}'), /^:1/, 'on the master the sentinels name');
 
   const servers = await Promise.all(stores.map((store) => startChaos(t, { config, store })));
-  const statuses = new Map<number, number>();
-  let slowest = 0;
-  let stop = false;
-  const worker = async (w: number): Promise<void> => {
-    for (let i = 0; !stop && i < 5000; i++) {
-      const port = (servers[(w + i) % 2] as { port: number }).port;
-      const path = i % 3 === 0 ? `/retry-mismatch?id=sentinel-${w}-${i % 40}` : '/status/200';
-      const started = Date.now();
-      const reply = await rawExchange(port, get(path), { until: completeByLength, timeoutMs: 5000 });
-      slowest = Math.max(slowest, Date.now() - started);
-      const status = parseHead(reply.data).status;
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      await sleep(5);
-    }
-  };
-  const load = Promise.all([0, 1, 2, 3].map(worker));
+  const load = loadThroughFault(servers.map((s) => s.port), 'sentinel', 5);
   await sleep(1000);
   const oldMaster = setup.master.port;
   await setup.master.kill();
@@ -64,8 +48,9 @@ t.test('two replicas through the sentinels, then the master killed under load: n
   const deadline = Date.now() + 20_000;
   while (stores.some((s) => s.state !== 'up') && Date.now() < deadline) await sleep(100);
   await sleep(1000);
-  stop = true;
-  await load;
+  await load.stop();
+  const { statuses } = load;
+  const slowest = load.slowestMs();
   const served = [...statuses.values()].reduce((x, y) => x + y, 0);
   t.same([...statuses.entries()].filter(([status]) => status >= 500), [], `no 5xx in ${served} requests (${JSON.stringify(Object.fromEntries(statuses))})`);
   t.ok(served > 200, `${served} requests through the failover`);
