@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
-import { checkDrift, checkShape, DEAD_ROOT, deadPrefix, driftDocument, parseDriftAnswer } from '../../services/chaos/drift.js';
+import { parseDriftAnswer } from '../../services/chaos/drift-ai.js';
+import { checkDrift, checkShape, DEAD_ROOT, deadPrefix, driftDocument } from '../../services/chaos/drift.js';
 import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { ConfigError, loadConfig } from '../../shared/config/config.js';
 import { SEMANTIC_SCHEMAS } from '../../shared/content/discovery.js';
