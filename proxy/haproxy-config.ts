@@ -4,12 +4,18 @@
 // defaults, kept for reading; `make up` writes its own with the real ports.
 //
 //   :FRONT_PORT fe_edge (mode tcp) ── first Host = chaos name ──► be_chaos (tcp, PROXY v2) ──► chaos ×N
-//                         └─ anything else: switch-mode http (X-Forwarded-For), then per request
-//                              ├─ control, hub, identity, agents ─► be_control ×N
-//                              ├─ bots ───────────────────────────► be_bots ×N
-//                              └─ unknown Host ───────────────────► 421
+//        │                 ├─ another Host: switch-mode http (X-Forwarded-For), then per request
+//        │                 │     ├─ control, hub, identity, agents ─► be_control ×N
+//        │                 │     ├─ bots ───────────────────────────► be_bots ×N
+//        │                 │     └─ unknown Host, no Host ──────────► 421 (JSON)
+//        │                 ├─ nothing by FIRST_REQUEST_TIMEOUT_MS: closed, nothing sent
+//        │                 └─ a head not whole yet, or not one HAProxy reads ─► be_slow (PROXY v2)
+//        └─ fe_slow (abns, the same routing for REQUEST_HEAD_MS more); what it cannot route ─► be_chaos,
+//           whose strict parser answers it (400, 408, 414, 431, 505) as it would a direct client
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ERROR_CODES } from '../shared/registry/errors.js';
+import { DEFAULT_LIMITS } from '../services/chaos/parser.js';
 
 export interface EdgePlan {
   /** Address and port of the one public listener. */
@@ -96,6 +102,120 @@ function servers(prefix: string, replicas: Replicas, checkPorts: readonly number
 
 const usesDns = (plan: EdgePlan): boolean => Object.values(plan.replicas).some((r) => 'dns' in r);
 
+/**
+ * How long the chaos replica gives a request head from its first byte
+ * (CONNECTION_DEFAULTS.requestTimeoutMs in services/chaos/server.ts; a test
+ * holds the two equal). The edge waits FIRST_REQUEST_TIMEOUT_MS plus this for
+ * a whole first head, so every head the replica would take is routed.
+ */
+export const REQUEST_HEAD_MS = 10_000;
+
+/**
+ * The largest first request head the chaos replica accepts: its request line,
+ * its field block and the blank line (services/chaos/parser.ts).
+ */
+export const LARGEST_CHAOS_HEAD = DEFAULT_LIMITS.maxRequestLine + 2 + DEFAULT_LIMITS.maxHeaderBytes + 2 + 2;
+
+/**
+ * HAProxy's buffer. In mode tcp it reads a head as HTTP only when it fits in
+ * about three quarters of one buffer (measured on 2.6: a request line of 8.1 KB,
+ * or a 15.4 KB head, was not HTTP with the default 16 KiB, so those chaos
+ * requests were misrouted); 36 KiB reads the largest head the chaos replica
+ * accepts (24 KiB) with room to spare.
+ */
+export const BUFFER_BYTES = 36_864;
+
+/** The edge's own failures, in the service's real-error shape ({error, reason}, no X-Chaos-*). */
+export const EDGE_ERRORS: Readonly<Record<400 | 408 | 500 | 501 | 502 | 503 | 504, string>> = {
+  400: 'the front door could not read this request as HTTP/1.1 (a malformed head, or one too large); this is a real error, not chaos',
+  408: 'the request head did not arrive in time; this is a real error, not chaos',
+  500: 'the front door failed; this is a real error, not chaos',
+  501: 'the front door does not implement what this request asks for (a transfer coding or an upgrade); this is a real error, not chaos',
+  502: 'a replica sent no valid response; this is a real error, not chaos',
+  503: 'no replica is available; this is a real error, not chaos',
+  504: 'a replica did not answer in time; this is a real error, not chaos',
+};
+
+/** The answer to a request that names no host (HTTP/1.0 without Host, or an empty one), before the list of hosts. */
+export const HOST_REQUIRED = 'a Host header is required: the front door routes each request by its Host';
+
+/** A double-quoted HAProxy argument (no log-format: `%` stays literal in `string`). */
+function quoted(text: string): string {
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+}
+
+/** The JSON body of a real error, as shared/errors.ts writes it. */
+function errorBody(status: keyof typeof ERROR_CODES, reason: string): string {
+  return `${JSON.stringify({ error: ERROR_CODES[status], reason })}\n`;
+}
+
+/** Per network (IPv4 /24, IPv6 /64): this many times the per-address cap. */
+const NETWORK_FACTOR = 4;
+
+/** The caps `renderHaproxyConfig` writes, from the plan (0 where the per-address cap is off). */
+export function edgeCaps(plan: Pick<EdgePlan, 'maxConnectionsPerIp' | 'maxConnections'>): {
+  perAddress: number;
+  perNetwork: number;
+  /** Above this many open connections the edge is crowded: a network already holding `perAddress` gets no more. */
+  crowded: number;
+  /** Connections that may wait past FIRST_REQUEST_TIMEOUT_MS for the rest of a first head. */
+  slowHeads: number;
+} {
+  const perAddress = plan.maxConnectionsPerIp;
+  return {
+    perAddress,
+    perNetwork: perAddress * NETWORK_FACTOR,
+    crowded: perAddress > 0 ? Math.max(1, Math.floor((plan.maxConnections * 3) / 4)) : 0,
+    slowHeads: Math.max(1, Math.floor(plan.maxConnections / 4)),
+  };
+}
+
+/**
+ * The tcp rules of a frontend that waits for a first request head. Rules
+ * stop at the first one whose `HTTP` test still waits for bytes, so the later
+ * ones only see a head that is whole (routed), one HAProxy will never read as
+ * HTTP (invalid, or larger than its buffer), or the end of the wait.
+ */
+function firstHeadRules(chaos: string, lastResort: 'slow' | 'chaos', waitMs: number): string[] {
+  return [
+    `  tcp-request inspect-delay ${ms(waitMs)}`,
+    `  tcp-request content set-var(txn.host) ${HOST_FIELD} if HTTP`,
+    // A version the chaos replica refuses (prior-knowledge HTTP/2, HTTP/1.2…) is its to answer (505).
+    `  tcp-request content set-var(txn.route) str(chaos) if HTTP !{ req.ver -m str 1.0 1.1 }`,
+    `  tcp-request content set-var(txn.route) str(chaos) if HTTP { var(txn.host) -m str ${chaos} }`,
+    '  tcp-request content accept if { var(txn.route) -m found }',
+    '  tcp-request content switch-mode http if HTTP',
+    ...(lastResort === 'slow'
+      ? [
+          // Nothing at all by the first-request timeout: closed with nothing sent (reached only then, see above).
+          '  tcp-request content reject if { req.len 0 }',
+          '  # A head not whole yet, or not HTTP to HAProxy: the slow-head frontend takes it from here.',
+        ]
+      : ['  # Still no head HAProxy can route: a chaos replica answers it as it would a direct client (400, 408, 414, 431, 505).']),
+    `  tcp-request content set-var(txn.route) str(${lastResort})`,
+  ];
+}
+
+/** Per-request routing of a connection switched to HTTP (the same on both frontends). */
+function httpRouting(control: readonly string[], bots: string, lastResort: 'slow' | 'chaos'): string[] {
+  return [
+    '  # Only HTTP streams run these (every request of a switched connection).',
+    '  http-request set-var(txn.http) bool(true)',
+    `  http-request set-var(txn.host) ${HOST_FIELD}`,
+    '  http-request set-var(txn.path) path',
+    '  # A client-sent X-Forwarded-For never reaches a replica: the one it gets names the real peer.',
+    '  http-request del-header X-Forwarded-For',
+    '  option forwardfor',
+    '  http-after-response set-var(txn.status) status',
+    // A later request on a switched connection that names the chaos host is misdirected: HTTP cannot go to a tcp backend.
+    '  use_backend be_chaos if !{ var(txn.http) -m bool } { var(txn.route) -m str chaos }',
+    ...(lastResort === 'slow' ? ['  use_backend be_slow if !{ var(txn.http) -m bool } { var(txn.route) -m str slow }'] : []),
+    `  use_backend be_control if { var(txn.host) -m str ${control.join(' ')} }`,
+    `  use_backend be_bots if { var(txn.host) -m str ${bots} }`,
+    '  default_backend be_misdirected',
+  ];
+}
+
 export function renderHaproxyConfig(plan: EdgePlan): string {
   const chaos = checkHost(plan.hosts.chaos);
   const control = [...new Set(plan.hosts.control.map(checkHost))];
@@ -106,7 +226,10 @@ export function renderHaproxyConfig(plan: EdgePlan): string {
   // Idle timeouts above the longest silence a legitimate chaos response keeps
   // (it is bounded by MAX_RESPONSE_MS), so the edge never cuts a lie short.
   const idle = ms(plan.maxResponseMs + 10_000);
-  const perIp = plan.maxConnectionsPerIp;
+  const caps = edgeCaps(plan);
+  // The slow-head hop is an abstract socket, one namespace per machine: named by the public port, so stacks side by side do not collide.
+  const slowSocket = `abns@chaos-edge-slow-${plan.frontPort}`;
+  const logLines = [`  log-format "${LOG_FORMAT}"`, ...(plan.logEveryRequest ? [] : ['  option dontlog-normal'])];
   const lines = [
     '# Generated by proxy/haproxy-config.ts — edit the generator, not this file.',
     '# HAProxy 2.6 (Debian). One public port; chaos in mode tcp (bytes untouched),',
@@ -118,6 +241,8 @@ export function renderHaproxyConfig(plan: EdgePlan): string {
     `  hard-stop-after ${ms(plan.shutdownGraceMs + 5_000)}`,
     // Control's /header-flood twin sends up to 200 well-formed header lines.
     '  tune.http.maxhdr 256',
+    `  # Every first request head the chaos replica accepts (${LARGEST_CHAOS_HEAD} bytes at most) is read whole, then routed.`,
+    `  tune.bufsize ${BUFFER_BYTES}`,
     ...(usesDns(plan)
       ? ['', '# Replica addresses from the container DNS (compose, Kubernetes).', 'resolvers system', '  parse-resolv-conf', '  hold valid 10s', '  accepted_payload_size 8192']
       : []),
@@ -131,53 +256,64 @@ export function renderHaproxyConfig(plan: EdgePlan): string {
     '  timeout client-fin 5s',
     '  timeout server-fin 5s',
     '  timeout queue 5s',
-    // Slowloris at the HTTP hosts: a request head must arrive whole within this.
+    // Slowloris at the HTTP hosts: a later request head must arrive whole within this.
     `  timeout http-request ${ms(Math.max(plan.firstRequestTimeoutMs, 1_000) * 2)}`,
     '  timeout http-keep-alive 10s',
     // A replica that refuses the connection (stopping, restarting) is retried on another.
     '  retries 3',
     '  option redispatch 1',
+    "  # HAProxy's own answers in the service's real-error shape (docs/front-door.md).",
+    ...Object.entries(EDGE_ERRORS).map(
+      ([status, reason]) => `  http-error status ${status} content-type application/json string ${quoted(errorBody(Number(status) as keyof typeof EDGE_ERRORS, reason))}`,
+    ),
     '',
     '# The one public port. A connection whose first request names the chaos',
     '# host is passed through byte for byte (the chaos replica checks Host on',
     '# every later request); any other becomes HTTP here and is routed request',
-    '# by request, with no second frontend hop.',
+    '# by request, with no second frontend hop. Only a first head still coming',
+    '# after FIRST_REQUEST_TIMEOUT_MS (or one HAProxy cannot read) takes one, to fe_slow.',
     'frontend fe_edge',
     '  mode tcp',
     `  bind ${bind}:${plan.frontPort}`,
     `  maxconn ${plan.maxConnections}`,
     // The default tcplog and httplog formats carry the client address and the query string.
-    `  log-format "${LOG_FORMAT}"`,
-    ...(plan.logEveryRequest ? [] : ['  option dontlog-normal']),
-    ...(perIp > 0
+    ...logLines,
+    ...(caps.perAddress > 0
       ? [
-          '  # The per-client cap (MAX_CONNECTIONS_PER_IP) and a connection-rate cap, before any replica sees the flood.',
+          '  # Caps before any replica sees a flood: open connections per address (MAX_CONNECTIONS_PER_IP) and per',
+          `  # network (IPv4 /24, IPv6 /64: ${NETWORK_FACTOR}× that), new ones per address; once the edge holds ${caps.crowded}`,
+          '  # connections, a network already holding the per-address cap gets no more, so other clients find room.',
           '  stick-table type ipv6 size 1m expire 60s store conn_cur,conn_rate(10s)',
           '  tcp-request connection track-sc0 src',
-          `  tcp-request connection reject if { sc_conn_cur(0) gt ${perIp} }`,
-          `  tcp-request connection reject if { sc_conn_rate(0) gt ${Math.max(100, perIp * 20)} }`,
+          '  tcp-request connection track-sc1 src,ipmask(24,64) table st_networks',
+          `  tcp-request connection reject if { sc_conn_cur(0) gt ${caps.perAddress} }`,
+          `  tcp-request connection reject if { sc_conn_cur(1) gt ${caps.perNetwork} }`,
+          `  tcp-request connection reject if { sc_conn_rate(0) gt ${Math.max(100, caps.perAddress * 20)} }`,
+          `  tcp-request connection reject if { fe_conn gt ${caps.crowded} } { sc_conn_cur(1) gt ${caps.perAddress} }`,
         ]
       : []),
-    '  # Wait for a whole first request head (slowloris: no longer than the first-request timeout).',
-    `  tcp-request inspect-delay ${ms(plan.firstRequestTimeoutMs)}`,
-    `  tcp-request content set-var(txn.host) ${HOST_FIELD} if HTTP`,
-    `  tcp-request content accept if HTTP { var(txn.host) -m str ${chaos} }`,
-    // Anything else, not HTTP at all included (HAProxy answers that 400), is HTTP from here on.
-    '  tcp-request content switch-mode http',
-    '  # Only HTTP streams run these (every request of a switched connection).',
-    '  http-request set-var(txn.http) bool(true)',
-    `  http-request set-var(txn.host) ${HOST_FIELD}`,
-    '  http-request set-var(txn.path) path',
-    '  # A client-sent X-Forwarded-For never reaches a replica: the one it gets names the real peer.',
-    '  http-request del-header X-Forwarded-For',
-    '  option forwardfor',
-    '  http-after-response set-var(txn.status) status',
-    // A later request on a switched connection that names the chaos host is misdirected: HTTP cannot go to a tcp backend.
-    `  use_backend be_chaos if !{ var(txn.http) -m bool } { var(txn.host) -m str ${chaos} }`,
-    `  use_backend be_control if { var(txn.host) -m str ${control.join(' ')} }`,
-    `  use_backend be_bots if { var(txn.host) -m str ${bots} }`,
-    '  default_backend be_misdirected',
+    '  # The first request head: routed as soon as it is whole (see firstHeadRules in the generator).',
+    ...firstHeadRules(chaos, 'slow', plan.firstRequestTimeoutMs),
+    ...httpRouting(control, bots, 'slow'),
     '',
+    `# A first head still coming after FIRST_REQUEST_TIMEOUT_MS gets the chaos replica's head time (${ms(REQUEST_HEAD_MS)})`,
+    "# more here, so a head typed by hand is routed as the replica would take it. Anything still unroutable goes to a",
+    '# chaos replica, whose strict parser gives the answer a direct client gets.',
+    'frontend fe_slow',
+    '  mode tcp',
+    `  bind ${slowSocket} accept-proxy`,
+    `  maxconn ${caps.slowHeads}`,
+    ...logLines,
+    ...firstHeadRules(chaos, 'chaos', REQUEST_HEAD_MS),
+    ...httpRouting(control, bots, 'chaos'),
+    '',
+    `# At most ${caps.slowHeads} connections wait for the rest of a first head; past that one is closed after 1 s in the queue.`,
+    'backend be_slow',
+    '  mode tcp',
+    '  timeout queue 1s',
+    `  server slow ${slowSocket} send-proxy-v2 maxconn ${caps.slowHeads}`,
+    '',
+    ...(caps.perAddress > 0 ? ['# Open connections per client network (IPv4 /24, IPv6 /64).', 'backend st_networks', '  stick-table type ipv6 size 1m expire 60s store conn_cur', ''] : []),
     '# Chaos replicas get the connection byte for byte, the client address in a PROXY v2 header.',
     'backend be_chaos',
     '  mode tcp',
@@ -197,6 +333,7 @@ export function renderHaproxyConfig(plan: EdgePlan): string {
     ]),
     'backend be_misdirected',
     '  mode http',
+    `  http-request return status 421 content-type application/json string ${quoted(errorBody(421, `${HOST_REQUIRED}; the hosts are ${known.join(', ')}`))} unless { var(txn.host) -m len gt 0 }`,
     '  http-request return status 421 content-type application/json ' +
       `lf-string "{\\"error\\":\\"misdirected_request\\",\\"reason\\":\\"no host %[var(txn.host),json(utf8s)] here; the hosts are ${known.join(', ')}\\"}\\n"`,
     ...(plan.adminPort > 0

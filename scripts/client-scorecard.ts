@@ -18,11 +18,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { createChaosRegistry } from '../services/chaos/endpoints/index.js';
 import type { Connection } from '../services/chaos/connection.js';
 import type { ParsedRequest } from '../services/chaos/parser.js';
 import { ChaosServer, type ChaosServerOptions } from '../services/chaos/server.js';
-import { createControlRegistry } from '../services/control/endpoints/index.js';
+import { serviceRegistries } from '../services/registries.js';
 import { freeLoopbackPorts } from '../services/supervisor.js';
 import { counterpartUrl } from '../shared/catalog/catalog.js';
 import { loadConfig, type Config } from '../shared/config/config.js';
@@ -162,7 +161,7 @@ export const LIES: readonly Lie[] = [
 
 /** Throws unless every lie's path is a chaos endpoint and its query names only declared parameters, in range. */
 export function checkLies(lies: readonly Lie[] = LIES): void {
-  const registry = createChaosRegistry();
+  const registry = serviceRegistries().chaos;
   const problems: string[] = [];
   for (const lie of lies) {
     for (const target of [lie.path, ...(lie.then ? [lie.then] : [])]) {
@@ -301,7 +300,7 @@ async function startStack(): Promise<Stack> {
     const base = `http://127.0.0.1:${ports[i] as number}`;
     const store = new MemoryStore();
     const counted: Counted = { base, connections: 0, requests: 0 };
-    const options = { config: configFor(base), logger: createLogger('chaos', 'silent'), registry: createChaosRegistry(), store };
+    const options = { config: configFor(base), logger: createLogger('chaos', 'silent'), registry: serviceRegistries().chaos, store };
     const server = new CountingChaosServer(options, counted);
     server.server.on('connection', () => void counted.connections++);
     await server.listen(ports[i] as number, '127.0.0.1');
@@ -313,7 +312,7 @@ async function startStack(): Promise<Stack> {
   }
   const config = configFor(chaos.curl.base);
   const store = new MemoryStore();
-  const service = new HttpService({ host: 'control', config, logger: createLogger('control', 'silent'), registry: createControlRegistry(), store });
+  const service = new HttpService({ host: 'control', config, logger: createLogger('control', 'silent'), registry: serviceRegistries().control, store });
   const control: Counted = { base: `http://127.0.0.1:${controlPort}`, connections: 0, requests: 0 };
   service.server.on('connection', () => void control.connections++);
   service.server.on('request', () => void control.requests++);
@@ -666,7 +665,7 @@ export async function runScorecard(options: RunOptions = {}): Promise<Scorecard>
     const python = clients.includes('urllib') || clients.includes('requests') ? await pythonPath() : undefined;
     const versions: Record<string, string> = {};
     for (const client of clients) versions[client] = await versionOf(client, browser, python);
-    const registry = createChaosRegistry();
+    const registry = serviceRegistries().chaos;
     const results: LieResult[] = [];
     for (const lie of lies) {
       options.log?.(`${lie.id}…`);
@@ -716,7 +715,7 @@ async function counting(client: string, host: Counted, runClient: () => Promise<
 }
 
 /** The control twin's URL for a lie's request (same query), or null when it has none. */
-function twinUrl(lie: Lie, registry: ReturnType<typeof createChaosRegistry>, stack: Stack): string | null {
+function twinUrl(lie: Lie, registry: ReturnType<typeof serviceRegistries>['chaos'], stack: Stack): string | null {
   const url = new URL(lie.path, 'http://x');
   const match = registry.match(url.pathname);
   const twin = match ? counterpartUrl('chaos', match.endpoint, { ...stack.config.urls, control: stack.control.base }, url.pathname) : null;

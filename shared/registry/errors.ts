@@ -18,6 +18,10 @@ export const ERROR_CODES = {
   431: 'request_header_fields_too_large',
   500: 'internal_error',
   501: 'not_implemented',
+  // The front door's own answers (proxy/haproxy-config.ts) when no replica can give one.
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
   505: 'http_version_not_supported',
 } as const;
 export type ErrorStatus = keyof typeof ERROR_CODES;

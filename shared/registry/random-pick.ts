@@ -20,6 +20,24 @@ export function neverRandom(endpoint: { readonly id: string; readonly holdsConne
   return endpoint.holdsConnection === true || endpoint.id === RANDOM_ID;
 }
 
+/** Stands in /random's summary for the paths it never picks (filled in by namingNeverPicked). */
+export const NEVER_PICKED = '{never-picked}';
+
+/**
+ * The list with /random's summary naming the paths of the list it never picks
+ * (the endpoints that hold the connection, in list order), so the summary
+ * follows the registry instead of a hand-typed list. createRegistries applies it.
+ */
+export function namingNeverPicked<E extends { readonly id: string; readonly path: string; readonly summary: string; readonly holdsConnection?: boolean }>(
+  endpoints: readonly E[],
+): E[] {
+  const random = endpoints.find((e) => e.id === RANDOM_ID && e.summary.includes(NEVER_PICKED));
+  if (random === undefined) return [...endpoints];
+  const never = endpoints.filter((e) => neverRandom(e) && e.id !== RANDOM_ID).map((e) => e.path);
+  const named = never.length < 2 ? never.join('') : `${never.slice(0, -1).join(', ')} or ${never.at(-1) as string}`;
+  return endpoints.map((e) => (e === random ? { ...e, summary: e.summary.replace(NEVER_PICKED, named) } : e));
+}
+
 export interface RandomPick<Ctx> {
   readonly endpoint: AnyEndpoint<Ctx>;
   /** Parsed parameters: defaults, plus the forwarded seed and any filled-in path or required values. */
@@ -34,7 +52,7 @@ const pools = new WeakMap<object, readonly AnyEndpoint<unknown>[]>();
 
 /**
  * The endpoints /random picks from, in registry order; built once per
- * registry. Throws a RegistryError (at start-up, from createXRegistry) when a
+ * registry. Throws a RegistryError (at start-up, from createRegistries) when a
  * forbidden endpoint is in the pool or a pick could not be filled in.
  */
 export function randomPool<Ctx>(registry: Registry<Ctx>): readonly AnyEndpoint<Ctx>[] {

@@ -1,10 +1,7 @@
 // A chaos server and a control process serving the hub (its catalog and
 // /compare), on free loopback ports, with public URLs that name them the way
 // the full stack does: chaos.localhost, control.localhost and localhost.
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { ChaosServer } from '../../services/chaos/server.js';
-import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { buildCatalog } from '../../shared/catalog/catalog.js';
 import type { Config } from '../../shared/config/config.js';
 import { HttpService } from '../../shared/http/http-service.js';
@@ -12,8 +9,7 @@ import { createLogger } from '../../shared/config/log.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from './raw.js';
 import { freePorts, stopAtTeardown, testConfig } from './servers.js';
-import type { Registry } from '../../shared/registry/registry.js';
-import type { ChaosContext } from '../../services/chaos/endpoint.js';
+import { serviceRegistries, type ExtraEndpoints } from '../../services/registries.js';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -30,10 +26,10 @@ export interface CompareHub {
   ask(target: string, options?: { accept?: string; host?: string; localAddress?: string; method?: string }): Promise<ParsedResponse>;
 }
 
-/** Starts both; `chaosRegistry` replaces the chaos host's endpoints (the compare reads the same one). */
+/** Starts both; `extra` adds test endpoints to the hosts' own (the compare reads the same registries). */
 export async function startCompareHub(
   t: Teardown,
-  options: { env?: Readonly<Record<string, string>>; chaosRegistry?: Registry<ChaosContext> } = {},
+  options: { env?: Readonly<Record<string, string>>; extra?: ExtraEndpoints } = {},
 ): Promise<CompareHub> {
   for (let attempt = 1; ; attempt++) {
     const [chaosPort, controlPort] = (await freePorts(2)) as [number, number];
@@ -43,11 +39,12 @@ export async function startCompareHub(
       PUBLIC_HUB_URL: `http://localhost:${controlPort}`,
       ...options.env,
     });
-    const chaosRegistry = options.chaosRegistry ?? createChaosRegistry();
-    const controlRegistry = createControlRegistry();
+    const registries = serviceRegistries(options.extra);
+    const chaosRegistry = registries.chaos;
+    const controlRegistry = registries.control;
     const chaosStore = new MemoryStore();
     const chaos = new ChaosServer({ config, logger: createLogger('chaos', 'silent'), registry: chaosRegistry, store: chaosStore });
-    const hubCatalogs = [buildCatalog(chaosRegistry, config), buildCatalog(controlRegistry, config), buildCatalog(createBotsRegistry(), config)];
+    const hubCatalogs = [buildCatalog(chaosRegistry, config), buildCatalog(controlRegistry, config), buildCatalog(registries.bots, config)];
     const controlStore = new MemoryStore();
     const control = new HttpService({
       host: 'control', config, logger: createLogger('control', 'silent'), registry: controlRegistry, store: controlStore,

@@ -2,10 +2,7 @@
 // each with a store of its own (or the one given) closed after it stops, as
 // the service runner does.
 import net from 'node:net';
-import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { ChaosServer, type ChaosServerOptions } from '../../services/chaos/server.js';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { serviceRegistries } from '../../services/registries.js';
 import { buildCatalog } from '../../shared/catalog/catalog.js';
 import { loadConfig, type Config } from '../../shared/config/config.js';
@@ -49,7 +46,7 @@ export async function startChaos(
 ): Promise<{ port: number; server: ChaosServer }> {
   const config = options.config ?? testConfig();
   const store = options.store ?? new MemoryStore();
-  const server = new ChaosServer({ ...options, config, logger: createLogger('chaos', 'silent'), registry: options.registry ?? createChaosRegistry(), store });
+  const server = new ChaosServer({ ...options, config, logger: createLogger('chaos', 'silent'), registry: options.registry ?? serviceRegistries().chaos, store });
   stopAtTeardown(t, server, store);
   const port = await server.listen(0, '127.0.0.1');
   return { port, server };
@@ -61,7 +58,7 @@ export async function startHttp(
   config: Config = testConfig(),
   store: Store = new MemoryStore(),
 ): Promise<{ port: number; service: HttpService }> {
-  const registry = host === 'control' ? createControlRegistry() : createBotsRegistry();
+  const registry = host === 'control' ? serviceRegistries().control : serviceRegistries().bots;
   const service = new HttpService({ host, config, logger: createLogger(host, 'silent'), registry, store });
   stopAtTeardown(t, service, store);
   const port = await service.listen(0, '127.0.0.1');
@@ -102,7 +99,7 @@ export async function startLinkedHosts(
       ...env,
     });
     const services = (['control', 'bots'] as const).map((host) => {
-      const registry = host === 'control' ? createControlRegistry() : createBotsRegistry();
+      const registry = host === 'control' ? serviceRegistries().control : serviceRegistries().bots;
       // One store per host, as each runs in a process of its own.
       return new HttpService({ host, config, logger: createLogger(host, 'silent'), registry, store: new MemoryStore() });
     });

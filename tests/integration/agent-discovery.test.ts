@@ -9,13 +9,13 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import net from 'node:net';
 import t from 'tap';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { loadConfig, type Config } from '../../shared/config/config.js';
 import { HttpService } from '../../shared/http/http-service.js';
 import { createLogger } from '../../shared/config/log.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { freePorts, startChaos, startHttp, stopAtTeardown, testConfig } from '../helpers/servers.js';
+import { serviceRegistries } from '../../services/registries.js';
 
 /** A subtest's `t` (the last overload of t.test takes just the callback). */
 type TapTest = Parameters<Parameters<typeof t.test>[0]>[0];
@@ -919,7 +919,7 @@ t.test('embedded default: hub, identity and agents are distinct hosts, so the is
     const [controlPort] = (await freePorts(1)) as [number];
     const embedded: Config = loadConfig({ LOG_LEVEL: 'silent', CONTROL_PORT: String(controlPort), RATE_LIMIT_GENERAL: '0' });
     const store = new MemoryStore();
-    const service = new HttpService({ host: 'control', config: embedded, logger: createLogger('control', 'silent'), registry: createControlRegistry(), store });
+    const service = new HttpService({ host: 'control', config: embedded, logger: createLogger('control', 'silent'), registry: serviceRegistries().control, store });
     try {
       await service.listen(controlPort, '127.0.0.1');
     } catch (error) {

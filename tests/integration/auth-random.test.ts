@@ -1,11 +1,11 @@
 // /auth-required and /random on the chaos host, on raw sockets.
 import t from 'tap';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { neverRandom, pickFor, randomPool } from '../../shared/registry/random-pick.js';
 import { digestNonce } from '../../shared/content/status.js';
 import { chaosHeaderNames, exchange, exchangesComplete, json, lenientExchange, linesWithoutDate, mapLimit } from '../helpers/final-response.js';
 import { get, rawExchange } from '../helpers/raw.js';
 import { startChaos } from '../helpers/servers.js';
+import { serviceRegistries } from '../../services/registries.js';
 
 // testConfig() names the hub http://hub.test:8080: the realm defaults to its host name.
 const REALM = 'hub.test';
@@ -94,7 +94,7 @@ const SEEDS = ['a', 'b', 'c', '1', '2', '42', 'chaos', 'é✓', 'with space'];
 
 t.test('/random: the same seed picks the same endpoint and, for seeded picks, the same response', async (t) => {
   const { port } = await startChaos(t);
-  const pool = randomPool(createChaosRegistry());
+  const pool = randomPool(serviceRegistries().chaos);
   const picked = new Set<string>();
   for (const seed of SEEDS) {
     const q = `/random?seed=${encodeURIComponent(seed)}`;
@@ -129,8 +129,8 @@ t.test('/random: the same seed picks the same endpoint and, for seeded picks, th
 
 t.test('/random never picks /slow, /drip, /partial-stream, /bytes, /mix (nor itself), over many seeds', async (t) => {
   const { port } = await startChaos(t);
-  const pool = randomPool(createChaosRegistry());
-  const excluded = new Set(createChaosRegistry().endpoints.filter((e) => neverRandom(e)).map((e) => e.path));
+  const pool = randomPool(serviceRegistries().chaos);
+  const excluded = new Set(serviceRegistries().chaos.endpoints.filter((e) => neverRandom(e)).map((e) => e.path));
   t.same([...excluded].sort(), ['/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall'], 'the exclusions');
   for (const endpoint of pool) t.notOk(excluded.has(endpoint.path), `${endpoint.path} may be picked`);
   const paths = new Set<string>();
@@ -148,7 +148,7 @@ t.test('/random never picks /slow, /drip, /partial-stream, /bytes, /mix (nor its
 
 t.test('/random: no pick stalls or holds the connection (each answer completes or closes within 3 s)', async (t) => {
   const { port } = await startChaos(t);
-  const pool = randomPool(createChaosRegistry());
+  const pool = randomPool(serviceRegistries().chaos);
   t.notOk(pool.some((e) => e.path === '/bytes'), '/bytes is not in the pool: its default overshoot holds the connection');
   for (const endpoint of pool) {
     const seed = Array.from({ length: 3000 }, (_, i) => `ends-${i}`).find((s) => pickFor(pool, s).endpoint === endpoint);
@@ -163,7 +163,7 @@ t.test('/random: no pick stalls or holds the connection (each answer completes o
 
 t.test('/random picks a seeded code for /status/{code} and forwards the seed where there is one', async (t) => {
   const { port } = await startChaos(t);
-  const pool = randomPool(createChaosRegistry());
+  const pool = randomPool(serviceRegistries().chaos);
   const statusSeed = Array.from({ length: 200 }, (_, i) => `s${i}`).find((s) => pickFor(pool, s).endpoint.id === 'status') as string;
   const flakySeed = Array.from({ length: 200 }, (_, i) => `f${i}`).find((s) => pickFor(pool, s).endpoint.id === 'flaky') as string;
   t.ok(statusSeed && flakySeed, 'seeds exist for both picks');

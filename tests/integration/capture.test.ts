@@ -3,6 +3,7 @@
 // endpoint keeps the default (joined headers, body counted and discarded).
 import t from 'tap';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
+import { serviceRegistries } from '../../services/registries.js';
 import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../services/chaos/endpoint.js';
 import { jsonBody } from '../../shared/primitives/json.js';
 import { Registry } from '../../shared/registry/registry.js';
@@ -28,7 +29,8 @@ const probe = defineChaosEndpoint({
   category: 'inspection',
   summary: 'test only: reports what the parser kept',
   params: {},
-  capture: { rawHeaders: true, body: { max: 8 } },
+  counterpart: null,
+  wire: { capture: { rawHeaders: true, body: { max: 8 } } },
   handle: report,
 });
 
@@ -39,11 +41,12 @@ const plain = defineChaosEndpoint({
   category: 'inspection',
   summary: 'test only: reports what the parser kept by default',
   params: {},
+  counterpart: null,
   handle: report,
 });
 
 t.test('a capturing endpoint gets raw lines and a bounded body; the others the default', async (t) => {
-  const registry = new Registry('chaos', [...chaosEndpoints, probe, plain]);
+  const registry = serviceRegistries({ chaos: [probe, plain] }).chaos;
   t.equal(registry.captures, true);
   const { port } = await startChaos(t, { registry });
   const head = 'POST /capture-probe?x=1 HTTP/1.1\r\nHost: a\r\nX-Twice: one\r\nx-twice:  two \r\nContent-Length: 11\r\n\r\n';

@@ -1,17 +1,15 @@
 // The catalog on every host: `/` answers 200; every unknown path falls
 // through to it with 404 and the same body; HTML for browsers, JSON on ask.
 import t from 'tap';
-import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { CATALOG_CSP, CATALOG_CSS_PATH, CATALOG_JS_PATH } from '../../shared/catalog/catalog-assets.js';
 import { entryId } from '../../shared/catalog/catalog-page.js';
 import { buildCatalog, wantsJson } from '../../shared/catalog/catalog.js';
 import { CATEGORIES, type Registry } from '../../shared/registry/registry.js';
 import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+import { serviceRegistries } from '../../services/registries.js';
 
-const registries = { chaos: createChaosRegistry(), control: createControlRegistry(), bots: createBotsRegistry() };
+const registries = serviceRegistries();
 
 for (const host of ['chaos', 'control', 'bots'] as const) {
   t.test(`${host} host`, async (t) => {

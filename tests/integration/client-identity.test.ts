@@ -7,16 +7,14 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import t, { type Test } from 'tap';
-import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { ChaosServer } from '../../services/chaos/server.js';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import type { Config } from '../../shared/config/config.js';
 import { HttpService } from '../../shared/http/http-service.js';
 import { createLogger } from '../../shared/config/log.js';
 import { proxyV2, RecordingStore } from '../helpers/proxy-v2.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { startChaos, startHttp, stopAtTeardown, testConfig } from '../helpers/servers.js';
+import { serviceRegistries } from '../../services/registries.js';
 
 const CHAOS_PATH = '/slow?ms=0';
 const HTTP_PATH = { control: '/truncate?at=2', bots: '/humans.txt' } as const;
@@ -224,12 +222,12 @@ t.test('IPv6 peers: a ::1 listener, trusted and not', async (t) => {
   }
   const logger = createLogger('chaos', 'silent');
   const chaosOn = async (config: Config, store: RecordingStore): Promise<number> => {
-    const server = new ChaosServer({ config, logger, registry: createChaosRegistry(), store });
+    const server = new ChaosServer({ config, logger, registry: serviceRegistries().chaos, store });
     stopAtTeardown(t, server, store);
     return server.listen(0, '::1');
   };
   const httpOn = async (host: 'control' | 'bots', config: Config, store: RecordingStore): Promise<number> => {
-    const registry = host === 'control' ? createControlRegistry() : createBotsRegistry();
+    const registry = host === 'control' ? serviceRegistries().control : serviceRegistries().bots;
     const service = new HttpService({ host, config, logger, registry, store });
     stopAtTeardown(t, service, store);
     return service.listen(0, '::1');

@@ -4,11 +4,9 @@
 // sides itself, over raw sockets, and reports the bytes and the ending.
 import net from 'node:net';
 import t from 'tap';
-import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
 import { chaosHead, defineChaosEndpoint } from '../../services/chaos/endpoint.js';
 import { COMPARE_EXAMPLES, COMPARE_LIMITS } from '../../shared/hub/compare/page.js';
 import type { CompareReport, SideReport } from '../../shared/hub/compare/report.js';
-import { Registry } from '../../shared/registry/registry.js';
 import { startCompareHub, type CompareHub } from '../helpers/compare-hub.js';
 import type { ParsedResponse } from '../helpers/raw.js';
 
@@ -237,7 +235,7 @@ t.test('an endpoint without a twin: the chaos side, and a note', async (t) => {
       ctx.wire.end();
     },
   });
-  const hub = await startCompareHub(t, { chaosRegistry: new Registry('chaos', [...chaosEndpoints, lonely]) });
+  const hub = await startCompareHub(t, { extra: { chaos: [lonely] } });
   const { response, report } = await compareJson(hub, '/lonely');
   t.equal(response.status, 200);
   t.equal(report.twin, null);

@@ -3,14 +3,12 @@
 // value of its mode parameter, is asked once on a real socket and only the
 // response heads are read, so held connections cost a short wait, no more.
 import t from 'tap';
-import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import type { Param } from '../../shared/primitives/params.js';
 import { allowedMethods, modeParamOf, type AnyEndpoint, type Registry } from '../../shared/registry/registry.js';
 import { mapLimit } from '../helpers/final-response.js';
 import { get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+import { serviceRegistries } from '../../services/registries.js';
 
 const config = testConfig({ RATE_LIMIT_INFINITE: '0' });
 
@@ -93,9 +91,9 @@ function isDeclared(allowed: ReadonlySet<string>, name: string): boolean {
 }
 
 const hosts = [
-  ['chaos', createChaosRegistry()],
-  ['control', createControlRegistry()],
-  ['bots', createBotsRegistry()],
+  ['chaos', serviceRegistries().chaos],
+  ['control', serviceRegistries().control],
+  ['bots', serviceRegistries().bots],
 ] as const;
 
 for (const [host, registry] of hosts as readonly (readonly [string, Registry<unknown>])[]) {

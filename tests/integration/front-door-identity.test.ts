@@ -68,11 +68,17 @@ function metricNames(expr: string): string[] {
   return [...withoutStrings.matchAll(/\b(?:chaos|haproxy|process|nodejs)_[a-z0-9_]+\b/g)].map((m) => m[0]);
 }
 
-/** Label names a PromQL expression filters or groups on: `{name=…}` matchers and `by (…)` lists. */
-function labelNames(expr: string): string[] {
-  const matchers = [...expr.matchAll(/\{([^}]*)\}/g)].flatMap((m) => [...(m[1] as string).matchAll(/([a-z_]+)\s*(?:=~|!~|!=|=)/g)].map((x) => x[1] as string));
-  const groups = [...expr.matchAll(/\bby\s*\(([^)]*)\)/g)].flatMap((m) => (m[1] as string).split(',').map((s) => s.trim()));
-  return [...new Set([...matchers, ...groups])].filter((l) => l !== '');
+/** Label names a selector `name{…}` filters on, per metric name. */
+function matcherLabels(expr: string): [string, string][] {
+  return [...expr.matchAll(/\b([a-z_:][a-z0-9_:]*)\{([^}]*)\}/g)].flatMap((m) =>
+    [...(m[2] as string).matchAll(/([a-z_]+)\s*(?:=~|!~|!=|=)/g)].map((x) => [m[1] as string, x[1] as string] as [string, string]),
+  );
+}
+
+/** Label names a PromQL expression groups or joins on: `by (…)`, `on (…)`, `group_left (…)` lists. */
+function groupingLabels(expr: string): string[] {
+  const groups = [...expr.matchAll(/\b(?:by|on|group_left|group_right)\s*\(([^)]*)\)/g)].flatMap((m) => (m[1] as string).split(',').map((s) => s.trim()));
+  return [...new Set(groups)].filter((l) => l !== '');
 }
 
 /** `name` → the label names its samples carry, from an exposition. */
@@ -113,13 +119,14 @@ t.test('every metric and label the Grafana dashboard queries is exposed by a rea
   // Added by Prometheus at scrape time (the target's job and instance, compose's service label), not by a process.
   const targetLabels = new Set(['job', 'instance', 'service', 'le']);
   for (const expr of exprs) {
-    for (const name of metricNames(expr)) {
-      const labels = all.get(name);
-      t.ok(labels, `${name} is exposed (${expr.slice(0, 60)})`);
-      for (const label of labelNames(expr)) {
-        if (targetLabels.has(label)) continue;
-        t.ok(labels?.has(label), `${name} carries the label ${label}`);
-      }
+    const names = metricNames(expr);
+    for (const name of names) t.ok(all.get(name), `${name} is exposed (${expr.slice(0, 60)})`);
+    for (const [name, label] of matcherLabels(expr)) {
+      if (!targetLabels.has(label)) t.ok(all.get(name)?.has(label), `${name} carries the label ${label} it is filtered on`);
+    }
+    // A join (`* on (job, instance) group_left (host) …`) takes a label from one side: some metric of the expression carries it.
+    for (const label of groupingLabels(expr)) {
+      if (!targetLabels.has(label)) t.ok(names.some((name) => all.get(name)?.has(label)), `${label}, grouped on in ${expr.slice(0, 60)}, is carried by one of ${names.join(', ')}`);
     }
   }
   // The admin ports are private: through the front door, /metrics, /healthz, /readyz and HAProxy's /stats are

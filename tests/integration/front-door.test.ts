@@ -58,8 +58,9 @@ t.test('the generated configuration', async (t) => {
   t.match(text, /server chaos1 127\.0\.0\.1:9101 check port 9111/, 'each replica is checked on its admin port');
   t.match(text, /http-check send meth GET uri \/readyz/, 'readiness, which a draining replica fails while it still serves');
   t.match(text, /http-request del-header X-Forwarded-For\n {2}option forwardfor/, 'a client-sent X-Forwarded-For is deleted before the real one is set');
-  t.match(text, /tcp-request content switch-mode http\n/, 'control, bots and the hub become HTTP on the public frontend itself');
-  t.notMatch(text, /abns@|frontend fe_http/, 'no second frontend hop');
+  t.match(text, /tcp-request content switch-mode http if HTTP\n/, 'control, bots and the hub become HTTP on the public frontend itself');
+  t.notMatch(text, /frontend fe_http/, 'no second HTTP frontend');
+  t.match(text, /use_backend be_slow if !\{ var\(txn\.http\) -m bool \} \{ var\(txn\.route\) -m str slow \}/, 'only a first head still coming after FIRST_REQUEST_TIMEOUT_MS (or unreadable) takes the hop to fe_slow');
   t.notMatch(text, /option (tcp|http)log|%ci|%\{\+Q\}r|%r\b|%HU|%HQ/, 'no log format that names the client address or the query string');
   t.match(text, /option dontlog-normal/, 'only errors are logged unless LOG_LEVEL=debug');
   t.notMatch(renderHaproxyConfig({ ...EXAMPLE_PLAN, logEveryRequest: true }), /dontlog-normal/, 'LOG_LEVEL=debug logs every request');

@@ -3,17 +3,16 @@
 // its numeric parameters and every value of its enums, all at once, and each
 // connection must end (complete and closed, or cut) within its stated bound.
 import t from 'tap';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { buildCatalog } from '../../shared/catalog/catalog.js';
 import type { Param, ParamSpecs } from '../../shared/primitives/params.js';
 import type { Registry } from '../../shared/registry/registry.js';
 import { get, rawExchange } from '../helpers/raw.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+import { serviceRegistries } from '../../services/registries.js';
 
 // Short service bounds, so the slowest schedules fit in a few seconds (/slow's 15 s is its own).
 const config = testConfig({ MAX_RESPONSE_MS: '1500', HOLD_MS: '1000' });
-const registry = createChaosRegistry();
+const registry = serviceRegistries().chaos;
 const holding = registry.endpoints.filter((e) => e.holdsConnection);
 
 /** Worst cases that live in parameters no extreme reaches (a grammar's value). */
@@ -50,7 +49,7 @@ t.test('the catalog states the longest response of every holding endpoint', asyn
 t.test('each holding endpoint ends within its stated bound at every extreme', async (t) => {
   const chaos = (await startChaos(t, { config })).port;
   const control = (await startHttp(t, 'control', config)).port;
-  const controlHolding = createControlRegistry().endpoints.filter((e) => e.holdsConnection);
+  const controlHolding = serviceRegistries().control.endpoints.filter((e) => e.holdsConnection);
   const runs = [
     ...holding.map((e) => ({ e, port: chaos })),
     ...controlHolding.map((e) => ({ e, port: control })),

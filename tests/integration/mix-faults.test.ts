@@ -6,10 +6,9 @@
 import { readFileSync } from 'node:fs';
 import t, { type Test } from 'tap';
 import { currentBlock, docsPath, mixFaultsBlock } from '../../scripts/mix-faults-table.js';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { JUNK_EXTENSIONS } from '../../services/chaos/faults/chunked-corrupt.js';
 import { FAULT_SLUGS } from '../../services/chaos/faults/index.js';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
+import { serviceRegistries } from '../../services/registries.js';
 import { buildCatalog } from '../../shared/catalog/catalog.js';
 import { buildOpenApi, type OpenApiParameter } from '../../shared/catalog/openapi.js';
 import {
@@ -53,9 +52,10 @@ t.test('the registry, the /mix grammar, the catalog, OpenAPI and the docs name t
     t.match(parseMixFault(name), { ok: true, value: { name, spelled: name } }, `${name} alone`);
     for (const value of withArguments(name)) t.match(parseMixFault(value), { ok: true, value: { name } }, value);
   }
+  const { chaos, control } = serviceRegistries();
   const registries: readonly [string, Registry<unknown>][] = [
-    ['chaos', createChaosRegistry() as Registry<unknown>],
-    ['control', createControlRegistry() as Registry<unknown>],
+    ['chaos', chaos as Registry<unknown>],
+    ['control', control as Registry<unknown>],
   ];
   for (const [host, registry] of registries) {
     const mix = buildCatalog(registry, config).categories.flatMap((c) => c.endpoints).find((e) => e.path === '/mix');

@@ -3,15 +3,13 @@
 // endpoint of the registry with its methods, parameters and declared headers.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import t from 'tap';
-import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import type { OpenApiDocument, OpenApiOperation, OpenApiParameter } from '../../shared/catalog/openapi.js';
 import { allowedMethods, type Registry } from '../../shared/registry/registry.js';
 import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+import { serviceRegistries } from '../../services/registries.js';
 
-const registries = { chaos: createChaosRegistry(), control: createControlRegistry(), bots: createBotsRegistry() };
+const registries = serviceRegistries();
 const publicUrls = { chaos: 'http://chaos.test:8080', control: 'http://control.test:8080', bots: 'http://bots.test:8080' };
 
 for (const host of ['chaos', 'control', 'bots'] as const) {

@@ -3,13 +3,11 @@
 // spec's error shape and no X-Chaos-* line; a number below its range is
 // clamped, and the applied value is reported (unless the spec says silently).
 import t from 'tap';
-import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import type { Param } from '../../shared/primitives/params.js';
 import { allowedMethods, type AnyEndpoint } from '../../shared/registry/registry.js';
 import { get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+import { serviceRegistries } from '../../services/registries.js';
 
 const config = testConfig({ RATE_LIMIT_INFINITE: '0' });
 
@@ -71,9 +69,9 @@ const NO_HEAD = new Set(['/garbage']);
 const chaosLines = (head: ParsedResponse): string[] => head.headerLines.filter(([n]) => /^x-chaos-/i.test(n)).map(([n]) => n);
 
 const hosts = [
-  ['chaos', createChaosRegistry()],
-  ['control', createControlRegistry()],
-  ['bots', createBotsRegistry()],
+  ['chaos', serviceRegistries().chaos],
+  ['control', serviceRegistries().control],
+  ['bots', serviceRegistries().bots],
 ] as const;
 
 for (const [host, registry] of hosts) {

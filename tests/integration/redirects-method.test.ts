@@ -8,9 +8,7 @@ import t from 'tap';
 import { ALLOW_CONTROL, METHOD_MODES } from '../../shared/content/format.js';
 import { HEAD_LIES_MODES } from '../../shared/content/method.js';
 import { LOCATION_MODES, REDIRECT_CODES } from '../../shared/content/redirects.js';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { ChaosServer } from '../../services/chaos/server.js';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import type { Config } from '../../shared/config/config.js';
 import { HttpService } from '../../shared/http/http-service.js';
 import { createLogger } from '../../shared/config/log.js';
@@ -18,6 +16,7 @@ import { MemoryStore } from '../../shared/store/memory.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { methodExpectation } from '../helpers/method-table.js';
 import { freePorts, startChaos, startHttp, stopAtTeardown, testConfig } from '../helpers/servers.js';
+import { serviceRegistries } from '../../services/registries.js';
 
 interface Reply {
   readonly res: ParsedResponse;
@@ -249,11 +248,11 @@ async function startCrossHosts(tt: Parameters<typeof stopAtTeardown>[0]): Promis
   const [chaos, control] = (await freePorts(2)) as [number, number];
   const config = testConfig({ PUBLIC_BASE_URL: `http://127.0.0.1:${chaos}`, PUBLIC_CONTROL_URL: `http://127.0.0.1:${control}` });
   const chaosStore = new MemoryStore();
-  const server = new ChaosServer({ config, logger: createLogger('chaos', 'silent'), registry: createChaosRegistry(), store: chaosStore });
+  const server = new ChaosServer({ config, logger: createLogger('chaos', 'silent'), registry: serviceRegistries().chaos, store: chaosStore });
   stopAtTeardown(tt, server, chaosStore);
   await server.listen(chaos, '127.0.0.1');
   const controlStore = new MemoryStore();
-  const service = new HttpService({ host: 'control', config, logger: createLogger('control', 'silent'), registry: createControlRegistry(), store: controlStore });
+  const service = new HttpService({ host: 'control', config, logger: createLogger('control', 'silent'), registry: serviceRegistries().control, store: controlStore });
   stopAtTeardown(tt, service, controlStore);
   await service.listen(control, '127.0.0.1');
   return { config, chaos, control };

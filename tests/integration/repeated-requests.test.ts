@@ -10,12 +10,13 @@
 // for a Date of its own.
 import t from 'tap';
 import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../services/chaos/endpoint.js';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { exampleOf } from '../../shared/catalog/catalog.js';
 import { str } from '../../shared/primitives/params.js';
 import { Registry } from '../../shared/registry/registry.js';
 import { get, parseHead, rawExchange, splitResponses } from '../helpers/raw.js';
 import { startChaos, testConfig } from '../helpers/servers.js';
+import { serviceEndpoints, serviceRegistries } from '../../services/registries.js';
+import { createRegistries } from '../../shared/registry/registries.js';
 
 /** The slowest example (/slow) waits about a second before its status line. */
 const STATUS_LINE_MS = 8000;
@@ -35,7 +36,7 @@ function realFailure(data: Buffer): boolean {
 t.test('every endpoint answers its example twice without a real failure', async (t) => {
   const config = testConfig({ RATE_LIMIT_INFINITE: '0' });
   const { port } = await startChaos(t, { config });
-  const examples = createChaosRegistry()
+  const examples = serviceRegistries().chaos
     .endpoints.map((endpoint) => exampleOf(endpoint, config))
     .filter((example) => example.method === 'GET');
   t.ok(examples.length > 40, `${examples.length} GET examples`);
@@ -100,7 +101,7 @@ function masked(data: Buffer): string {
 t.test('a replayed response is the recorded one, byte for byte but its Date, in every variant', async (t) => {
   const { port } = await startChaos(t);
   // The same endpoints, none replayable: every answer comes from its handler.
-  const fresh = new Registry<ChaosContext>('chaos', createChaosRegistry().endpoints.map((e) => ({ ...e, replayable: false })));
+  const fresh = createRegistries({ ...serviceEndpoints, chaos: serviceEndpoints.chaos.map((e) => ({ ...e, replayable: false })) }).chaos;
   const reference = await startChaos(t, { registry: fresh });
   const targets = [
     '/status/200',
@@ -140,7 +141,7 @@ t.test('a replayable endpoint runs its handler once per variant; another runs ev
       category: 'status',
       summary: 'recorded',
       params: {},
-      replayable: true,
+      wire: { replayable: true },
       handle(ctx) {
         calls.replayable++;
         sendComplete(ctx, 200, 'text/plain', body(ctx));
@@ -152,7 +153,7 @@ t.test('a replayable endpoint runs its handler once per variant; another runs ev
       category: 'status',
       summary: 'an unbounded family of paths',
       params: { rest: str({ in: 'path', maxLength: 100, default: '' }) },
-      replayable: true,
+      wire: { replayable: true },
       handle(ctx) {
         calls.rest++;
         sendComplete(ctx, 200, 'text/plain', body(ctx));

@@ -5,12 +5,12 @@ import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { pickFor, randomPool } from '../../shared/registry/random-pick.js';
 import { digestNonce, retryBody } from '../../shared/content/status.js';
 import { exchange, json, pipelined } from '../helpers/final-response.js';
 import { get } from '../helpers/raw.js';
 import { startHttp } from '../helpers/servers.js';
+import { serviceRegistries } from '../../services/registries.js';
 
 const run = promisify(execFile);
 const REALM = 'hub.test';
@@ -154,7 +154,7 @@ t.test('control /auth-required digest: SHA-256 and MD5 challenges, a valid respo
 
 t.test('control /random: a deterministic pick among the twins, default seed 42', async (t) => {
   const { port } = await startHttp(t, 'control');
-  const pool = randomPool(createControlRegistry());
+  const pool = randomPool(serviceRegistries().control);
   for (const seed of ['42', 'a', 'b', 'é']) {
     const query = seed === '42' ? '/random' : `/random?seed=${encodeURIComponent(seed)}`;
     const a = await exchange(port, get(query));

@@ -68,10 +68,10 @@ t.test('declared examples where derivation is not enough', async (t) => {
 });
 
 t.test('a declared example that does not work stops start-up', async (t) => {
-  const elsewhere = define({ id: 'a', path: '/a', category: 'status', summary: 'x', params: {}, example: { target: '/b' }, handle: noop });
+  const elsewhere = define({ id: 'a', path: '/a', category: 'status', summary: 'x', params: {}, docs: { example: { target: '/b' } }, handle: noop });
   const b = define({ id: 'b', path: '/b', category: 'status', summary: 'x', params: {}, handle: noop });
-  const badValue = define({ id: 'c', path: '/c', category: 'status', summary: 'x', params: { m: oneOf(['x', 'y'], { default: 'x' }), n: int({ min: 1, max: 3, default: 1 }) }, example: { target: '/c?m=z' }, handle: noop });
-  const method = define({ id: 'd', path: '/d', category: 'status', summary: 'x', params: {}, example: { method: 'POST' }, handle: noop });
+  const badValue = define({ id: 'c', path: '/c', category: 'status', summary: 'x', params: { m: oneOf(['x', 'y'], { default: 'x' }), n: int({ min: 1, max: 3, default: 1 }) }, docs: { example: { target: '/c?m=z' } }, handle: noop });
+  const method = define({ id: 'd', path: '/d', category: 'status', summary: 'x', params: {}, docs: { example: { method: 'POST' } }, handle: noop });
   let error: unknown;
   try {
     new Registry('chaos', [elsewhere, b, badValue, method]);

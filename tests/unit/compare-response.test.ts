@@ -82,3 +82,31 @@ t.test('how a side ended, in words; the differences between two', async (t) => {
   ], 'X-Chaos-* lines are explanations, not differences');
   t.same(differences(side('', 'reset'), side(honest)).map((d) => d.kind), ['status', 'ending', 'body'], 'without a head, no header noise');
 });
+
+t.test('what a proxy rewrites is not a difference of the services', async (t) => {
+  const body = 'abcd';
+  const answer = (status: string, ...lines: string[]) => `${head(status, 'Content-Type: text/plain', 'Content-Length: 4', ...lines)}${body}`;
+  // The chaos host's tcp route passes its bytes; HAProxy in http mode answers the compare's close with its own
+  // lowercase `connection: close` and passes on the Keep-Alive the twin sent to its keep-alive request.
+  const chaos = side(answer('HTTP/1.1 200 OK', 'Connection: close'));
+  const twinThroughProxy = side(answer('HTTP/1.1 200 OK', 'keep-alive: timeout=5', 'connection: close'));
+  t.same(differences(chaos, twinThroughProxy), [], 'Keep-Alive beside Connection: close, and the case of the names, are no difference');
+  t.same(differences(chaos, side(answer('HTTP/1.1 200 OK'))), [], 'a Connection field the other side lacks is no difference when neither keeps the connection open');
+  t.same(differences(side(answer('HTTP/1.1 200 OK', 'Proxy-Connection: close')), chaos), [], 'Proxy-Connection is connection management too');
+
+  // /keepalive-lie: promising a persistent connection is what the service said, whatever the proxy did to the twin.
+  const lie = side(answer('HTTP/1.1 200 OK', 'Connection: keep-alive', 'Keep-Alive: timeout=60'));
+  t.same(differences(lie, twinThroughProxy).map((d) => [d.kind, d.detail]), [
+    ['header-values', 'connection: chaos keeps the connection open (Connection: "keep-alive"), twin does not (Connection: "close")'],
+  ], 'a promise of keep-alive against a close is reported once, by meaning');
+  t.same(differences(side(answer('HTTP/1.1 200 OK', 'Connection: Keep-Alive, Upgrade')), side(answer('HTTP/1.1 200 OK'))).map((d) => d.detail), [
+    'connection: chaos keeps the connection open (Connection: "Keep-Alive, Upgrade"), twin does not (no Connection field)',
+  ], 'tokens are read case-insensitively in a list');
+
+  t.same(differences(side(answer("HTTP/1.1 418 I'm a teapot")), side(answer("HTTP/1.1 418 I'm a Teapot"))), [], 'the reason phrase compared without case');
+  t.same(differences(side(answer('HTTP/1.1 200 OK')), side(answer('HTTP/1.1 200 Fine'))).map((d) => d.detail), [
+    'status line: chaos "HTTP/1.1 200 OK", twin "HTTP/1.1 200 Fine"',
+  ], 'another phrase is still a difference');
+  t.same(differences(side(answer('HTTP/1.1 200 OK')), side(answer('HTTP/1.0 200 OK'))).map((d) => d.kind), ['status'], 'and so is another version');
+  t.same(differences(side(answer('HTTP/1.1 200')), side(answer('HTTP/1.1 200 '))).map((d) => d.kind), ['status'], 'and a missing phrase against an empty one');
+});

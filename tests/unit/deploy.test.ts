@@ -15,6 +15,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
 import { METRIC_NAMES } from '../../shared/runtime/metrics.js';
+import { renderPrometheusConfig, SERVICES_JOB } from '../../services/prometheus-config.js';
 
 /**
  * Every metric name the Grafana dashboard may query: the services' metrics
@@ -74,7 +75,8 @@ function yamlDocuments(path: string): unknown[] {
 
 const deployFiles = filesUnder('deploy');
 const yamlFiles = deployFiles.filter((f) => /\.ya?ml$/.test(f));
-const k8sFiles = yamlFiles.filter((f) => f.startsWith('deploy/k8s/') && !f.endsWith('kustomization.yaml'));
+// deploy/k8s/prometheus/ holds a Prometheus configuration for the cluster's Prometheus, not a manifest.
+const k8sFiles = yamlFiles.filter((f) => f.startsWith('deploy/k8s/') && !f.startsWith('deploy/k8s/prometheus/') && !f.endsWith('kustomization.yaml'));
 const k8sObjects: Obj[] = k8sFiles.flatMap((f) => yamlDocuments(f).map(obj));
 // Compose files use YAML merge keys (`<<: *anchor`); yaml reads them only when asked.
 const compose = obj(parse(read('deploy/compose.yaml'), { merge: true }));
@@ -422,4 +424,37 @@ t.test('the health paths are /healthz and /readyz everywhere', async (t) => {
     for (const m of text.matchAll(/\/(health|ready|live)[a-z]*/g)) t.ok(['/healthz', '/readyz'].includes(m[0]), `${file}: ${m[0]}`);
   }
   t.ok(relative(root, join(root, 'deploy')) === 'deploy');
+});
+
+t.test('one job name and a service label in every Prometheus configuration; the queries select no other job', async (t) => {
+  const local = obj(parse(renderPrometheusConfig({ replicas: [{ name: 'chaos.1', service: 'chaos', port: 9101 }], haproxyPort: 8404 })));
+  const configs = {
+    local,
+    compose: obj(parse(read('deploy/prometheus/prometheus.yml'))),
+    kubernetes: obj(parse(read('deploy/k8s/prometheus/prometheus.yml'))),
+  };
+  for (const [name, config] of Object.entries(configs)) {
+    const jobs = arr(config.scrape_configs).map(obj);
+    t.same(jobs.map((j) => j.job_name), [SERVICES_JOB, 'haproxy'], `${name}: the replicas' job, then HAProxy's`);
+    const replicas = jobs[0] ?? {};
+    const labelled = arr(replicas.static_configs).some((s) => obj(obj(s).labels).service !== undefined)
+      || arr(replicas.relabel_configs).some((r) => obj(r).target_label === 'service');
+    t.ok(labelled, `${name}: every replica gets a service label`);
+  }
+  // Kubernetes: the pods are kept by the labels and annotations the base's Deployments carry.
+  const keep = arr(obj(arr(configs.kubernetes.scrape_configs)[0]).relabel_configs).map(obj).filter((r) => r.action === 'keep');
+  t.same(keep.map((r) => [arr(r.source_labels)[0], r.regex]), [
+    ['__meta_kubernetes_pod_label_app_kubernetes_io_name', SERVICES.join('|')],
+    ['__meta_kubernetes_pod_annotation_prometheus_io_scrape', 'true'],
+  ]);
+  for (const service of SERVICES) {
+    const template = obj(obj(deploymentNamed(service)?.spec).template);
+    t.equal(obj(obj(template.metadata).labels)['app.kubernetes.io/name'], service, `${service}: the label the keep rule reads`);
+  }
+  // No query depends on another job: the dashboard selects none, the alerts only the shared one.
+  const dashboard = read('deploy/grafana/dashboards/chaos.json');
+  t.notMatch(dashboard, /job=/, 'the dashboard selects no job: replicas are the processes exposing chaos_connections_open');
+  const alerts = read('docs/deploy.md').split('## What to alert on')[1]?.split('\n## ')[0] ?? '';
+  const jobs = [...alerts.matchAll(/job="([^"]*)"/g)].map((m) => m[1]);
+  t.same([...new Set(jobs)], [SERVICES_JOB], 'the alerts name only the shared job');
 });

@@ -5,7 +5,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import t from 'tap';
-import { loadConfig } from '../../shared/config/config.js';
+import { loadConfig, type HostName } from '../../shared/config/config.js';
+import { CATEGORY_DOCS } from '../../shared/registry/categories.js';
+import { CATEGORIES } from '../../shared/registry/registry.js';
 import {
   docFileOf, documentedPaths, endpointsNamed, handWritten, registries, repoPath, twinOf,
 } from '../../scripts/readme-tables.js';
@@ -28,6 +30,16 @@ t.test('every endpoint is documented on exactly the page of its family', async (
     for (const endpoint of registry.endpoints) {
       const home = docFileOf(registry.host, endpoint, all);
       t.same([...(documentedIn.get(endpoint) ?? [])], [home], `${registry.host} ${endpoint.path} (${endpoint.category}) is documented in ${home} only`);
+    }
+  }
+});
+
+t.test('every category has a docs page that exists; a chaos category has the page named after it', async (t) => {
+  for (const host of ['chaos', 'control', 'bots'] as const satisfies readonly HostName[]) {
+    for (const category of CATEGORIES[host]) {
+      const page = (CATEGORY_DOCS[host] as Readonly<Record<string, string>>)[category];
+      t.ok(page !== undefined && existsSync(repoPath(page)), `${host} ${category}: ${page}`);
+      if (host === 'chaos') t.equal(page, `docs/${category}.md`, `chaos ${category} is documented on its own page`);
     }
   }
 });

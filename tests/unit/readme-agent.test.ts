@@ -3,8 +3,8 @@
 // registry's, so the text cannot drift from the code again.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { repoPath } from '../../scripts/readme-tables.js';
+import { serviceRegistries } from '../../services/registries.js';
 
 /** The `## Control twins` section of a docs page, up to the next `## `. */
 function controlTwins(page: string): string {
@@ -18,7 +18,7 @@ function controlTwins(page: string): string {
 const sections = ['docs/agent.md', 'docs/discovery.md'].map((page) => [page, controlTwins(page)] as const);
 
 t.test('control twins: every row names the category the control registry gives the path', async (t) => {
-  const registry = createControlRegistry();
+  const registry = serviceRegistries().control;
   let rows = 0;
   for (const [page, section] of sections) {
     t.ok(section.length > 0, `${page} has a Control twins section`);

@@ -85,9 +85,9 @@ t.test('modeParam: the parameter named mode by default, explicit elsewhere, alwa
 
   t.equal(modeOf(byId(chaosEndpoints, 'wrong-content-type'), { type: 'xml-as-json' }), 'xml-as-json');
   t.equal(modeOf(byId(chaosEndpoints, 'truncate'), { at: 5 }), undefined);
-  const bad = define({ id: 'bad', path: '/bad', category: 'status', summary: 'x', params: { s: str({ maxLength: 3 }) }, modeParam: 's', handle: noop });
+  const bad = define({ id: 'bad', path: '/bad', category: 'status', summary: 'x', params: { s: str({ maxLength: 3 }) }, docs: { modeParam: 's' }, handle: noop });
   t.match(thrown(() => new Registry('chaos', [bad]))?.problems, [/modeParam "s" must name an enum parameter/]);
-  const missing = define({ id: 'missing', path: '/missing', category: 'status', summary: 'x', params: { m: oneOf(['a', 'b'], { default: 'a' }) }, modeParam: 'nope', handle: noop });
+  const missing = define({ id: 'missing', path: '/missing', category: 'status', summary: 'x', params: { m: oneOf(['a', 'b'], { default: 'a' }) }, docs: { modeParam: 'nope' }, handle: noop });
   t.match(thrown(() => new Registry('chaos', [missing]))?.problems, [/modeParam "nope"/]);
 });
 
@@ -98,11 +98,18 @@ t.test('picks: /random draws a parameter from its picks, which must be in range'
   t.match(thrown(() => new Registry('chaos', [wide]))?.problems, [/pick 9 is outside/]);
 });
 
-t.test('/random: its summary names exactly the endpoints that hold the connection', async (t) => {
+t.test('/random: its summary names exactly the endpoints that hold the connection, from the registry', async (t) => {
   const held = chaosEndpoints.filter((e) => e.holdsConnection === true).map((e) => e.path);
   t.same([...held].sort(), ['/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/slow', '/slow-headers', '/sse', '/stall']);
-  const random = chaosEndpoints.find((e) => e.id === 'random') as AnyEndpoint<unknown>;
-  t.ok(neverRandom(random), '/random never picks itself');
-  const named = /\(never ([^)]*?), which stall or hold the connection\)/.exec(random.summary)?.[1] ?? '';
-  t.same(named.split(/, | or /).sort(), [...held].sort(), 'the summary and the definitions agree');
+  const named = <C>(registry: Registry<C>): string[] => {
+    const random = registry.endpoints.find((e) => e.id === 'random') as AnyEndpoint<C>;
+    t.ok(neverRandom(random), '/random never picks itself');
+    return (/\(never ([^)]*?), which stall or hold the connection\)/.exec(random.summary)?.[1] ?? '').split(/, | or /);
+  };
+  t.same(named(serviceRegistries().chaos), held, 'the summary and the definitions agree, in registry order');
+  // A new holding endpoint joins the summary without anyone typing it there.
+  const holder = define({
+    id: 'holder', path: '/holder', category: 'latency', summary: 'x', params: {}, counterpart: null, holding: { longestMs: () => 1 }, handle: noop,
+  });
+  t.same(named(serviceRegistries({ chaos: [holder] }).chaos), [...held.slice(0, 5), '/holder', ...held.slice(5)], 'grouped with its category');
 });

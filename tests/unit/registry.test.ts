@@ -1,9 +1,7 @@
 import t from 'tap';
-import { createBotsRegistry } from '../../services/bots/endpoints/index.js';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { int, str } from '../../shared/primitives/params.js';
 import { defineEndpoint, Registry, RegistryError, type AnyEndpoint } from '../../shared/registry/registry.js';
+import { serviceRegistries } from '../../services/registries.js';
 
 const define = defineEndpoint<null>();
 const noop = (): void => {};
@@ -20,9 +18,9 @@ function problems(endpoints: AnyEndpoint<null>[]): string[] {
 }
 
 t.test('the real registries are valid', async (t) => {
-  t.ok(createChaosRegistry().endpoints.length > 0);
-  t.ok(createControlRegistry().endpoints.length > 0);
-  t.doesNotThrow(() => createBotsRegistry());
+  t.ok(serviceRegistries().chaos.endpoints.length > 0);
+  t.ok(serviceRegistries().control.endpoints.length > 0);
+  t.doesNotThrow(() => serviceRegistries().bots);
 });
 
 t.test('a broken definition stops start-up, naming every problem', async (t) => {

@@ -4,7 +4,6 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import t from 'tap';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { ChaosServer } from '../../services/chaos/server.js';
 import type { Config } from '../../shared/config/config.js';
 import { createLogger, type Logger } from '../../shared/config/log.js';
@@ -16,6 +15,7 @@ import { MemoryStore } from '../../shared/store/memory.js';
 import type { Store } from '../../shared/store/types.js';
 import { freePort } from '../helpers/process.js';
 import { testConfig } from '../helpers/servers.js';
+import { serviceRegistries } from '../../services/registries.js';
 
 const silent = createLogger('control', 'silent');
 
@@ -150,7 +150,7 @@ t.test('startService with a real service: it serves with the store it was given,
   const started = await startService(
     (c, logger, store) => {
       given = store;
-      return new ChaosServer({ config: c, logger, registry: createChaosRegistry(), store });
+      return new ChaosServer({ config: c, logger, registry: serviceRegistries().chaos, store });
     },
     (c) => c.ports.chaos,
     config,

@@ -1,10 +1,9 @@
 import t from 'tap';
-import { createChaosRegistry } from '../../services/chaos/endpoints/index.js';
 import { parseDriftAnswer } from '../../services/chaos/drift-ai.js';
 import { checkDrift, checkShape, DEAD_ROOT, deadPrefix, driftDocument } from '../../services/chaos/drift.js';
-import { createControlRegistry } from '../../services/control/endpoints/index.js';
 import { ConfigError, loadConfig } from '../../shared/config/config.js';
 import { SEMANTIC_SCHEMAS } from '../../shared/content/discovery.js';
+import { serviceRegistries } from '../../services/registries.js';
 
 t.test('AI_TIMEOUT_MS: default 10 s, at most 10 s, an integer', async (t) => {
   t.equal(loadConfig({}).ai.timeoutMs, 10_000);
@@ -31,7 +30,7 @@ t.test('AI_BASE_URL: an http(s) API root, trailing slash dropped, path kept', as
 const config = loadConfig({ PUBLIC_BASE_URL: 'http://chaos.test:8080' });
 
 t.test('the dead root is routed on no host', async (t) => {
-  for (const registry of [createChaosRegistry(), createControlRegistry()]) {
+  for (const registry of [serviceRegistries().chaos, serviceRegistries().control]) {
     for (const schema of SEMANTIC_SCHEMAS) {
       t.equal(registry.match(`${DEAD_ROOT}/${schema}/authorize`), undefined, `${registry.host} ${schema}`);
     }

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { defineChaosEndpoint } from '../../services/chaos/endpoint.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
+import { serviceRegistries } from '../../services/registries.js';
 import { loadConfig } from '../../shared/config/config.js';
 import { int, str } from '../../shared/primitives/params.js';
 import { neverRandom, pickFor, randomPool } from '../../shared/registry/random-pick.js';
@@ -75,7 +76,7 @@ t.test('retry data: same shape, different items per version, deterministic per i
 });
 
 t.test('/random pool: built from `random`, never with /slow, /drip, /stall, /slow-headers, /jitter, /partial-stream, /bytes, /mix, /sse or /random', async (t) => {
-  const registry = new Registry('chaos', chaosEndpoints);
+  const registry = serviceRegistries().chaos;
   const pool = randomPool(registry);
   t.ok(pool.length >= 5);
   t.ok(pool.every((e) => e.random !== undefined && !neverRandom(e)));
@@ -98,7 +99,7 @@ t.test('/random pool: a member /random cannot call stops start-up', async (t) =>
     category: 'payload',
     summary: 'a path parameter no draw can fill',
     params: { n: int({ in: 'path', min: 0, max: 2 ** 40, required: true }) },
-    random: 'seeded',
+    docs: { random: 'seeded' },
     handle() {},
   });
   t.throws(() => randomPool(new Registry('chaos', [huge])), /huge.*cannot call it/);
@@ -111,7 +112,7 @@ t.test('/random pick: forwards the seed, or a short digest when the seed does no
     category: 'payload',
     summary: 'accepts short seeds only',
     params: { seed: str({ maxLength: 16 }), token: str({ minLength: 1, maxLength: 32, required: true }) },
-    random: 'seeded',
+    docs: { random: 'seeded' },
     handle() {},
   });
   const pool = randomPool(new Registry('chaos', [seeded]));

@@ -76,12 +76,48 @@ export interface CompareReport {
   /** The twin's side; null when the endpoint has none (`twin_note` says so). */
   readonly twin: SideReport | null;
   readonly twin_note: string | null;
-  /** Empty when both sides agree in status, ending, framing, headers (Date and X-Chaos-* aside) and body. */
+  /** Empty when both sides agree in status (the reason phrase's case aside), ending, framing, headers (Date, X-Chaos-* and connection management aside) and body. */
   readonly differences: readonly Difference[];
 }
 
 /** Headers that differ on every pair of answers for no reason worth reporting. */
 const UNCOMPARED = new Set(['date']);
+
+/**
+ * Connection management (RFC 9110 §7.6.1): hop-by-hop fields that a proxy in
+ * front of a side rewrites. HAProxy in http mode (the front door of the control
+ * host) answers the compare's `Connection: close` with its own `connection: close`
+ * and passes on the `Keep-Alive` that the twin sent to HAProxy's keep-alive
+ * request, while the chaos host's tcp route passes every byte. Compared as sent
+ * they differ on every compare through the front door; what is compared instead
+ * is what they promise (see `keepsOpen`).
+ */
+export const CONNECTION_FIELDS: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection']);
+
+/** Whether a side's head promises a persistent connection: `Connection: keep-alive` without `close`. */
+function keepsOpen(side: SideReport): boolean {
+  const tokens = side.head_lines
+    .filter((l) => l.name?.toLowerCase() === 'connection')
+    .flatMap((l) => (l.value ?? '').split(','))
+    .map((v) => v.trim().toLowerCase());
+  return tokens.includes('keep-alive') && !tokens.includes('close');
+}
+
+/** The Connection lines as received, for the words of a difference. */
+function connectionWords(side: SideReport): string {
+  const values = side.head_lines.filter((l) => l.name?.toLowerCase() === 'connection').map((l) => shown(l.value ?? ''));
+  return values.length > 0 ? `Connection: ${values.join(' + ')}` : 'no Connection field';
+}
+
+/** Status lines equal but for the reason phrase's case ("I'm a teapot", "I'm a Teapot"): clients ignore the phrase. */
+function sameStatusLine(a: string | null, b: string | null): boolean {
+  if (a === null || b === null) return a === b;
+  const split = (line: string) => /^(\S* \S*)(?: (.*))?$/.exec(line);
+  const x = split(a);
+  const y = split(b);
+  if (!x || !y) return a === b;
+  return x[1] === y[1] && (x[2] ?? '').toLowerCase() === (y[2] ?? '').toLowerCase() && (x[2] === undefined) === (y[2] === undefined);
+}
 
 function isChaosLine(name: string | undefined): boolean {
   return name !== undefined && name.toLowerCase().startsWith(CHAOS_PREFIX.toLowerCase());
@@ -216,7 +252,7 @@ function shown(value: string): string {
 function compared(side: SideReport): Map<string, { name: string; values: string[] }> {
   const fields = new Map<string, { name: string; values: string[] }>();
   for (const line of side.head_lines) {
-    if (line.name === null || line.chaos || UNCOMPARED.has(line.name.toLowerCase())) continue;
+    if (line.name === null || line.chaos || UNCOMPARED.has(line.name.toLowerCase()) || CONNECTION_FIELDS.has(line.name.toLowerCase())) continue;
     const key = line.name.toLowerCase();
     const field = fields.get(key);
     if (field) field.values.push(line.value ?? '');
@@ -247,7 +283,7 @@ export function differences(chaos: SideReport, twin: SideReport): Difference[] {
   const found: Difference[] = [];
   if (chaos.status !== twin.status) {
     found.push({ kind: 'status', detail: `status: chaos ${chaos.status ?? 'none'}, twin ${twin.status ?? 'none'}` });
-  } else if (chaos.status_line !== twin.status_line) {
+  } else if (!sameStatusLine(chaos.status_line, twin.status_line)) {
     found.push({ kind: 'status', detail: `status line: chaos ${shown(chaos.status_line ?? '')}, twin ${shown(twin.status_line ?? '')}` });
   }
   if (chaos.interim.length !== twin.interim.length) {
@@ -264,6 +300,10 @@ export function differences(chaos: SideReport, twin: SideReport): Difference[] {
   const b = compared(twin);
   const onlyChaos = [...a.keys()].filter((k) => !b.has(k)).map((k) => a.get(k)?.name);
   const onlyTwin = [...b.keys()].filter((k) => !a.has(k)).map((k) => b.get(k)?.name);
+  if (keepsOpen(chaos) !== keepsOpen(twin)) {
+    const words = (s: SideReport) => `${keepsOpen(s) ? 'keeps the connection open' : 'does not'} (${connectionWords(s)})`;
+    found.push({ kind: 'header-values', detail: `connection: chaos ${words(chaos)}, twin ${words(twin)}` });
+  }
   if (onlyChaos.length > 0) found.push({ kind: 'headers-one-side', detail: `only chaos sends: ${onlyChaos.join(', ')}` });
   if (onlyTwin.length > 0) found.push({ kind: 'headers-one-side', detail: `only the twin sends: ${onlyTwin.join(', ')}` });
   for (const [key, field] of a) {

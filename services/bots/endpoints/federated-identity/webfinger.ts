@@ -54,8 +54,10 @@ export default defineBotsEndpoint({
     mode: oneOf(MODES, { default: MODES[0], description: 'which documented lie to tell', aliases: { 'malformed-json': 'invalid-json' } }),
   },
   headers: [...FILE_HEADERS],
-  // The account this host knows (any other resource is an honest 404).
-  example: (config) => ({ target: `/.well-known/webfinger?resource=${encodeURIComponent(webfingerAccount('bots', new URL(config.urls.bots).hostname))}` }),
+  docs: {
+    // The account this host knows (any other resource is an honest 404).
+    example: (config) => ({ target: `/.well-known/webfinger?resource=${encodeURIComponent(webfingerAccount('bots', new URL(config.urls.bots).hostname))}` }),
+  },
   handle(ctx, { resource, mode }) {
     const k = known(ctx.config);
     if (mode === 'answers-any-resource') {

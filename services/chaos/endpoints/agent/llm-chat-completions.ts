@@ -18,10 +18,14 @@ export default defineChaosEndpoint({
   methods: ['POST'],
   category: 'agent',
   summary: 'An OpenAI-compatible chat completion that lies: a stream cut mid-event, truncated tool-call JSON, 429/529 with a lying Retry-After, a false finish_reason, false usage',
-  example: LLM_EXAMPLE,
   params: { mode: LLM_MODE_PARAM },
   headers: ['Retry-After', 'retry-after-ms', 'x-ratelimit-reset-requests', 'Transfer-Encoding', 'Cache-Control', 'X-Chaos-Llm-Mode'],
-  capture: { body: { max: MAX_LLM_BODY } },
+  wire: {
+    capture: { body: { max: MAX_LLM_BODY } },
+  },
+  docs: {
+    example: LLM_EXAMPLE,
+  },
   handle(ctx, params) {
     const mode = modeOf(ctx, params.mode);
     if (mode === undefined) {

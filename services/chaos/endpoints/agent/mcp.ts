@@ -17,12 +17,16 @@ export default defineChaosEndpoint({
   methods: ['POST'],
   category: 'agent',
   summary: 'An MCP server (JSON-RPC) that lies: a protocol version nobody asked for, ids not echoed, result and error together, a tool schema the tool refuses',
-  example: MCP_EXAMPLE,
   params: {
     mode: oneOf(MCP_MODES, { default: 'version-mismatch', description: 'which JSON-RPC or MCP rule every answer breaks' }),
   },
   headers: ['X-Chaos-Mcp-Mode'],
-  capture: { body: { max: MAX_MCP_BODY } },
+  wire: {
+    capture: { body: { max: MAX_MCP_BODY } },
+  },
+  docs: {
+    example: MCP_EXAMPLE,
+  },
   handle(ctx, { mode }) {
     if (ctx.req.bodyTruncated) {
       sendRealError(ctx, 413, { jsonrpc: '2.0', id: null, error: { code: RPC_INVALID_REQUEST, message: 'Invalid Request: body larger than 64 KiB' } });

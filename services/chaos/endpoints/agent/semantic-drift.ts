@@ -8,15 +8,17 @@ export default defineChaosEndpoint({
   id: 'semantic-drift',
   path: '/semantic-drift',
   category: 'agent',
-  modeParam: 'schema',
   summary: 'A discovery document of the chosen schema, right in shape, with every URL dead and every capability false',
   params: {
     schema: oneOf(SEMANTIC_SCHEMAS, { default: 'openid-configuration', description: 'discovery schema the document follows' }),
     ai: bool({ default: false, description: 'a language model writes a fresh drift per call (non-deterministic)' }),
   },
   headers: ['X-Chaos-Drift', 'X-Chaos-Drift-Schema', 'X-Chaos-Ai-Source', 'X-Chaos-Ai-Fallback-Reason'],
-  // Deterministic with the defaults (ai=false), which is what /random uses.
-  random: 'seeded',
+  docs: {
+    modeParam: 'schema',
+    // Deterministic with the defaults (ai=false), which is what /random uses.
+    random: 'seeded',
+  },
   handle(ctx, { schema, ai }) {
     if (!ai) {
       send(ctx, schema, driftBodies(ctx.config)[schema], {});

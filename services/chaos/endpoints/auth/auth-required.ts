@@ -29,11 +29,13 @@ export default defineChaosEndpoint({
   id: 'auth-required',
   path: '/auth-required',
   category: 'auth',
-  modeParam: 'scheme',
   summary: '401 with a `scheme` challenge without Authorization; any Authorization value at all gets 200',
   params: AUTH_PARAMS,
   headers: ['WWW-Authenticate', 'X-Chaos-Auth-Scheme', 'X-Chaos-Auth-Accepted'],
-  random: 'seeded',
+  docs: {
+    modeParam: 'scheme',
+    random: 'seeded',
+  },
   handle(ctx, { scheme, realm }) {
     const applied = realmFor(ctx.config, realm);
     // Present at all, even empty, is enough: the value is never looked at.

@@ -14,7 +14,9 @@ export default defineChaosEndpoint({
   summary: 'A2A agent card (also at the legacy /.well-known/agent.json) whose agent url is the agents host /echo',
   params: {},
   headers: ['X-Chaos-Conflict-Group', 'X-Chaos-Claims-Agent-Url'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx) {
     const extra = { 'Conflict-Group': CONFLICT_GROUP, 'Claims-Agent-Url': agentUrl(ctx.config) };
     sendComplete(ctx, 200, 'application/json', body(ctx.config), extra, CORS_ANY);

@@ -72,7 +72,9 @@ export default defineChaosEndpoint({
     'X-Chaos-Claims-Schema',
     'X-Chaos-Claims-Skill-Url',
   ],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { mode }) {
     const variant = variants(ctx.config)[mode];
     const extra = { 'Conflict-Group': CONFLICT_GROUP, 'Skills-Mode': mode, 'Skills-Note': NOTES[mode], ...variant.claim };

@@ -74,7 +74,9 @@ export default defineChaosEndpoint({
     'X-Chaos-Claims-Protocol-Version',
     'X-Chaos-Claims-Schema',
   ],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { mode }) {
     const variant = variants(ctx.config)[mode];
     const extra = { 'Conflict-Group': CONFLICT_GROUP, 'Mcp-Mode': mode, 'Mcp-Note': NOTES[mode], ...variant.claim };

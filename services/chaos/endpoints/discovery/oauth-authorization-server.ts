@@ -12,7 +12,9 @@ export default defineChaosEndpoint({
   summary: 'RFC 8414 metadata whose issuer is the identity URL, contradicting the OpenID document (hub) and the serving host',
   params: {},
   headers: ['X-Chaos-Conflict-Group', 'X-Chaos-Claims-Issuer'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx) {
     const extra = { 'Conflict-Group': CONFLICT_GROUP, 'Claims-Issuer': ctx.config.urls.identity };
     sendComplete(ctx, 200, 'application/json', body(ctx.config), extra, CORS_ANY);

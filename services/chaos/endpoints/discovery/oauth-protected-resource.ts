@@ -53,7 +53,9 @@ export default defineChaosEndpoint({
     'X-Chaos-Claims-Authorization-Servers',
     'X-Chaos-Claims-Resource',
   ],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { mode }) {
     const variant = variants(ctx.config)[mode];
     const extra = {

@@ -12,7 +12,9 @@ export default defineChaosEndpoint({
   summary: 'OpenID Provider metadata whose issuer is the hub URL, contradicting the host it is served from and its OAuth metadata',
   params: {},
   headers: ['X-Chaos-Conflict-Group', 'X-Chaos-Claims-Issuer'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx) {
     const extra = { 'Conflict-Group': CONFLICT_GROUP, 'Claims-Issuer': ctx.config.urls.hub };
     sendComplete(ctx, 200, 'application/json', body(ctx.config), extra, CORS_ANY);

@@ -18,9 +18,11 @@ export default defineChaosEndpoint({
   path: '/chunked',
   category: 'fault-injection',
   summary: 'A JSON body in three chunks whose Transfer-Encoding: chunked framing lies (`mode`), then a close',
-  cuts: 'close',
   params: CHUNKED_PARAMS,
   headers: ['X-Chaos-Chunked-Mode'],
+  wire: {
+    cuts: 'close',
+  },
   // Not in the /random pool: most modes leave a client with a framing error.
   handle(ctx, { mode }) {
     const parts = chunkedParts(mode);

@@ -5,8 +5,10 @@ export default defineChaosEndpoint({
   path: '/empty',
   category: 'fault-injection',
   summary: 'Reads the request, then closes the connection cleanly (FIN) without sending a byte',
-  cuts: 'close',
   params: {},
+  wire: {
+    cuts: 'close',
+  },
   // Not in the /random pool: its answer is no response at all.
   handle(ctx) {
     // The parser has read the whole request (head and body) before dispatch.

@@ -11,7 +11,9 @@ export default defineChaosEndpoint({
   summary: 'Fails with `status` with probability `p`, else 200; the outcome is a pure function of `seed` (reported, so any call can be replayed)',
   params: FLAKY_PARAMS,
   headers: ['X-Chaos-Flaky-Failed', 'X-Chaos-Flaky-Probability', 'X-Chaos-Flaky-Seed'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { p, status, seed }) {
     const used = seed ?? freshSeed();
     // draw < p: p=0 never fails, p=1 always does (draws are in [0, 1)).

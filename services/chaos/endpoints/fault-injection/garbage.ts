@@ -8,8 +8,10 @@ export default defineChaosEndpoint({
   path: '/garbage',
   category: 'fault-injection',
   summary: '`n` seeded random bytes in place of an HTTP response, then a clean close; the same seed, the same bytes',
-  cuts: 'close',
   params: GARBAGE_PARAMS,
+  wire: {
+    cuts: 'close',
+  },
   // Not in the /random pool: its answer is not HTTP.
   handle(ctx, { n, seed }) {
     // The twin's honest response, which the fault replaces whole by the same bytes unframed.

@@ -8,9 +8,11 @@ export default defineChaosEndpoint({
   path: '/keepalive-lie',
   category: 'fault-injection',
   summary: 'Promises `Connection: keep-alive` and `Keep-Alive: timeout=60`, then closes right after the response: the next request on it fails',
-  cuts: 'close',
   params: {},
   headers: ['X-Chaos-Keepalive-Lie'],
+  wire: {
+    cuts: 'close',
+  },
   // Not in the /random pool: a client reusing the connection fails afterwards.
   handle(ctx) {
     const body = jsonBody(keepaliveBody(false));

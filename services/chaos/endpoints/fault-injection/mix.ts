@@ -12,13 +12,15 @@ export default defineChaosEndpoint({
   path: '/mix',
   category: 'fault-injection',
   summary: 'Composes one answer from parts: `status`, `delay`, repeatable `header`, `body` and one wire `fault`; X-Chaos-Mix lists the parts applied',
-  example: { target: '/mix?status=503&header=Retry-After:5&body=text:hello' },
   params: MIX_PARAMS,
   headers: ['X-Chaos-Mix'],
-  // `delay` (up to 15 s) and the slow faults stall the connection.
-  holdsConnection: true,
-  // The longest delay, then the slowest fault (a head or body in 10 pieces at most 1 s apart, or a 9 s wait).
-  longestMs: () => MIX_DELAY_MAX_MS + LONGEST_FAULT_MS,
+  holding: {
+    // `delay` (up to 15 s), then the slowest fault (a head or body in 10 pieces at most 1 s apart, or a 9 s wait).
+    longestMs: () => MIX_DELAY_MAX_MS + LONGEST_FAULT_MS,
+  },
+  docs: {
+    example: { target: '/mix?status=503&header=Retry-After:5&body=text:hello' },
+  },
   handle(ctx, { status, delay, header, body: bodyPart, fault }) {
     const body = bodyPart ?? { kind: 'json' as const };
     const content = mixContent(body, status);

@@ -1,6 +1,6 @@
 import { addChaosHeaders } from '../../../../shared/primitives/headers.js';
 import { str } from '../../../../shared/primitives/params.js';
-import { pickFor, randomPool } from '../../../../shared/registry/random-pick.js';
+import { NEVER_PICKED, pickFor, randomPool } from '../../../../shared/registry/random-pick.js';
 import { freshSeed } from '../../../../shared/primitives/seed.js';
 import { defineChaosEndpoint, withContext } from '../../endpoint.js';
 import { headerInject } from '../../faults/header-inject.js';
@@ -10,7 +10,8 @@ export default defineChaosEndpoint({
   id: 'random',
   path: '/random',
   category: 'fault-injection',
-  summary: "Picks one chaos endpoint (never /slow, /drip, /stall, /slow-headers, /jitter, /partial-stream, /bytes, /mix or /sse, which stall or hold the connection) and returns its response; `seed` decides the pick and is forwarded to it",
+  // The registry names what /random never picks (namingNeverPicked).
+  summary: `Picks one chaos endpoint (never ${NEVER_PICKED}, which stall or hold the connection) and returns its response; \`seed\` decides the pick and is forwarded to it`,
   params: {
     seed: str({ maxLength: 256, description: 'decides the pick and is forwarded as its seed; omitted: a fresh seed, reported' }),
   },

@@ -8,10 +8,14 @@ export default defineChaosEndpoint({
   path: '/reset',
   category: 'fault-injection',
   summary: 'A TCP reset (RST) before the head, right after it, or after `after` bytes of a declared body',
-  cuts: 'reset',
   params: RESET_PARAMS,
-  modeParam: 'phase',
   headers: ['X-Chaos-Reset-Phase', 'X-Chaos-Reset-After'],
+  wire: {
+    cuts: 'reset',
+  },
+  docs: {
+    modeParam: 'phase',
+  },
   // Not in the /random pool: its answer is a reset, never a response.
   handle(ctx, { phase, after }) {
     // An honest response with a body longer than `after`, written through the reset.

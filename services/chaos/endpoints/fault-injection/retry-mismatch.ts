@@ -9,8 +9,10 @@ export default defineChaosEndpoint({
   summary: 'First call for an `id`: data.version 1; every further call within 60 s of the first: version 2, same shape, different items',
   params: RETRY_PARAMS,
   headers: ['X-Chaos-Retry-Replayed', 'X-Chaos-Retry-Version'],
-  // Stateful: the same seed through /random does not give the same answer twice.
-  random: 'unseeded',
+  docs: {
+    // Stateful: the same seed through /random does not give the same answer twice.
+    random: 'unseeded',
+  },
   async handle(ctx, { id }) {
     // The window starts at the first call and is not extended by later ones (SPEC §3, DESIGN §8).
     const calls = await ctx.store.countInWindow(retryStoreKey(id), RETRY_WINDOW_MS);

@@ -12,7 +12,9 @@ export default defineChaosEndpoint({
   },
   headers: ['Cache-Control', 'X-Chaos-Cache-Mode'],
   counterpart: '/cache-coherent',
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { mode }) {
     // Always exactly one Cache-Control line: the contradiction is inside it, not across duplicates.
     sendComplete(ctx, 200, 'application/json', cacheConfusedBody(mode), { 'Cache-Mode': mode }, [

@@ -43,7 +43,9 @@ export default defineChaosEndpoint({
     }),
   },
   headers: ['ETag', 'Last-Modified', 'X-Chaos-Etag-Mode', 'X-Chaos-Etag-Seed'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   // If-None-Match and If-Modified-Since are never consulted: every call is a
   // 200 with a body, as from a server that does not revalidate.
   handle(ctx, { mode, seed }) {

@@ -15,7 +15,9 @@ export default defineChaosEndpoint({
     n: int({ min: 1, max: HEADER_FLOOD_MAX, default: 20, description: 'number of synthetic headers' }),
   },
   headers: ['X-Chaos-Header-Count', 'X-Chaos-Header-NNN'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { n }) {
     const body = headerFloodBody(n);
     sendComplete(ctx, 200, 'application/json', body, { 'Header-Count': n }, FLOOD.slice(0, n));

@@ -6,14 +6,16 @@ export default defineChaosEndpoint({
   id: 'wrong-content-type',
   path: '/wrong-content-type',
   category: 'headers',
-  modeParam: 'type',
   summary: 'A body whose Content-Type names another format, or no Content-Type line at all',
   params: {
     type: oneOf(CONTENT_TYPE_MODES, { default: 'json-as-html', description: 'real body format and the label it gets' }),
   },
   headers: ['X-Chaos-Payload', 'X-Chaos-Type-Mode', 'X-Chaos-Body-Format', 'X-Chaos-Actual-Format'],
   counterpart: '/matched-content-type',
-  random: 'seeded',
+  docs: {
+    modeParam: 'type',
+    random: 'seeded',
+  },
   handle(ctx, { type }) {
     const { contentType, format, body } = mislabelledBody(type);
     // contentType undefined (type=missing): chaosHead writes no Content-Type line at all.

@@ -12,14 +12,18 @@ export default defineChaosEndpoint({
   methods: [...METHODS],
   category: 'inspection',
   summary: 'Echoes the request as JSON (method, path, args, headers in order, body as text or base64, client address), distorted as `mode` says',
-  example: { target: '/anything/hello?x=1' },
   params: {
     mode: inspectionMode(INSPECTION_MODES),
     drop: DROP_PARAM,
     path: str({ in: 'path', maxLength: 8192, default: '', description: 'any sub-path (echoed in `path`)' }),
   },
   headers: ['X-Chaos-Inspection-Mode'],
-  capture: INSPECT_CAPTURE,
+  wire: {
+    capture: INSPECT_CAPTURE,
+  },
+  docs: {
+    example: { target: '/anything/hello?x=1' },
+  },
   handle(ctx, { mode, drop }) {
     const body = anythingBody(distort(inspected(ctx), mode, drop), hostUrl('chaos', ctx.config.urls));
     sendComplete(ctx, 200, 'application/json', body, { 'Inspection-Mode': mode });

@@ -11,7 +11,9 @@ export default defineChaosEndpoint({
   summary: 'The request as text/plain, byte for byte as received (head, then the first 64 KiB of the decoded body); other modes distort the header lines',
   params: { mode: inspectionMode(HEADER_MODES), drop: DROP_PARAM },
   headers: ['X-Chaos-Inspection-Mode', BODY_BYTES_HEADER],
-  capture: INSPECT_CAPTURE,
+  wire: {
+    capture: INSPECT_CAPTURE,
+  },
   handle(ctx, { mode, drop }) {
     const { req } = ctx;
     const received = req.rawHead as Buffer;

@@ -9,7 +9,9 @@ export default defineChaosEndpoint({
   summary: 'Echoes the request header lines as JSON (an object and the lines in order), distorted as `mode` says',
   params: { mode: inspectionMode(HEADER_MODES), drop: DROP_PARAM },
   headers: ['X-Chaos-Inspection-Mode'],
-  capture: INSPECT_CAPTURE,
+  wire: {
+    capture: INSPECT_CAPTURE,
+  },
   handle(ctx, { mode, drop }) {
     sendComplete(ctx, 200, 'application/json', headersBody(distort(inspected(ctx), mode, drop)), { 'Inspection-Mode': mode });
   },

@@ -9,7 +9,9 @@ export default defineChaosEndpoint({
   summary: 'Echoes the User-Agent as `{"user-agent": …}`, left out (null) or cut in half as `mode` says',
   params: { mode: inspectionMode(USER_AGENT_MODES), drop: DROP_PARAM },
   headers: ['X-Chaos-Inspection-Mode'],
-  capture: { rawHeaders: true },
+  wire: {
+    capture: { rawHeaders: true },
+  },
   handle(ctx, { mode, drop }) {
     sendComplete(ctx, 200, 'application/json', userAgentBody(distort(inspected(ctx), mode, drop)), { 'Inspection-Mode': mode });
   },

@@ -7,13 +7,16 @@ export default defineChaosEndpoint({
   id: 'drip',
   path: '/drip',
   category: 'latency',
-  holdsConnection: true,
-  longestMs: (config) => config.maxResponseMs,
   summary: 'Headers at once, then `bytes` asterisks in `chunk`-byte pieces `interval` ms apart (the chunk is raised so it ends within MAX_RESPONSE_MS)',
   params: DRIP_PARAMS,
-  // A schedule longer than MAX_RESPONSE_MS gets a larger chunk, reported in X-Chaos-Clamped.
-  adjust: (params, config) => fitDrip(params, config.maxResponseMs),
   headers: ['X-Chaos-Drip-Bytes', 'X-Chaos-Drip-Interval-Ms', 'X-Chaos-Drip-Chunk'],
+  holding: {
+    longestMs: (config) => config.maxResponseMs,
+  },
+  admission: {
+    // A schedule longer than MAX_RESPONSE_MS gets a larger chunk, reported in X-Chaos-Clamped.
+    adjust: (params, config) => fitDrip(params, config.maxResponseMs),
+  },
   handle(ctx, { bytes, interval, chunk }) {
     const wire = compose(ctx.wire, [drip(chunk, interval)]);
     wire.head(

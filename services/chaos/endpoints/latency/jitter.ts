@@ -8,12 +8,15 @@ export default defineChaosEndpoint({
   id: 'jitter',
   path: '/jitter',
   category: 'latency',
-  modeParam: 'dist',
-  holdsConnection: true,
-  longestMs: () => JITTER_MAX_MS,
   summary: 'Waits a delay drawn from `dist` (uniform, normal, lognormal) around `ms`, bounded to 0–15000 ms and fixed by `seed`, then sends the whole response',
   params: JITTER_PARAMS,
   headers: ['X-Chaos-Delayed-Ms', 'X-Chaos-Jitter-Dist', 'X-Chaos-Jitter-Seed'],
+  holding: {
+    longestMs: () => JITTER_MAX_MS,
+  },
+  docs: {
+    modeParam: 'dist',
+  },
   handle(ctx, { dist, ms, spread, seed }) {
     const used = seed ?? freshSeed();
     const delay = jitterDraw(dist, ms, spread, used);

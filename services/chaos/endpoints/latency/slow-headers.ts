@@ -9,10 +9,13 @@ export default defineChaosEndpoint({
   summary: 'The status line at once, then `lines` header lines `ms` apart (the head lasts at most 30 s); the last brings the ordinary lines and the body',
   params: SLOW_HEADERS_PARAMS,
   headers: ['X-Chaos-Header-Interval-Ms', 'X-Chaos-Header-Lines'],
-  holdsConnection: true,
-  longestMs: (config) => slowHeadersBoundMs(config.maxResponseMs),
-  // A head longer than the bound gets a shorter interval, reported in X-Chaos-Clamped.
-  adjust: (params, config) => fitSlowHeaders(params, config.maxResponseMs),
+  holding: {
+    longestMs: (config) => slowHeadersBoundMs(config.maxResponseMs),
+  },
+  admission: {
+    // A head longer than the bound gets a shorter interval, reported in X-Chaos-Clamped.
+    adjust: (params, config) => fitSlowHeaders(params, config.maxResponseMs),
+  },
   handle(ctx, { ms, lines }) {
     const body = slowHeadersBody(ms, lines, ms * lines);
     const slow = slowHeaderLines(lines);

@@ -8,11 +8,12 @@ export default defineChaosEndpoint({
   id: 'slow',
   path: '/slow',
   category: 'latency',
-  holdsConnection: true,
-  longestMs: () => SLOW_MAX_MS,
   summary: 'Waits `ms` milliseconds, then sends the whole response at once',
   params: SLOW_PARAMS,
   headers: ['X-Chaos-Delayed-Ms'],
+  holding: {
+    longestMs: () => SLOW_MAX_MS,
+  },
   handle(ctx, { ms }) {
     // The wait dies with the socket: a client that gives up costs nothing. The
     // response is built when it is over (its Date, its Connection line).

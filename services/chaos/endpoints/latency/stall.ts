@@ -6,13 +6,18 @@ export default defineChaosEndpoint({
   path: '/stall',
   category: 'latency',
   summary: 'The head and `after` body bytes at once, then silence for `ms` before a clean close; the length promised one byte more (a timeout target)',
-  cuts: 'close',
   params: STALL_PARAMS,
   headers: ['X-Chaos-Stall-After', 'X-Chaos-Stall-Ms', 'X-Chaos-Promised-Bytes'],
-  holdsConnection: true,
-  longestMs: (config) => Math.min(STALL_MAX_MS, config.maxResponseMs),
-  // A silence longer than MAX_RESPONSE_MS is shortened, reported in X-Chaos-Clamped.
-  adjust: (params, config) => fitStall(params, config.maxResponseMs),
+  holding: {
+    longestMs: (config) => Math.min(STALL_MAX_MS, config.maxResponseMs),
+  },
+  admission: {
+    // A silence longer than MAX_RESPONSE_MS is shortened, reported in X-Chaos-Clamped.
+    adjust: (params, config) => fitStall(params, config.maxResponseMs),
+  },
+  wire: {
+    cuts: 'close',
+  },
   handle(ctx, { after, ms }) {
     const body = stallBody(after);
     ctx.wire.head(200, chaosHead(ctx, 'text/plain', body.length, { 'Stall-After': after, 'Stall-Ms': ms, 'Promised-Bytes': body.length }));

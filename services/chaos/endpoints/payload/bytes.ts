@@ -8,13 +8,6 @@ export default defineChaosEndpoint({
   id: 'bytes',
   path: '/bytes',
   category: 'payload',
-  holdsConnection: true,
-  // The overshoot holds the connection for the bytes that never come, until HOLD_MS;
-  // the other modes answer at once and take no held-response slot.
-  holdsWhen: ({ mode }) => mode === 'content-length-overshoot',
-  longestMs: (config) => config.holdMs,
-  // The seed (42 when absent), n and the mode decide every byte.
-  replayable: true,
   summary: '`n` seeded random bytes framed by a lying Content-Length or a lying Content-Type',
   params: {
     mode: oneOf(['content-length-overshoot', 'content-length-undershoot', 'wrong-content-type'], {
@@ -24,6 +17,16 @@ export default defineChaosEndpoint({
     seed: BYTES_SEED,
   },
   headers: ['X-Chaos-Bytes-Mode', 'X-Chaos-Bytes-Seed', 'X-Chaos-Claimed-Length', 'X-Chaos-Actual-Bytes'],
+  holding: {
+    // The overshoot holds the connection for the bytes that never come, until HOLD_MS;
+    // the other modes answer at once and take no held-response slot.
+    when: ({ mode }) => mode === 'content-length-overshoot',
+    longestMs: (config) => config.holdMs,
+  },
+  wire: {
+    // The seed (42 when absent), n and the mode decide every byte.
+    replayable: true,
+  },
   // Not in the /random pool: its default, overshoot, holds the connection for
   // bytes that never come, like the endpoints the spec excludes (holdsConnection).
   handle(ctx, { mode, n, seed }) {

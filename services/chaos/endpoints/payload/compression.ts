@@ -36,7 +36,9 @@ export default defineChaosEndpoint({
     mode: oneOf(MODES, { default: 'gzip-header-plain-body', description: 'which coding lie' }),
   },
   headers: ['Content-Encoding', 'X-Chaos-Compression-Mode', 'X-Chaos-Body-Encoding'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { mode }) {
     const lie = LIES[mode];
     const headers = chaosHead(ctx, COMPRESSION_TYPE, lie.body.length, {

@@ -11,7 +11,9 @@ export default defineChaosEndpoint({
     mode: oneOf(JSON_MODES, { default: 'all', description: 'which defect; all bundles the first three in one payload; trailing-garbage appends bytes after a complete document' }),
   },
   headers: ['X-Chaos-Payload', 'X-Chaos-Json-Mode'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { mode }) {
     // The lie is in the body only: the framing (Content-Length) is accurate.
     sendComplete(ctx, 200, 'application/json', jsonChaosBody(mode), { Payload: 'json-chaos', 'Json-Mode': mode });

@@ -7,13 +7,16 @@ export default defineChaosEndpoint({
   id: 'partial-stream',
   path: '/partial-stream',
   category: 'payload',
-  holdsConnection: true,
-  // The fragment and the close leave at once.
-  longestMs: () => 0,
   summary: 'The opening `bytes` of a JSON object, no Content-Length, then a clean close',
-  cuts: 'close',
   params: PARTIAL_STREAM_PARAMS,
   headers: ['X-Chaos-Partial-Bytes'],
+  holding: {
+    // The fragment and the close leave at once.
+    longestMs: () => 0,
+  },
+  wire: {
+    cuts: 'close',
+  },
   handle(ctx, { bytes }) {
     // The twin's whole document, cut by the fault: no Content-Length and no
     // chunking, the body is delimited by the close (RFC 9112 §6.3), so the

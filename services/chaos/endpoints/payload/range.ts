@@ -57,7 +57,9 @@ export default defineChaosEndpoint({
     mode: oneOf(MODES, { default: 'accepts-range-lies', description: 'which range lie' }),
   },
   headers: ['Accept-Ranges', 'ETag', 'Content-Range', 'X-Chaos-Range-Mode'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { mode }) {
     const answer = ANSWER[mode](ctx.req.headers.get('range'), ctx.req.headers.get('if-range'));
     sendComplete(ctx, answer.status, answer.contentType, answer.body, { 'Range-Mode': mode }, answer.headers);

@@ -38,13 +38,16 @@ export default defineChaosEndpoint({
   id: 'sse',
   path: '/sse',
   category: 'payload',
-  holdsConnection: true,
-  longestMs: (config) => Math.min(SSE_MAX_MS, config.maxResponseMs),
   summary: 'A text/event-stream that lies: no blank lines between events, invalid retry, ids going backwards, a cut mid-event, the wrong Content-Type, or comment-only heartbeats until `ms` (within MAX_RESPONSE_MS)',
   params: SSE_PARAMS,
-  // Heartbeats longer than MAX_RESPONSE_MS are shortened, reported in X-Chaos-Clamped.
-  adjust: (params, config) => fitSse(params, config.maxResponseMs),
   headers: ['X-Chaos-Sse-Mode', 'X-Chaos-Sse-Interval-Ms', 'X-Chaos-Sse-Ms'],
+  holding: {
+    longestMs: (config) => Math.min(SSE_MAX_MS, config.maxResponseMs),
+  },
+  admission: {
+    // Heartbeats longer than MAX_RESPONSE_MS are shortened, reported in X-Chaos-Clamped.
+    adjust: (params, config) => fitSse(params, config.maxResponseMs),
+  },
   handle(ctx: ChaosContext, { mode, interval, ms }) {
     const wire = ctx.wire;
     const extra: Record<string, HeaderValue> = mode === 'heartbeat-only' ? { 'Sse-Mode': mode, 'Sse-Interval-Ms': interval, 'Sse-Ms': ms } : { 'Sse-Mode': mode };

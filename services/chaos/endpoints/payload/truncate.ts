@@ -8,10 +8,14 @@ export default defineChaosEndpoint({
   path: '/truncate',
   category: 'payload',
   summary: 'Content-Length claims 2×`at`; the stream closes after `at` bytes of 0123456789…',
-  cuts: 'close',
   params: TRUNCATE_PARAMS,
   headers: ['X-Chaos-Truncated-At', 'X-Chaos-Promised-Bytes', 'X-Chaos-Actual-Bytes'],
-  random: 'seeded',
+  wire: {
+    cuts: 'close',
+  },
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { at }) {
     // The honest response promises and holds 2×at bytes; the fault cuts it with
     // a clean FIN, not a reset: the client sees the body end early.

@@ -9,7 +9,9 @@ export default defineChaosEndpoint({
   summary: 'Always 429 with Retry-After and X-RateLimit-*; with lie=true Retry-After says 1 while the body reports `retry_after`',
   params: RATE_LIMIT_PARAMS,
   headers: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Chaos-Rate-Limit-Lied'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { retry_after, lie }) {
     const sent = lie ? 1 : retry_after;
     // "Lied" reports whether the header differs from the truth (retry_after=1 with lie=true is not a lie).

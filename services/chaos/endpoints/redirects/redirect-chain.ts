@@ -11,7 +11,9 @@ export default defineChaosEndpoint({
     n: int({ min: 0, max: REDIRECT_MAX, default: 3, description: 'hops remaining' }),
   },
   headers: ['Location', 'X-Chaos-Redirect-Chain', 'X-Chaos-Redirect-Remaining'],
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { n }) {
     if (n === 0) {
       sendComplete(ctx, 200, 'application/json', REDIRECT_FINAL_BODY, { 'Redirect-Chain': 'resolved' });

@@ -11,8 +11,10 @@ export default defineChaosEndpoint({
   summary: 'Where /redirect-kinds points: 200 reporting the method, Content-Type and body (first 1 KiB) it received',
   params: KINDS_TARGET_PARAMS,
   headers: ['X-Chaos-Request-Method'],
-  // The parser keeps the first KINDS_BODY_MAX bytes of the body; the rest is counted only.
-  capture: { body: { max: KINDS_BODY_MAX } },
+  wire: {
+    // The parser keeps the first KINDS_BODY_MAX bytes of the body; the rest is counted only.
+    capture: { body: { max: KINDS_BODY_MAX } },
+  },
   handle(ctx, { code }) {
     const { req } = ctx;
     const body = kindsTargetBody(req.method, code, req.headers.get('content-type'), req.body ?? NO_BODY, req.bodyBytes);

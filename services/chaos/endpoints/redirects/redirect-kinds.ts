@@ -8,8 +8,10 @@ export default defineChaosEndpoint({
   category: 'redirects',
   summary: '301, 302, 303, 307 or 308 (code) to /redirect-kinds/target, which reports the method and body it received: method rewriting made visible',
   params: KINDS_PARAMS,
-  modeParam: 'code',
   headers: ['Location', 'X-Chaos-Redirect-Code', 'X-Chaos-Request-Method'],
+  docs: {
+    modeParam: 'code',
+  },
   handle(ctx, { code }) {
     // The request body, if any, was read and discarded: only the target reports one.
     const method = ctx.req.method;

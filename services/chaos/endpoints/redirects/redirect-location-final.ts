@@ -7,7 +7,9 @@ export default defineChaosEndpoint({
   category: 'redirects',
   summary: 'Where the /redirect-location Locations resolve: 200 naming the mode that led here',
   params: LOCATION_FINAL_PARAMS,
-  modeParam: 'from',
+  docs: {
+    modeParam: 'from',
+  },
   handle(ctx, { from }) {
     sendComplete(ctx, 200, 'application/json', locationFinalBody(from));
   },

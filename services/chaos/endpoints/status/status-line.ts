@@ -6,9 +6,11 @@ export default defineChaosEndpoint({
   path: '/status-line',
   category: 'status',
   summary: 'A 200 whose status line clients parse differently (`mode`): wrong, empty or no reason, HTTP/1.0, HTTP/2, four digits, lower case, or LF-only line ends; then a close',
-  cuts: 'close',
   params: STATUS_LINE_PARAMS,
   headers: ['X-Chaos-Status-Line-Mode', 'X-Chaos-Status-Line-Sent'],
+  wire: {
+    cuts: 'close',
+  },
   handle(ctx, { mode }) {
     const statusLine = STATUS_LINES[mode];
     const lineEnd = mode === 'lf-only' ? '\n' : '\r\n';

@@ -8,14 +8,18 @@ export default defineChaosEndpoint({
   path: '/status/{code}',
   category: 'status',
   summary: 'Answers with status `code` and a JSON body naming it; 204/304 without a body; 1xx as an interim head then a final 200; 101 refused with 400',
-  example: { target: '/status/418' },
   params: {
     code: STATUS_CODE,
   },
   headers: ['X-Chaos-Status'],
-  random: 'seeded',
-  // The code, the HTTP version (an interim head or not) and keep-alive decide every byte.
-  replayable: true,
+  wire: {
+    // The code, the HTTP version (an interim head or not) and keep-alive decide every byte.
+    replayable: true,
+  },
+  docs: {
+    example: { target: '/status/418' },
+    random: 'seeded',
+  },
   handle(ctx, { code }) {
     if (switchesProtocols(code)) {
       // Switching protocols would hand the connection to a protocol nobody asked for.

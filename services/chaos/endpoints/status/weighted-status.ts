@@ -11,9 +11,11 @@ export default defineChaosEndpoint({
   path: '/weighted-status',
   category: 'status',
   summary: 'Answers a status drawn from `codes` (e.g. 200:0.9,500:0.1) by weight; `seed` fixes the draw (reported, so any call can be replayed)',
-  example: { target: '/weighted-status?codes=200:0.9,500:0.1' },
   params: WEIGHTED_STATUS_PARAMS,
   headers: ['X-Chaos-Status', 'X-Chaos-Weighted-Codes', 'X-Chaos-Weighted-Seed'],
+  docs: {
+    example: { target: '/weighted-status?codes=200:0.9,500:0.1' },
+  },
   handle(ctx, { codes, seed }) {
     const list = codes ?? WEIGHTED_DEFAULT;
     const used = seed ?? freshSeed();

@@ -11,9 +11,11 @@ export default defineControlEndpoint({
   methods: ['POST'],
   category: 'agent',
   summary: 'Twin of the chaos chat completion: an OpenAI-compatible echo, streamed (SSE ending in data: [DONE]) or not, with true finish_reason and usage',
-  example: LLM_EXAMPLE,
   params: { mode: LLM_MODE_PARAM },
   headers: ['Cache-Control'],
+  docs: {
+    example: LLM_EXAMPLE,
+  },
   handle(ctx) {
     return answer(ctx);
   },

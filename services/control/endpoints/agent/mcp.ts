@@ -15,9 +15,11 @@ export default defineControlEndpoint({
   methods: ['POST'],
   category: 'agent',
   summary: 'The MCP server the server card names: initialize (version negotiation), ping, and one echo tool (tools/list, tools/call)',
-  example: MCP_EXAMPLE,
   params: {
     mode: oneOf(MCP_MODES, { default: 'version-mismatch', description: 'accepted for parity with the chaos /mcp; always correct' }),
+  },
+  docs: {
+    example: MCP_EXAMPLE,
   },
   handle(ctx) {
     return answer(ctx);

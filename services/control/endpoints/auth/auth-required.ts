@@ -105,11 +105,13 @@ export default defineControlEndpoint({
   id: 'auth-required',
   path: '/auth-required',
   category: 'auth',
-  modeParam: 'scheme',
   summary: `Twin of /auth-required: a correct challenge that accepts only the test user (Basic ${CONTROL_USER}:${CONTROL_PASSWORD}, Bearer ${CONTROL_BEARER_TOKEN}, Digest ${CONTROL_USER}:${CONTROL_PASSWORD}); 401 otherwise`,
   params: AUTH_PARAMS,
   headers: ['WWW-Authenticate'],
-  random: 'seeded',
+  docs: {
+    modeParam: 'scheme',
+    random: 'seeded',
+  },
   handle(ctx, { scheme, realm }) {
     const applied = realmFor(ctx.config, realm);
     const header = ctx.req.headers.authorization;

@@ -1,5 +1,5 @@
 import { FILE_PATHS, TEXT } from '../../../../shared/content/crawler-files/documents.js';
-import { controlFile } from './file.js';
+import { controlFile } from '../file.js';
 
 export default controlFile({
   id: 'robots-txt',

@@ -75,12 +75,9 @@ export default defineControlEndpoint({
   id: 'infinite',
   path: PATH,
   category: 'infinite',
-  // Every answer under /infinite/ tells crawlers to stay out, the router's 400/405 too.
-  alwaysHeaders: [ROBOTS],
   summary:
     'Endless deterministic users, products, posts and comments as JSON documents or linked HTML pages, seeded by the path tail; ' +
     'at most 20 KB per body and 10 requests per 60 s per IP',
-  example: { target: '/infinite/json/users/alice' },
   params: {
     format: pathWord(INFINITE_FORMATS, 'json or html; another value is a 404'),
     type: pathWord(INFINITE_TYPES, 'the kind of entity; another value is a 404'),
@@ -91,30 +88,39 @@ export default defineControlEndpoint({
   headers: ['Cache-Control', 'X-Robots-Tag', 'X-Not-Payload', 'X-Not-Infinite-Type', 'X-Not-Infinite-Format', 'X-Not-Infinite-Truncated'],
   // Generated content has no chaos twin: answers carry X-Chaos-Origin and no X-Chaos-Counterpart.
   counterpart: null,
-  // Its own per-IP policy (RATE_LIMIT_INFINITE), decided with the general one in one store call.
-  limits: ['infinite'],
-  // Requests refused before the generator (unknown format or type, a tail too long or unsafe) are not counted by it.
-  screen({ format, type }, path) {
-    if (!FORMATS.has(format)) return notFound('json', 'format', format);
-    if (!TYPES.has(type)) return notFound(format, 'type', type);
-    const tail = rawTail(path);
-    if (tail.length > MAX_TAIL_CHARS || segmentCount(tail) > MAX_TAIL_SEGMENTS) {
-      return errorResponse(414, {
-        endpoint: PATH,
-        error: ERROR_CODES[414],
-        requested: shown(tail),
-        reason: `the path tail has ${tail.length} characters in ${segmentCount(tail)} segments; at most ${MAX_TAIL_CHARS} characters and ${MAX_TAIL_SEGMENTS} segments are served`,
-        param: 'path',
-        accepted: tailParam.accepted,
-      }, [ROBOTS]);
-    }
-    const problem = tailProblem(tail);
-    // The shape of the service's parameter errors, so clients need one parser.
-    if (problem !== undefined) {
-      const body: ParamErrorBody = { endpoint: PATH, error: 'invalid_parameter', requested: shown(tail), reason: `path ${problem}`, param: 'path', accepted: tailParam.accepted };
-      return errorResponse(400, body, [ROBOTS]);
-    }
-    return undefined;
+  admission: {
+    // Its own per-IP policy (RATE_LIMIT_INFINITE), decided with the general one in one store call.
+    limits: ['infinite'],
+    // Requests refused before the generator (unknown format or type, a tail too long or unsafe) are not counted by it.
+    screen({ format, type }, path) {
+      if (!FORMATS.has(format)) return notFound('json', 'format', format);
+      if (!TYPES.has(type)) return notFound(format, 'type', type);
+      const tail = rawTail(path);
+      if (tail.length > MAX_TAIL_CHARS || segmentCount(tail) > MAX_TAIL_SEGMENTS) {
+        return errorResponse(414, {
+          endpoint: PATH,
+          error: ERROR_CODES[414],
+          requested: shown(tail),
+          reason: `the path tail has ${tail.length} characters in ${segmentCount(tail)} segments; at most ${MAX_TAIL_CHARS} characters and ${MAX_TAIL_SEGMENTS} segments are served`,
+          param: 'path',
+          accepted: tailParam.accepted,
+        }, [ROBOTS]);
+      }
+      const problem = tailProblem(tail);
+      // The shape of the service's parameter errors, so clients need one parser.
+      if (problem !== undefined) {
+        const body: ParamErrorBody = { endpoint: PATH, error: 'invalid_parameter', requested: shown(tail), reason: `path ${problem}`, param: 'path', accepted: tailParam.accepted };
+        return errorResponse(400, body, [ROBOTS]);
+      }
+      return undefined;
+    },
+  },
+  wire: {
+    // Every answer under /infinite/ tells crawlers to stay out, the router's 400/405 too.
+    alwaysHeaders: [ROBOTS],
+  },
+  docs: {
+    example: { target: '/infinite/json/users/alice' },
   },
   handle(ctx, { format, type, links, fields }) {
     const tail = rawTail(ctx.path);

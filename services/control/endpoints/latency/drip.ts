@@ -7,8 +7,10 @@ export default defineControlEndpoint({
   category: 'latency',
   summary: 'Twin of /drip: all `bytes` asterisks at once with an accurate Content-Length',
   params: DRIP_PARAMS,
-  // A schedule longer than MAX_RESPONSE_MS gets a larger chunk, reported in X-Chaos-Clamped.
-  adjust: (params, config) => fitDrip(params, config.maxResponseMs),
+  admission: {
+    // A schedule longer than MAX_RESPONSE_MS gets a larger chunk, reported in X-Chaos-Clamped.
+    adjust: (params, config) => fitDrip(params, config.maxResponseMs),
+  },
   handle(ctx, { bytes }) {
     ctx.send(200, 'application/octet-stream', dripBody(bytes));
   },

@@ -7,7 +7,9 @@ export default defineControlEndpoint({
   category: 'latency',
   summary: 'Twin of /stall: all `after`+1 promised bytes at once with an accurate Content-Length, no silence',
   params: STALL_PARAMS,
-  adjust: (params, config) => fitStall(params, config.maxResponseMs),
+  admission: {
+    adjust: (params, config) => fitStall(params, config.maxResponseMs),
+  },
   handle(ctx, { after }) {
     ctx.send(200, 'text/plain', stallBody(after));
   },

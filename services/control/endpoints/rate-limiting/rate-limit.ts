@@ -8,7 +8,9 @@ export default defineControlEndpoint({
   category: 'rate-limiting',
   summary: 'Twin of /rate-limit: a 429 whose Retry-After is always `retry_after` (lie is accepted and ignored)',
   params: RATE_LIMIT_PARAMS,
-  random: 'seeded',
+  docs: {
+    random: 'seeded',
+  },
   handle(ctx, { retry_after }) {
     ctx.send(429, 'application/json', jsonBody(rateLimitBody(retry_after, retry_after)), undefined, rateLimitHeaders(retry_after, retry_after));
   },

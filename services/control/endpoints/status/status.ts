@@ -73,11 +73,13 @@ export default defineControlEndpoint({
   path: '/status/{code}',
   category: 'status',
   summary: 'Twin of /status/{code}: the same status with the headers it requires (Location, WWW-Authenticate, Allow, …); 1xx as a real interim where node sends one',
-  example: { target: '/status/418' },
   params: {
     code: STATUS_CODE,
   },
-  random: 'seeded',
+  docs: {
+    example: { target: '/status/418' },
+    random: 'seeded',
+  },
   handle(ctx, { code }) {
     if (switchesProtocols(code)) {
       ctx.send(400, 'application/json', jsonBody(protocolSwitchBody(code)));

@@ -8,8 +8,10 @@ export default defineControlEndpoint({
   path: '/weighted-status',
   category: 'status',
   summary: 'Twin of /weighted-status: always 200, the same JSON naming the same seeded draw (drawn), whatever it is',
-  example: { target: '/weighted-status?codes=200:0.9,500:0.1' },
   params: WEIGHTED_STATUS_PARAMS,
+  docs: {
+    example: { target: '/weighted-status?codes=200:0.9,500:0.1' },
+  },
   handle(ctx, { codes, seed }) {
     const list = codes ?? WEIGHTED_DEFAULT;
     const used = seed ?? freshSeed();

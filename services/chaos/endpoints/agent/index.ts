@@ -1,0 +1,8 @@
+// The chaos host's agent folder: its endpoints, listed once, in catalog order.
+import type { ChaosEndpoint } from '../../endpoint.js';
+import llmChatCompletions from './llm-chat-completions.js';
+import mcp from './mcp.js';
+import semanticDrift from './semantic-drift.js';
+
+const endpoints: readonly ChaosEndpoint[] = [semanticDrift, llmChatCompletions, mcp];
+export default endpoints;

@@ -1,0 +1,8 @@
+// The control host's agent folder: its endpoints, listed once, in catalog order (twins mirror services/chaos/endpoints/agent/).
+import type { HttpEndpoint } from '../../../../shared/http/http-service.js';
+import llmChatCompletions from './llm-chat-completions.js';
+import mcp from './mcp.js';
+import semanticDrift from './semantic-drift.js';
+
+const endpoints: readonly HttpEndpoint[] = [semanticDrift, llmChatCompletions, mcp];
+export default endpoints;
