@@ -144,7 +144,7 @@ function quoted(text: string): string {
   return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
 }
 
-/** The JSON body of a real error, as shared/errors.ts writes it. */
+/** The JSON body of a real error, as shared/registry/errors.ts writes it. */
 function errorBody(status: keyof typeof ERROR_CODES, reason: string): string {
   return `${JSON.stringify({ error: ERROR_CODES[status], reason })}\n`;
 }

@@ -10,13 +10,13 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderHaproxyConfig } from '../proxy/haproxy-config.js';
 import { renderPrometheusConfig } from './prometheus-config.js';
-import { loadConfig, type Config, type HostName } from '../shared/config/config.js';
+import { loadConfig, type Config, type Env, type HostName } from '../shared/config/config.js';
 import { NODE_FLAGS } from '../shared/runtime/node-flags.js';
-import { configOrExit, type ReadyMessage } from '../shared/runtime/run.js';
+import { configOrExit, processEnv, type ReadyMessage } from '../shared/runtime/run.js';
 import { freeLoopbackPorts, portAccepts, redisAnswers, Supervisor, type ProcessSpec } from './supervisor.js';
 
 const SERVICES: readonly HostName[] = ['chaos', 'control', 'bots'];
@@ -26,10 +26,9 @@ const START_TIMEOUT_MS = 60_000;
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 const supervisor = new Supervisor((line) => process.stderr.write(`supervisor| ${line}\n`), out);
 
-/** An executable on PATH, or undefined. */
-function installed(command: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
+/** An executable in one of `programPath`'s directories (PATH), or undefined. */
+function installed(command: string, programPath: readonly string[]): string | undefined {
+  for (const dir of programPath) {
     const path = join(dir, command);
     try {
       accessSync(path, constants.X_OK);
@@ -42,7 +41,7 @@ function installed(command: string): string | undefined {
 }
 
 /** A forked service that is ready when it says so over IPC. */
-function serviceSpec(name: string, service: HostName, env: NodeJS.ProcessEnv, onReady?: (m: ReadyMessage) => void): ProcessSpec {
+function serviceSpec(name: string, service: HostName, env: Env, onReady?: (m: ReadyMessage) => void): ProcessSpec {
   return {
     name,
     stopPhase: 1,
@@ -73,12 +72,22 @@ function programSpec(name: string, command: string, args: readonly string[], por
   };
 }
 
-async function runEmbedded(config: Config, note: string | undefined): Promise<void> {
+/**
+ * `env` with `defaults` where it sets nothing (unset or empty, which loadConfig
+ * also reads as unset): the layers a launcher adds under what the user set.
+ */
+function underDefaults(defaults: Readonly<Record<string, string>>, env: Env): Env {
+  const layered: Record<string, string | undefined> = { ...env };
+  for (const [name, value] of Object.entries(defaults)) if (!layered[name]) layered[name] = value;
+  return layered;
+}
+
+async function runEmbedded(env: Env, config: Config, note: string | undefined): Promise<void> {
   const urls = new Map<HostName, string>();
   for (const [i, service] of SERVICES.entries()) {
     // METRICS_PORT is the first process's admin port; the others take the next ones.
-    const env = config.metricsPort > 0 ? { ...process.env, METRICS_PORT: String(config.metricsPort + i) } : process.env;
-    await supervisor.add(serviceSpec(service, service, env, (m) => urls.set(service, m.url)));
+    const serviceEnv = config.metricsPort > 0 ? { ...env, METRICS_PORT: String(config.metricsPort + i) } : env;
+    await supervisor.add(serviceSpec(service, service, serviceEnv, (m) => urls.set(service, m.url)));
   }
   out(
     `\nChaos Endpoint Service is up (embedded default: ${config.redisUrl ? 'state shared on Redis' : 'in-memory store'}, direct ports)\n` +
@@ -90,10 +99,10 @@ async function runEmbedded(config: Config, note: string | undefined): Promise<vo
   );
 }
 
-/** The public URLs of the full stack: each host name on FRONT_PORT unless PUBLIC_*_URL says otherwise. */
-function frontUrls(config: Config): Record<string, string> {
+/** The full stack's defaults of PUBLIC_*_URL (set ones win): each host name on FRONT_PORT. */
+function frontUrlDefaults(config: Config): Record<string, string> {
   const port = config.ports.front === 80 ? '' : `:${config.ports.front}`;
-  const defaults: Record<string, string> = {
+  return {
     PUBLIC_BASE_URL: `http://chaos.localhost${port}`,
     PUBLIC_CONTROL_URL: `http://control.localhost${port}`,
     PUBLIC_BOTS_URL: `http://bots.localhost${port}`,
@@ -101,12 +110,11 @@ function frontUrls(config: Config): Record<string, string> {
     PUBLIC_IDENTITY_URL: `http://identity.localhost${port}`,
     PUBLIC_AGENTS_URL: `http://agents.localhost${port}`,
   };
-  return Object.fromEntries(Object.entries(defaults).map(([name, fallback]) => [name, process.env[name] || fallback]));
 }
 
 const hostnameOf = (url: string): string => new URL(url).hostname.toLowerCase();
 
-async function runFull(base: Config): Promise<void> {
+async function runFull(userEnv: Env, base: Config): Promise<void> {
   // Every private port at once, so they are distinct: Redis, HAProxy's admin port, then the replicas'.
   const count = SERVICES.length * base.replicas;
   const [redisPort, adminPort, prometheusPort, ...replicaPorts] = (await freeLoopbackPorts(3 + 2 * count)) as [number, number, number, ...number[]];
@@ -114,9 +122,14 @@ async function runFull(base: Config): Promise<void> {
   const metricsPorts = base.metricsPort > 0 ? Array.from({ length: count }, (_, i) => base.metricsPort + i) : replicaPorts.splice(count);
   const runDir = mkdtempSync(join(tmpdir(), 'chaos-stack-'));
   process.on('exit', () => rmSync(runDir, { recursive: true, force: true }));
-  const trust = process.env.TRUST_PROXY ? `loopback,${process.env.TRUST_PROXY}` : 'loopback';
+  // The proxies the user trusts (canonical CIDRs, which TRUST_PROXY reads back as they are), and our HAProxy.
+  const trust = ['loopback', ...base.trustProxy.entries].join(',');
   // A stopping replica fails HAProxy's readiness check (1 s apart, 2 to go down) before it stops accepting.
-  const env: NodeJS.ProcessEnv = { DRAIN_NOTICE_MS: '2500', ...process.env, ...frontUrls(base), TRUST_PROXY: trust, BIND_ADDRESS: '127.0.0.1' };
+  const env: Record<string, string | undefined> = {
+    ...underDefaults({ DRAIN_NOTICE_MS: '2500', ...frontUrlDefaults(base) }, userEnv),
+    TRUST_PROXY: trust,
+    BIND_ADDRESS: '127.0.0.1',
+  };
   // The replicas' configuration, checked once here so a bad value names its variable before anything starts.
   const config = loadConfig(env);
 
@@ -177,7 +190,7 @@ async function runFull(base: Config): Promise<void> {
 
   // Prometheus, when installed: scrapes every replica and HAProxy's exporter.
   let prometheusNote = '  Prometheus: not installed (apt-get install -y prometheus adds it to this stack)\n';
-  if (installed('prometheus')) {
+  if (installed('prometheus', config.programPath)) {
     const prometheusCfg = join(runDir, 'prometheus.yml');
     writeFileSync(prometheusCfg, renderPrometheusConfig({ replicas: scrapeTargets, haproxyPort: adminPort }));
     const args = [
@@ -205,12 +218,14 @@ async function runFull(base: Config): Promise<void> {
 
 function missingTools(config: Config): string[] {
   return [['haproxy', 'haproxy'], ...(config.redisUrl ? [] : [['redis-server', 'redis-server']])].flatMap(([command, pkg]) =>
-    installed(command as string) ? [] : [pkg as string],
+    installed(command as string, config.programPath) ? [] : [pkg as string],
   );
 }
 
 async function main(): Promise<void> {
-  const config = configOrExit();
+  // Read once: every setting through loadConfig, and the whole of it handed on to the services.
+  const env = processEnv();
+  const config = configOrExit(env);
   let signals = 0;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
@@ -225,14 +240,15 @@ async function main(): Promise<void> {
   const missing = missingTools(config);
   try {
     if (config.stack === 'embedded') {
-      await runEmbedded(config, undefined);
+      await runEmbedded(env, config, undefined);
     } else if (missing.length === 0) {
-      await runFull(config);
+      await runFull(env, config);
     } else if (config.stack === 'full') {
       process.stderr.write(`STACK=full needs ${missing.join(' and ')}: apt-get install -y ${missing.join(' ')} (make up STACK=full installs them as root)\n`);
       process.exit(1);
     } else {
       await runEmbedded(
+        env,
         config,
         `(${missing.join(' and ')} not installed, so not the full stack behind HAProxy: make up STACK=full installs them as root, or apt-get install -y ${missing.join(' ')})`,
       );

@@ -1,5 +1,4 @@
-import { HttpService } from '../../shared/http/http-service.js';
 import { runService } from '../../shared/runtime/run.js';
-import { serviceRegistries } from '../registries.js';
+import { serviceFactory } from '../service-factories.js';
 
-void runService('bots', (config, logger, store) => new HttpService({ host: 'bots', config, logger, registry: serviceRegistries().bots, store }), (c) => c.ports.bots);
+void runService('bots', serviceFactory('bots'), (c) => c.ports.bots);

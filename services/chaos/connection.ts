@@ -9,14 +9,22 @@
 // names the client; only the bytes after it reach the HTTP parser. Any other
 // connection goes straight to the parser, which refuses a PROXY header as the
 // malformed request it is there (400, close): a client never names itself.
+// A trusted peer that sends no header is refused too, rather than taken for
+// the client: HAProxy always sends one (send-proxy-v2), and counting the
+// proxy's own address would put every client behind it on one limit.
+//
+// The socket may be a tls.TLSSocket as well as a plain one (the transport
+// seam, docs/architecture.md): the bytes it reads and writes are the same.
 import type { Socket } from 'node:net';
 import type { Config } from '../../shared/config/config.js';
 import type { Exchange } from '../../shared/pipeline/observe.js';
+import { PLAIN_HTTP1, type TransportFacts } from '../../shared/pipeline/transport.js';
 import { ClientChecks } from '../../shared/registry/rate-limit.js';
 import { peerAddress } from '../../shared/config/trust.js';
 import { RequestParser, RequestRejected, type ParsedRequest, type ParserEvents, type ParserLimits, type ParserOptions } from './parser.js';
-import { parseProxyV2 } from './proxy-v2.js';
-import { destroyFlushed } from './turn-writes.js';
+import { ProxyHeaderReader } from './proxy-v2.js';
+import { ConnectionTimers, type TimerOwner } from './connection-timers.js';
+import { destroyFlushed, resetSocket } from './turn-writes.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
 
 /** What a connection needs from the server that accepted it. */
@@ -59,9 +67,7 @@ const LINGER_MS = 5_000;
 
 type Queued = ParsedRequest | RequestRejected;
 
-const EMPTY = Buffer.alloc(0);
-
-export class Connection implements WireOwner, ParserEvents {
+export class Connection implements WireOwner, ParserEvents, TimerOwner {
   readonly #parser: RequestParser;
   readonly #queue: Queued[] = [];
   #active: Active | undefined;
@@ -83,34 +89,26 @@ export class Connection implements WireOwner, ParserEvents {
   #continuePending = false;
   /** The socket's output buffer is full: the next pipelined response waits for 'drain'. */
   #waitingDrain = false;
-  #requestTimer: NodeJS.Timeout | undefined;
-  /**
-   * The idle wait, one timer per connection re-armed with refresh() (a new
-   * timer per request was a measurable share of the hot path). Input disarms
-   * it; a disarmed timer that fires does nothing.
-   */
-  #idleTimer: NodeJS.Timeout | undefined;
-  #idleMs = 0;
-  #idleArmed = false;
-  #holdTimer: NodeJS.Timeout | undefined;
-  #stallTimer: NodeJS.Timeout | undefined;
-  #lingerTimer: NodeJS.Timeout | undefined;
+  readonly #timers: ConnectionTimers;
   /** Who the limits count: the socket's peer, or the PROXY header's source. */
   #clientAddress: string;
   /** The trusted proxy's own connection (PROXY v2 LOCAL), not a client's. */
   #proxySelf = false;
   /** A trusted peer's PROXY v2 header, as much of it as arrived; undefined once read (or for any other peer). */
-  #proxyHeader: Buffer | undefined;
+  #proxyHeader: ProxyHeaderReader | undefined;
 
   constructor(
     private readonly socket: Socket,
     private readonly host: ConnectionHost,
+    /** What the socket is: plain, or TLS with what its handshake agreed; every request carries it. */
+    transport: TransportFacts = PLAIN_HTTP1,
   ) {
-    // The connection is the parser's events object: no closures per connection.
-    this.#parser = new RequestParser(this, host.limits, host.parserOptions);
+    // The connection is the parser's events object and the timers' owner: no closures per connection.
+    this.#parser = new RequestParser(this, host.limits, host.parserOptions, transport);
+    this.#timers = new ConnectionTimers(this, socket);
     this.#clientAddress = peerAddress(socket.remoteAddress);
     // The one trust check of the connection; nobody is trusted by default.
-    if (host.config.trustProxy.isTrusted(this.#clientAddress)) this.#proxyHeader = EMPTY;
+    if (host.config.trustProxy.isTrusted(this.#clientAddress)) this.#proxyHeader = new ProxyHeaderReader();
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('end', () => this.#onClientEnd());
     socket.on('error', () => {
@@ -123,14 +121,14 @@ export class Connection implements WireOwner, ParserEvents {
   /** Parser event: a request is complete; the next one gets its own full header-read time. */
   onRequest(request: ParsedRequest): void {
     this.#continuePending = false;
-    this.#clearRequestTimer();
+    this.#timers.clearRequest();
     this.#enqueue(request);
   }
 
   /** Parser event: the input was refused. */
   onReject(rejection: RequestRejected): void {
     this.#continuePending = false;
-    this.#clearRequestTimer();
+    this.#timers.clearRequest();
     this.#enqueue(rejection);
   }
 
@@ -140,8 +138,28 @@ export class Connection implements WireOwner, ParserEvents {
     this.#sendContinue();
   }
 
+  /** Timer: the request head (or the PROXY header) did not arrive in time. */
+  onRequestTimeout(): void {
+    if (this.#proxyHeader !== undefined) {
+      this.#refuseProxyHeader(new RequestRejected(408, 'PROXY protocol header not received in time'));
+      return;
+    }
+    this.#parser.stop();
+    this.#enqueue(new RequestRejected(408, 'request not received in time'));
+  }
+
+  /** Timer: nothing came while idle. */
+  onIdleTimeout(): void {
+    this.#close();
+  }
+
+  /** Timer: a held response's time is over. */
+  onHoldTimeout(): void {
+    this.#close();
+  }
+
   #onData(chunk: Buffer): void {
-    this.#idleArmed = false;
+    this.#timers.disarmIdle();
     // After a rejection, a hold or our FIN, input is read and dropped (lingering close).
     if (this.#parser.dead) return;
     if (this.#proxyHeader !== undefined) {
@@ -154,25 +172,15 @@ export class Connection implements WireOwner, ParserEvents {
   }
 
   /**
-   * A trusted peer's connection must open with a PROXY v2 header. Returns
-   * what follows it for the HTTP parser, or undefined while it is incomplete
-   * or once it was refused. A trusted peer that sends no header is refused
-   * too (400, close) rather than taken for the client: HAProxy always sends
-   * one with send-proxy-v2, so its absence means a misconfigured proxy or a
-   * local program on a trusted address, and counting it as the proxy's own
-   * address would put every client behind that proxy on one limit. A header
-   * that stops short gets the request-head time (408 after), and a client
-   * that closes meanwhile is simply closed.
+   * A trusted peer's PROXY v2 header (see the top of the file). Returns what
+   * follows it for the HTTP parser, or undefined while it is incomplete or
+   * once it was refused. A header that stops short gets the request-head time
+   * (408 after); a client that closes meanwhile is simply closed.
    */
-  #readProxyHeader(pending: Buffer, chunk: Buffer): Buffer | undefined {
-    const input = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    const header = parseProxyV2(input);
+  #readProxyHeader(reader: ProxyHeaderReader, chunk: Buffer): Buffer | undefined {
+    const header = reader.read(chunk);
     if (header.kind === 'need-more') {
-      this.#proxyHeader = input;
-      this.#requestTimer ??= setTimeout(() => {
-        this.#requestTimer = undefined;
-        this.#refuseProxyHeader(new RequestRejected(408, 'PROXY protocol header not received in time'));
-      }, this.host.requestTimeoutMs);
+      this.#timers.armRequest(this.host.requestTimeoutMs);
       return undefined;
     }
     if (header.kind === 'reject') {
@@ -183,14 +191,14 @@ export class Connection implements WireOwner, ParserEvents {
     // LOCAL: the proxy speaks for itself (a health check), and no limit counts it.
     else this.#proxySelf = true;
     this.#proxyHeader = undefined;
-    this.#clearRequestTimer();
-    return input.subarray(header.headerLength);
+    this.#timers.clearRequest();
+    return reader.rest;
   }
 
   /** A PROXY header that is not one: answered through the parser's rejection path, then closed. */
   #refuseProxyHeader(rejection: RequestRejected): void {
     this.#proxyHeader = undefined;
-    this.#clearRequestTimer();
+    this.#timers.clearRequest();
     this.#parser.stop();
     this.#enqueue(rejection);
   }
@@ -221,20 +229,8 @@ export class Connection implements WireOwner, ParserEvents {
 
   /** From the first byte of a request until it is complete; not while we hold parsing ourselves. */
   #armRequestTimer(): void {
-    if (!this.#parser.midRequest || this.#parser.paused) {
-      this.#clearRequestTimer();
-      return;
-    }
-    this.#requestTimer ??= setTimeout(() => {
-      this.#requestTimer = undefined;
-      this.#parser.stop();
-      this.#enqueue(new RequestRejected(408, 'request not received in time'));
-    }, this.host.requestTimeoutMs);
-  }
-
-  #clearRequestTimer(): void {
-    clearTimeout(this.#requestTimer);
-    this.#requestTimer = undefined;
+    if (!this.#parser.midRequest || this.#parser.paused) this.#timers.clearRequest();
+    else this.#timers.armRequest(this.host.requestTimeoutMs);
   }
 
   #enqueue(item: Queued): void {
@@ -275,12 +271,10 @@ export class Connection implements WireOwner, ParserEvents {
     this.#waitingDrain = true;
     this.socket.once('drain', () => {
       this.#waitingDrain = false;
-      clearTimeout(this.#stallTimer);
-      this.#stallTimer = undefined;
+      this.#timers.clearStall();
       this.#pump();
     });
-    // A client that stops reading for as long as an idle one may wait is cut off.
-    this.#stallTimer = setTimeout(() => this.destroy(), this.host.idleTimeoutMs);
+    this.#timers.armStall(this.host.idleTimeoutMs);
   }
 
   /** The interim 100 goes out only between responses, never inside one. */
@@ -289,7 +283,7 @@ export class Connection implements WireOwner, ParserEvents {
     this.#continuePending = false;
     this.socket.write('HTTP/1.1 100 Continue\r\n\r\n', 'latin1');
     // The body only starts now: give it the full request time.
-    this.#clearRequestTimer();
+    this.#timers.clearRequest();
     this.#armRequestTimer();
   }
 
@@ -304,24 +298,11 @@ export class Connection implements WireOwner, ParserEvents {
       if (!this.#parser.midRequest || this.#clientEnded) this.#close();
       return;
     }
-    if (!this.#parser.midRequest && !this.#idleArmed) {
+    if (!this.#parser.midRequest && !this.#timers.idleArmed) {
       // A connection that has not made a request yet gets a shorter wait: idle
       // sockets cost a descriptor each and count against nobody's rate limit.
-      this.#armIdle(this.#served === 0 ? this.host.firstRequestTimeoutMs : this.host.idleTimeoutMs);
+      this.#timers.armIdle(this.#served === 0 ? this.host.firstRequestTimeoutMs : this.host.idleTimeoutMs);
     }
-  }
-
-  #armIdle(idleMs: number): void {
-    this.#idleArmed = true;
-    if (this.#idleTimer && this.#idleMs === idleMs) {
-      this.#idleTimer.refresh();
-      return;
-    }
-    clearTimeout(this.#idleTimer);
-    this.#idleMs = idleMs;
-    this.#idleTimer = setTimeout(() => {
-      if (this.#idleArmed) this.#close();
-    }, idleMs);
   }
 
   /** Called on shutdown: idle connections close now, busy ones after their response. */
@@ -338,29 +319,18 @@ export class Connection implements WireOwner, ParserEvents {
     this.#closing = true;
     this.#parser.stop();
     this.#queue.length = 0;
-    this.#clearTimers();
+    this.#timers.clearAll();
     this.socket.end();
     // Keep reading (and dropping) until the client closes: closing with unread
     // input would send RST and could destroy the response we just wrote.
     this.socket.resume();
-    // A client that never closes its side is cut off after a while.
-    this.#lingerTimer = setTimeout(() => this.socket.destroy(), LINGER_MS);
-    this.#lingerTimer.unref();
-  }
-
-  #clearTimers(): void {
-    clearTimeout(this.#requestTimer);
-    clearTimeout(this.#idleTimer);
-    clearTimeout(this.#holdTimer);
-    clearTimeout(this.#stallTimer);
-    this.#requestTimer = this.#idleTimer = this.#holdTimer = this.#stallTimer = undefined;
-    this.#idleArmed = false;
+    this.#timers.armLinger(LINGER_MS);
   }
 
   #onClose(): void {
     this.#closed = true;
-    this.#clearTimers();
-    clearTimeout(this.#lingerTimer);
+    this.#timers.clearAll();
+    this.#timers.clearLinger();
     this.#parser.stop();
     this.#queue.length = 0;
     const active = this.#active;
@@ -401,17 +371,17 @@ export class Connection implements WireOwner, ParserEvents {
         this.#holding = true;
         this.#parser.stop();
         this.#queue.length = 0;
-        this.#clearRequestTimer();
+        this.#timers.clearRequest();
         this.socket.resume();
-        this.#holdTimer = setTimeout(() => this.#close(), this.host.holdMs);
+        this.#timers.armHold(this.host.holdMs);
         if (this.#clientEnded) this.#close();
         return;
       case 'reset':
         this.#closing = true;
         this.#parser.stop();
         this.#queue.length = 0;
-        this.#clearTimers();
-        this.socket.resetAndDestroy();
+        this.#timers.clearAll();
+        resetSocket(this.socket);
         return;
     }
   }

@@ -7,11 +7,13 @@ import {
   addChaosHeaders, addClampedHeader, chaosLines, clampedLine, dateLine, headerLines, httpDate, statusLine, type HeaderList, type HeaderValue,
 } from '../../shared/primitives/headers.js';
 import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '../../shared/registry/registry.js';
+import type { Capabilities } from '../../shared/pipeline/transport.js';
 import type { Store } from '../../shared/store/types.js';
 import type { ParsedRequest } from './parser.js';
 import { Wire, type EndAction, type ResponseSink } from './wire.js';
 
-export interface ChaosContext {
+/** `wire` is HTTP/1.1's capability (shared/pipeline/transport.ts); `req.transport` says what the request came over. */
+export interface ChaosContext extends Capabilities<ResponseSink> {
   readonly req: ParsedRequest;
   /** The connection's Wire, or a fault chain over it (services/chaos/faults/). */
   readonly wire: ResponseSink;

@@ -1,5 +1,4 @@
 import { runService } from '../../shared/runtime/run.js';
-import { serviceRegistries } from '../registries.js';
-import { ChaosServer } from './server.js';
+import { serviceFactory } from '../service-factories.js';
 
-void runService('chaos', (config, logger, store) => new ChaosServer({ config, logger, registry: serviceRegistries().chaos, store }), (c) => c.ports.chaos);
+void runService('chaos', serviceFactory('chaos'), (c) => c.ports.chaos);

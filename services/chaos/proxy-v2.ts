@@ -112,3 +112,23 @@ export function parseProxyV2(input: Buffer): ProxyV2Result {
   }
   return { kind: 'proxied', source, sourcePort, headerLength };
 }
+
+/**
+ * A trusted peer's PROXY v2 header as it arrives, in one chunk or several:
+ * what came so far is kept until parseProxyV2 can judge it.
+ */
+export class ProxyHeaderReader {
+  #pending: Buffer | undefined;
+  /** What followed a complete header (for the HTTP parser). */
+  rest: Buffer | undefined;
+
+  /** The header judged with `chunk` added; once complete, `rest` holds what follows it. */
+  read(chunk: Buffer): ProxyV2Result {
+    const pending = this.#pending;
+    const input = pending === undefined ? chunk : Buffer.concat([pending, chunk]);
+    const header = parseProxyV2(input);
+    if (header.kind === 'need-more') this.#pending = input;
+    else if (header.kind !== 'reject') this.rest = input.subarray(header.headerLength);
+    return header;
+  }
+}

@@ -1,10 +1,14 @@
 // The chaos host on node:net: we parse requests ourselves and write every
 // response byte ourselves, so that each lie reaches the client exactly. This
 // file adapts the shared pipeline to the raw wire; connection.ts is the transport.
-import net from 'node:net';
+import net, { type Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import { authorityOf, type Config } from '../../shared/config/config.js';
 import { ConnectionCaps } from '../../shared/pipeline/connection-caps.js';
-import { pathOf, Pipeline, type Recordings, type Responder } from '../../shared/pipeline/dispatch.js';
+import type { Recordings } from '../../shared/pipeline/decision-memo.js';
+import { Pipeline } from '../../shared/pipeline/dispatch.js';
+import { pathOf } from '../../shared/pipeline/targets.js';
+import { transportFacts, type Responder, type TransportFacts } from '../../shared/pipeline/transport.js';
 import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../../shared/registry/errors.js';
 import { chaosBaseHeaders, dateLine, httpDate, type HeaderList } from '../../shared/primitives/headers.js';
 import type { Logger } from '../../shared/config/log.js';
@@ -94,13 +98,8 @@ export class ChaosServer implements ConnectionHost {
     const capture: CaptureHook | undefined = registry.captures ? (_method, target) => registry.match(pathOf(target))?.endpoint.capture : undefined;
     this.parserOptions = capture ? { capture } : undefined;
     this.#pipeline = new Pipeline({ host: 'chaos', registry, config, store: this.store, logger, foreignHosts });
-    const caps = (this.caps = new ConnectionCaps(config));
-    this.server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => {
-      if (!caps.admit(socket)) return;
-      const connection = new Connection(socket, this);
-      this.#connections.add(connection);
-      socket.once('close', () => this.#connections.delete(connection));
-    });
+    this.caps = new ConnectionCaps(config);
+    this.server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
     // Past this many open connections the server closes new ones at once (node's own ceiling).
     this.server.maxConnections = config.maxConnections;
   }
@@ -140,13 +139,22 @@ export class ChaosServer implements ConnectionHost {
     clearTimeout(deadline);
   }
 
+  /**
+   * Serves a client's socket: this server's own plain ones, or a tls.TLSSocket
+   * once its handshake is done (the transport seam: the same connection code,
+   * its requests marked as TLS). The socket must allow half-open (our FIN
+   * follows the client's, after the response).
+   */
+  accept(socket: Socket): void {
+    if (!this.caps.admit(socket)) return;
+    const connection = new Connection(socket, this, transportOf(socket));
+    this.#connections.add(connection);
+    socket.once('close', () => this.#connections.delete(connection));
+  }
+
   request(connection: Connection, req: ParsedRequest, keepAlive: boolean): boolean {
-    const responder = new WireResponder(this, connection, req, keepAlive);
-    return this.#pipeline.dispatch(
-      { method: req.method, path: req.path, query: req.query, host: req.host, accept: req.headers.get('accept') },
-      connection.checks,
-      responder,
-    );
+    // The parsed request is the seam's request as it is: no copy per request.
+    return this.#pipeline.dispatch(req, connection.checks, new WireResponder(this, connection, req, keepAlive));
   }
 
   checksFor(clientAddress: string): ClientChecks {
@@ -167,6 +175,14 @@ export class ChaosServer implements ConnectionHost {
     }
     writePlain(connection, errorResponse(rejection.status, rejection.reason), false, undefined, exchange);
   }
+}
+
+/** What a socket is: plain HTTP/1.1, or HTTP/1.1 over TLS with what its handshake agreed (ALPN, SNI). */
+function transportOf(socket: Socket): TransportFacts {
+  if (!(socket instanceof TLSSocket)) return transportFacts('http/1.1', false);
+  const { alpnProtocol } = socket;
+  const servername: unknown = (socket as { servername?: unknown }).servername;
+  return transportFacts('http/1.1', true, typeof alpnProtocol === 'string' ? alpnProtocol : undefined, typeof servername === 'string' ? servername : undefined);
 }
 
 /** An honest response of ours (catalog, real failure) on the raw wire: Date after the framing lines; HEAD gets the head only. */

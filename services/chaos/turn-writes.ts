@@ -13,7 +13,8 @@
 // chunk) are not held: run from the timers phase they would wait out the whole
 // poll phase, which under load is the lateness the schedule is judged by
 // (held.js measured the /drip p99 three times later, batched).
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 
 const corked: Socket[] = [];
 let scheduled = false;
@@ -48,6 +49,19 @@ export function flushTurn(socket: Socket): void {
 export function destroyFlushed(socket: Socket): void {
   flushTurn(socket);
   socket.destroy();
+}
+
+/**
+ * A TCP reset, dropping anything unsent. Node resets only a socket on a TCP
+ * handle: a TLS socket is reset through the TCP socket under it (node's
+ * `_parent`, set on every server-side TLS socket), and dies with it.
+ */
+export function resetSocket(socket: Socket): void {
+  const tcp: unknown = (socket as { _parent?: unknown })._parent;
+  if (socket instanceof TLSSocket && tcp instanceof Socket) {
+    tcp.resetAndDestroy();
+    socket.destroy();
+  } else socket.resetAndDestroy();
 }
 
 /** Runs `fn` with its writes sent at once, not held for the turn (a timed write keeps its time). */

@@ -2,7 +2,7 @@
 // status line, header lines exactly as given, body bytes on a schedule — and
 // how the connection ends. Every timer it hands out dies with the socket.
 import type { Socket } from 'node:net';
-import type { Recordings } from '../../shared/pipeline/dispatch.js';
+import type { Recordings } from '../../shared/pipeline/decision-memo.js';
 import { dateLine, formatHead, reasonPhrase, type HeaderList } from '../../shared/primitives/headers.js';
 import { msLeft } from '../../shared/primitives/timers.js';
 import { corkForTurn, destroyFlushed, flushTurn, unbatched } from './turn-writes.js';

@@ -2,6 +2,7 @@
 // it takes an env object and returns a frozen Config, or throws ConfigError
 // naming the variable and what it accepts.
 import { isIP } from 'node:net';
+import { delimiter } from 'node:path';
 import { parseTrustList, TrustListError, type TrustList } from './trust.js';
 
 export type HostName = 'chaos' | 'control' | 'bots';
@@ -64,6 +65,8 @@ export interface Config {
    * public URL's own host and port (`*.localhost` on the loopback).
    */
   readonly compareVia: HostPort | undefined;
+  /** Directories `make up` looks in for haproxy, redis-server and prometheus (PATH), in order. */
+  readonly programPath: readonly string[];
 }
 
 export interface HostPort {
@@ -90,7 +93,8 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
+/** The environment, or an object of the same shape: variable name → value. */
+export type Env = Readonly<Record<string, string | undefined>>;
 
 function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -271,6 +275,8 @@ export function loadConfig(env: Env): Config {
     maxHeldPerIp: readInt(env, 'MAX_HELD_PER_IP', 32, 0, 100_000),
     replicas: readInt(env, 'REPLICAS', 2, 1, 16),
     compareVia: readHostPort(env, 'COMPARE_VIA'),
+    // Empty entries are dropped: a program is never looked up in the working directory by accident.
+    programPath: Object.freeze((env.PATH ?? '').split(delimiter).filter((dir) => dir !== '')),
   });
 }
 

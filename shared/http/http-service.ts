@@ -1,11 +1,13 @@
 // The control and bots hosts on node:http: the same registry, catalog,
 // parameter and header modules as the chaos host, over a well-behaved server.
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { counterpartUrl, type Catalog } from '../catalog/catalog.js';
 import type { Config, HostName } from '../config/config.js';
 import { ConnectionCaps } from '../pipeline/connection-caps.js';
-import { originForm, Pipeline, type Responder } from '../pipeline/dispatch.js';
+import { Pipeline } from '../pipeline/dispatch.js';
+import { originForm } from '../pipeline/targets.js';
+import { PLAIN_HTTP1, type HeaderSource, type Responder } from '../pipeline/transport.js';
 import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../registry/errors.js';
 import { addClampedHeader, chaosBaseHeaders, CHAOS_PREFIX, controlHeaders, type HeaderList, type HeaderValue } from '../primitives/headers.js';
 import type { Logger } from '../config/log.js';
@@ -222,11 +224,10 @@ export class HttpService {
     const checks = this.#checksFor(req, state);
     const responder = new ResponseResponder(this, req, res, path, query, checks.clientAddress);
     // Never throws; true only means the store is deciding, and node:http keeps responses in order itself.
-    this.#pipeline.dispatch(
-      { method: req.method ?? 'GET', path, query, host: req.headers.host, accept: req.headers.accept },
-      checks,
-      responder,
-    );
+    const version = req.httpVersion === '1.0' ? '1.0' : '1.1';
+    // The body is not read before dispatch here: a handler streams it from ctx.req.
+    const incoming = { method: req.method ?? 'GET', target, path, query, host: req.headers.host, headers: new NodeHeaders(req.headers), version, transport: PLAIN_HTTP1 } as const;
+    this.#pipeline.dispatch(incoming, checks, responder);
     // The response's socket, when it has one, is the request's: its connection state keeps the byte count.
     if (responder.exchange) observeResponse(responder.exchange, res, state);
   }
@@ -240,6 +241,16 @@ export class HttpService {
     // A templated twin (/status/{code}) is named by the concrete path asked for.
     const twin = lines.twinPrefix !== undefined ? lines.twinPrefix + path : lines.twin;
     return controlHeaders(twin === null ? null : query ? `${twin}?${query}` : twin);
+  }
+}
+
+/** node:http's header object as the transport seam reads headers: repeated fields joined. */
+class NodeHeaders implements HeaderSource {
+  constructor(private readonly headers: IncomingHttpHeaders) {}
+
+  get(name: string): string | undefined {
+    const value = this.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
   }
 }
 

@@ -7,53 +7,19 @@ import { missBody, suggestPaths, wantsJson, type CatalogBodies } from '../catalo
 import { CATALOG_ASSETS, CATALOG_PAGE_HEADERS } from '../catalog/catalog-assets.js';
 import { catalogBodies } from '../catalog/catalog-page.js';
 import type { Config, HostName } from '../config/config.js';
-import { errorResponse, heldRefusal, type PlainResponse, type Refusal } from '../registry/errors.js';
+import { errorResponse, heldRefusal, transportRefusal, type PlainResponse, type Refusal } from '../registry/errors.js';
 import type { HeaderList } from '../primitives/headers.js';
 import type { Logger } from '../config/log.js';
 import { OPENAPI_PATH, openApiBody } from '../catalog/openapi.js';
+import { detached, DecisionMemo, rememberable, Recordings } from './decision-memo.js';
 import { Exchange, observing, type Outcome } from './observe.js';
+import { hostnameOf, normalizeAuthority } from './targets.js';
+import type { IncomingRequest, Responder } from './transport.js';
 import { parseParams, splitQuery } from '../primitives/params.js';
 import { ClientChecks, refusalFor, refusalNow, refusalOf } from '../registry/rate-limit.js';
 import { allowedMethods, modeOf, routerAllow, type AnyEndpoint, type Registry } from '../registry/registry.js';
+import { servedTransports, transportMask, transportName } from '../registry/transports.js';
 import type { RateCheck, RateDecision, RateWaiter, Store } from '../store/types.js';
-
-/** The parts of a request the pipeline reads, whichever transport parsed it. */
-export interface IncomingRequest {
-  readonly method: string;
-  /** Path as sent, still percent-encoded. */
-  readonly path: string;
-  /** Query string without `?`, still percent-encoded. */
-  readonly query: string;
-  /** Host (or the absolute-form authority); undefined when absent. */
-  readonly host: string | undefined;
-  readonly accept: string | undefined;
-}
-
-/** How a transport answers: the one seam between the pipeline and the bytes. */
-export interface Responder<Ctx> {
-  /** This exchange's record while observing; the transport finishes it when the response ends. */
-  exchange: Exchange | undefined;
-  /** A complete response of ours (catalog, real failure); `last` closes the connection after it. */
-  plain(response: PlainResponse, last: boolean): void;
-  /**
-   * The context the endpoint's handler runs with. `recordings`: where this
-   * transport may keep the response, for a replayable endpoint's remembered
-   * decision (see replay).
-   */
-  context(endpoint: AnyEndpoint<Ctx>, clamped: readonly string[], recordings: Recordings | undefined): Ctx;
-  /**
-   * Writes this request's answer from `recordings` (a replayable endpoint's
-   * earlier responses for the same decision) when one fits it, and says so;
-   * false: the handler runs. A transport that records nothing leaves it out.
-   */
-  replay?(recordings: Recordings): boolean;
-  /** The handler threw or rejected: answer 500 if nothing went out yet, else cut the response. */
-  failed(): void;
-  /** Runs `fn` once this exchange's response no longer occupies the connection (ended, cut, or its hold over). */
-  whenDone(fn: () => void): void;
-  /** After dispatch returned true: the store has decided and the answer has begun; called once, never during dispatch. */
-  resumed(): void;
-}
 
 export interface PipelineOptions<Ctx> {
   readonly host: HostName;
@@ -81,47 +47,8 @@ export interface HubPage {
   answer(req: IncomingRequest, clientAddress: string, signal: AbortSignal): Promise<PlainResponse>;
 }
 
-/** What all the recordings of one generation of remembered decisions may keep, in bytes, together. */
-export const MAX_RECORDED_BYTES = 4 * 1024 * 1024;
-
-/** The bytes one generation of remembered decisions may still record (see Recordings). */
-export interface RecordingBudget {
-  left: number;
-}
-
-/**
- * A transport's recordings of a replayable endpoint's responses for one
- * remembered decision, by its own variant index (HTTP version, keep-alive,
- * method): kept with the decision, dropped with it. What they keep is
- * bounded for all decisions together (MAX_RECORDED_BYTES, renewed when the
- * remembered decisions start again empty): a client varying seeds and
- * variants cannot pin more than that.
- */
-export class Recordings {
-  readonly byVariant: unknown[] = [];
-
-  constructor(private readonly budget: RecordingBudget) {}
-
-  /** Takes `bytes` of the budget for a recording; false, and nothing taken, when they do not fit. */
-  reserve(bytes: number): boolean {
-    if (bytes > this.budget.left) return false;
-    this.budget.left -= bytes;
-    return true;
-  }
-}
-
 /** The pairs of an empty query, shared (parseParams only reads them). */
 const NO_QUERY: ReadonlyMap<string, string> = new Map();
-
-/**
- * Requests' routing decisions kept for their next identical request (see
- * #decide); past this many the memo starts again empty (a crawler of the
- * infinite namespace sends few repeats).
- */
-const MAX_REMEMBERED_DECISIONS = 4096;
-
-/** Targets longer than this (path and query) are decided afresh every time: traffic repeats short ones. */
-const MAX_REMEMBERED_TARGET = 512;
 
 /** A held-response slot outlives the endpoint's longest answer by this much before it lapses on its own. */
 const HELD_SLOT_MARGIN_MS = 10_000;
@@ -138,6 +65,8 @@ type Decision<Ctx> =
       readonly clamped: readonly string[];
       /** Present for a replayable endpoint (EndpointDef.replayable). */
       readonly recordings: Recordings | undefined;
+      /** The transports the endpoint serves (transportMask): a remembered decision still judges each request's. */
+      readonly transports: number;
     };
 
 /** Whether this request holds its connection: a holding endpoint, in a mode that holds. */
@@ -152,10 +81,7 @@ export class Pipeline<Ctx> {
   heldResponses = 0;
   readonly #openapi: PlainResponse;
   /** Served decisions by path, then query (see #decide). */
-  readonly #remembered = new Map<string, Map<string, ServeDecision<Ctx>>>();
-  #rememberedCount = 0;
-  /** What the remembered decisions' recordings may still keep; a new one each time they start again. */
-  #recordingBudget: RecordingBudget = { left: MAX_RECORDED_BYTES };
+  readonly #memo = new DecisionMemo<ServeDecision<Ctx>>();
   /** The last Host value judged foreign or not, and the answer: a client repeats its Host on every request. */
   #lastHost: string | undefined;
   #lastHostForeign = false;
@@ -237,32 +163,23 @@ export class Pipeline<Ctx> {
    * parameter parsing. The method is still judged every time.
    */
   #decide(req: IncomingRequest): Decision<Ctx> {
-    const remembered = this.#remembered.get(req.path)?.get(req.query);
-    if (remembered !== undefined && (allowedMethods(remembered.endpoint) as readonly string[]).includes(req.method)) return remembered;
-    if (req.path.length + req.query.length > MAX_REMEMBERED_TARGET) return this.#decideAfresh(req);
+    const remembered = this.#memo.get(req.path, req.query);
+    if (
+      remembered !== undefined &&
+      (remembered.transports & req.transport.bit) !== 0 &&
+      (allowedMethods(remembered.endpoint) as readonly string[]).includes(req.method)
+    ) {
+      return remembered;
+    }
+    if (!rememberable(req.path, req.query)) return this.#decideAfresh(req);
     // Decided on copies of its own: a remembered decision's strings (its keys, its values) must not keep the
     // request's whole head alive (up to 24 KiB each, for 4096 decisions).
     const own = { ...req, path: detached(req.path), query: detached(req.query) };
     const decision = this.#decideAfresh(own);
     // Not under a rest segment (/infinite): a crawler walks those paths without repeats, and each would only
     // push a useful decision out.
-    if (decision.kind === 'serve' && !this.options.registry.hasRestSegment(decision.endpoint)) this.#remember(own, decision);
+    if (decision.kind === 'serve' && !this.options.registry.hasRestSegment(decision.endpoint)) this.#memo.remember(own.path, own.query, decision);
     return decision;
-  }
-
-  #remember(req: IncomingRequest, decision: ServeDecision<Ctx>): void {
-    if (this.#rememberedCount >= MAX_REMEMBERED_DECISIONS) {
-      this.#remembered.clear();
-      this.#rememberedCount = 0;
-      this.#recordingBudget = { left: MAX_RECORDED_BYTES };
-    }
-    let byQuery = this.#remembered.get(req.path);
-    if (byQuery === undefined) this.#remembered.set(req.path, (byQuery = new Map()));
-    // Shared by every request with this target from now on: no handler may change them.
-    Object.freeze(decision.values);
-    Object.freeze(decision.clamped);
-    byQuery.set(req.query, decision);
-    this.#rememberedCount++;
   }
 
   #decideAfresh(req: IncomingRequest): Decision<Ctx> {
@@ -272,6 +189,13 @@ export class Pipeline<Ctx> {
       return this.#hubPage(req) ?? { kind: 'plain', outcome: 'catalog', response: this.#besideCatalog(req) ?? this.#catalogResponse(req) };
     }
     const endpoint = match.endpoint;
+    const transports = transportMask(endpoint);
+    if ((transports & req.transport.bit) === 0) {
+      // Another transport's endpoint (TLS only, WebSocket, HTTP/2): the connection does not fit the target.
+      const { protocol, tls } = req.transport;
+      const response = transportRefusal(endpoint.path, servedTransports(endpoint.transports), transportName(protocol, tls));
+      return { kind: 'plain', outcome: 'misdirected', response, endpoint };
+    }
     if (!(allowedMethods(endpoint) as readonly string[]).includes(req.method)) {
       const response = errorResponse(405, `${req.method} is not served at ${endpoint.path}`, [
         ['Allow', routerAllow(endpoint)],
@@ -285,10 +209,10 @@ export class Pipeline<Ctx> {
     }
     const screened = endpoint.screen?.(parsed.values, req.path);
     if (screened) return { kind: 'plain', outcome: 'refused', response: screened, endpoint };
-    const recordings = endpoint.replayable === true ? new Recordings(this.#recordingBudget) : undefined;
+    const recordings = endpoint.replayable === true ? new Recordings(this.#memo.recordingBudget) : undefined;
     const raised = endpoint.adjust?.(parsed.values, this.options.config);
-    if (raised) return { kind: 'serve', endpoint, ...withRaised(parsed.values, parsed.clamped, raised), recordings };
-    return { kind: 'serve', endpoint, values: parsed.values, clamped: parsed.clamped, recordings };
+    if (raised) return { kind: 'serve', endpoint, ...withRaised(parsed.values, parsed.clamped, raised), recordings, transports };
+    return { kind: 'serve', endpoint, values: parsed.values, clamped: parsed.clamped, recordings, transports };
   }
 
   /** A hub page at this path, for a request naming the hub's host: GET and HEAD only. */
@@ -313,7 +237,7 @@ export class Pipeline<Ctx> {
   }
 
   #catalogResponse(req: IncomingRequest): PlainResponse {
-    const json = wantsJson(req.accept);
+    const json = wantsJson(req.headers.get('accept'));
     const found = req.path === '/';
     const hub = found && req.host !== undefined && this.options.hub !== undefined && hostnameOf(req.host) === this.options.hub.hostname;
     const catalog = hub ? (this.options.hub as { readonly bodies: CatalogBodies }).bodies : this.#catalog;
@@ -445,16 +369,6 @@ export class Pipeline<Ctx> {
   }
 }
 
-/**
- * `text` as a string of its own. A substring keeps the whole string it was cut
- * from alive (V8's sliced strings): the target is cut from the request's head.
- * The concatenation is flattened into a new string of text.length + 1
- * characters before the slice, so that is all the result keeps.
- */
-function detached(text: string): string {
-  return text.length === 0 ? text : `${text} `.slice(0, -1);
-}
-
 /** Tells the responder its request has been answered: now, or once `pending` (a held-response slot) settles. */
 function resumeWhenSettled(pending: Promise<void> | undefined, responder: { resumed(): void }): void {
   if (pending === undefined) responder.resumed();
@@ -496,46 +410,4 @@ function withRaised(
   const names = Object.keys(raised);
   const kept = clamped.filter((entry) => !names.includes(entry.slice(0, entry.indexOf('='))));
   return { values: { ...values, ...raised }, clamped: [...kept, ...names.map((name) => `${name}=${raised[name]}`)] };
-}
-
-/**
- * Host as compared with our public authorities: lower case, no trailing dot on
- * the name, no explicit :80 (the WHATWG URL parser drops it from ours too).
- */
-/** The host name of a Host value, without port or trailing dot, lower-cased. */
-export function hostnameOf(host: string): string {
-  const h = normalizeAuthority(host);
-  const colon = h.lastIndexOf(':');
-  return colon > h.lastIndexOf(']') ? h.slice(0, colon) : h;
-}
-
-export function normalizeAuthority(host: string): string {
-  let h = host.toLowerCase();
-  if (h.endsWith(':80')) h = h.slice(0, -3);
-  const colon = h.lastIndexOf(':');
-  const name = colon > h.lastIndexOf(']') ? h.slice(0, colon) : h;
-  const port = h.slice(name.length);
-  return name.endsWith('.') ? `${name.slice(0, -1)}${port}` : h;
-}
-
-/**
- * The origin-form of a request target: an absolute-form target (RFC 9112
- * §3.2.2, sent through forward proxies) loses its scheme and authority, and a
- * fragment (which a client must not send) is dropped, as the chaos parser does.
- */
-export function originForm(target: string): string {
-  const hash = target.indexOf('#');
-  const sent = hash === -1 ? target : target.slice(0, hash);
-  if (sent.startsWith('/')) return sent;
-  const m = /^https?:\/\/[^/?]*(.*)$/i.exec(sent);
-  if (!m) return sent;
-  const rest = m[1] as string;
-  return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
-}
-
-/** The path of a request target (origin- or absolute-form), still percent-encoded. */
-export function pathOf(target: string): string {
-  const origin = originForm(target);
-  const q = origin.indexOf('?');
-  return q === -1 ? origin : origin.slice(0, q);
 }

@@ -5,6 +5,7 @@ import type { Config, HostName } from '../config/config.js';
 import type { ParamSpecs, ParamValues } from '../primitives/params.js';
 import type { PlainResponse } from './errors.js';
 import type { RatePolicy } from './rate-limit.js';
+import type { TransportSpec } from './transports.js';
 
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export type Method = (typeof METHODS)[number];
@@ -39,6 +40,8 @@ export interface EndpointDef<Ctx, P extends ParamSpecs = ParamSpecs, C extends s
   readonly headers?: readonly string[];
   /** The twin on the other host (see CompiledEndpoint.counterpart); absent = the same path on the default twin host. */
   readonly counterpart?: CounterpartDecl | null;
+  /** Which transports reach it (shared/registry/transports.ts); default: HTTP/1.1, plain or over TLS. */
+  readonly transports?: TransportSpec;
   readonly holding?: HoldingDecl<P>;
   readonly admission?: AdmissionDecl<P>;
   readonly wire?: WireDecl;
@@ -193,6 +196,8 @@ export interface CompiledEndpoint<Ctx, P extends ParamSpecs = ParamSpecs, C exte
   readonly cuts?: 'close' | 'reset';
   /** A page the host's sitemap.xml lists (crawler files that are documents; see sitemapPaths). */
   readonly sitemap?: boolean;
+  /** Which transports reach it (shared/registry/transports.ts); default: HTTP/1.1, plain or over TLS. */
+  readonly transports?: TransportSpec;
   readonly handle: (ctx: Ctx, params: ParamValues<P>) => void | Promise<void>;
 }
 

@@ -57,6 +57,15 @@ export function errorDocument(
   return { status, headers, body };
 }
 
+/**
+ * A request over a transport its endpoint does not serve (EndpointDef.transports):
+ * 421, as the connection's context does not fit the target (RFC 9110 §15.5.20);
+ * the client may retry over another connection.
+ */
+export function transportRefusal(path: string, served: string, came: string): PlainResponse {
+  return errorResponse(421, `${path} is served over ${served}; this request came over ${came}`);
+}
+
 /** The real per-IP limit's answer: 429 with Retry-After, the IETF RateLimit-Policy / RateLimit fields and a problem+json body. */
 export interface Refusal extends PlainResponse {
   readonly status: 429;

@@ -2,7 +2,7 @@
 // message naming the variable), listen, report readiness, and on SIGTERM or
 // SIGINT stop accepting and let in-flight responses finish (bounded), then
 // close the process's store.
-import { ConfigError, loadConfig, type Config, type HostName } from '../config/config.js';
+import { ConfigError, loadConfig, type Config, type Env, type HostName } from '../config/config.js';
 import { createLogger, type Logger } from '../config/log.js';
 import { AdminServer } from './admin.js';
 import { Metrics } from './metrics.js';
@@ -28,10 +28,19 @@ export interface ReadyMessage {
   readonly url: string;
 }
 
-/** Loads config or exits 2 with the reason; the one place a service reads process.env. */
-export function configOrExit(): Config {
+/**
+ * The process's environment: the one place anything reads process.env. Every
+ * setting in it is read through loadConfig; the launchers (services/main.ts,
+ * the bin) also hand it on whole to what they start.
+ */
+export function processEnv(): Env {
+  return process.env;
+}
+
+/** Loads config from `env` (the process's by default) or exits 2 with the reason. */
+export function configOrExit(env: Env = processEnv()): Config {
   try {
-    return loadConfig(process.env);
+    return loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`configuration error: ${error.message}\n`);

@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../shared/config/config.js';
 
@@ -88,4 +91,46 @@ t.test('BIND_ADDRESS is an address, refused otherwise with the variable named', 
   for (const bad of ['nonsense', '127.0.0.1:80', '256.1.1.1', 'example.com']) {
     t.throws(() => loadConfig({ BIND_ADDRESS: bad }), { name: 'ConfigError', variable: 'BIND_ADDRESS' }, bad);
   }
+});
+
+t.test('PATH is read here too: the directories make up looks in for its programs', async (t) => {
+  t.same(loadConfig({ PATH: ['/usr/local/bin', '', '/usr/bin'].join(delimiter) }).programPath, ['/usr/local/bin', '/usr/bin'], 'empty entries dropped');
+  t.same(loadConfig({}).programPath, []);
+  t.ok(Object.isFrozen(loadConfig({ PATH: '/bin' }).programPath), 'frozen');
+});
+
+t.test('TRUST_PROXY reads its canonical entries back as they are (make up hands them on to the replicas)', async (t) => {
+  const given = loadConfig({ TRUST_PROXY: '10.1.2.3, fd00::/8 ,192.168.0.0/16' }).trustProxy;
+  const handedOn = loadConfig({ TRUST_PROXY: ['loopback', ...given.entries].join(',') }).trustProxy;
+  t.same(handedOn.entries, ['127.0.0.0/8', '::1/128', ...given.entries]);
+});
+
+/** The repository root: this file runs as dist/tests/unit/config.test.js. */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/** `process.env`, `process['env']`, `process?.env` or `{ env } = process`: every way code reaches the environment. */
+const PROCESS_ENV_RE = /\bprocess\s*(?:\?\.|\.)\s*env\b|\bprocess\s*\[\s*['"`]env['"`]\s*\]|\{[^}]*\benv\b[^}]*\}\s*=\s*(?:globalThis\.)?process\b/;
+const stripComments = (source: string): string => source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+
+function sourcesUnder(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return sourcesUnder(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+t.test('the process.env checker finds every form (a check that cannot fail is no check)', async (t) => {
+  for (const reads of ['const p = process.env.PATH;', "process['env'].X", 'process?.env', 'const { env } = process;', 'const { argv, env: e } = globalThis.process;']) {
+    t.match(stripComments(reads), PROCESS_ENV_RE, reads);
+  }
+  for (const clean of ['// reads process.env here', '/* process.env */ const x = 1;', 'loadConfig(env)', 'const processEnv = 1;']) {
+    t.notMatch(stripComments(clean), PROCESS_ENV_RE, clean);
+  }
+});
+
+t.test('nothing reads process.env but shared/runtime/run.ts, which hands it to loadConfig (STYLE §7)', async (t) => {
+  const files = ['services', 'shared', 'proxy'].flatMap(sourcesUnder);
+  t.ok(files.includes('services/main.ts') && files.length > 100, `the scan sees the sources (${files.length} files)`);
+  const readers = files.filter((file) => PROCESS_ENV_RE.test(stripComments(readFileSync(join(ROOT, file), 'utf8'))));
+  t.same(readers, ['shared/runtime/run.ts']);
 });

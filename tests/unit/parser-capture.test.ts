@@ -90,7 +90,8 @@ const RAW: CaptureHook = () => ({ rawHeaders: true });
 const bodyUpTo =
   (max: number): CaptureHook =>
   () => ({ body: { max } });
-const PLAIN_KEYS = ['method', 'target', 'path', 'query', 'version', 'headers', 'host', 'keepAlive', 'bodyBytes'];
+// `transport`: the connection's facts (the transport seam), on every request.
+const PLAIN_KEYS = ['method', 'target', 'path', 'query', 'version', 'headers', 'host', 'keepAlive', 'bodyBytes', 'transport'];
 
 t.test('raw header lines keep order, case, duplicates and the bytes after the colon', async (t) => {
   const head = `GET /inspect HTTP/1.1\r\n${H}X-A:  one \t\r\nx-a: two\r\nACCEPT:\r\nX-Name: caf\xe9\r\nx-A:three\r\n\r\n`;

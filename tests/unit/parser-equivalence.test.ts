@@ -8,6 +8,7 @@ import t from 'tap';
 import { DEFAULT_LIMITS, RequestParser, type CaptureHook, type ParsedRequest, type ParserLimits, type RequestCapture } from '../../services/chaos/parser.js';
 import { RequestParser as OracleParser, type ParsedRequest as OracleRequest } from '../helpers/parser-oracle.js';
 import { FEEDS } from '../helpers/feeds.js';
+import { PLAIN_HTTP1 } from '../../shared/pipeline/transport.js';
 
 /** mulberry32: small, seeded, good enough to pick cases. */
 function rng(seed: number): () => number {
@@ -152,7 +153,10 @@ type Summary = unknown[];
 function describe(request: ParsedRequest | OracleRequest): unknown {
   const hex = (b: Buffer | undefined): string | undefined => b?.toString('hex');
   return {
-    keys: Object.keys(request),
+    // The transport facts are the seam's (the oracle predates them): the same keys besides, and for input
+    // parsed without facts, the plain HTTP/1.1 ones.
+    keys: Object.keys(request).filter((key) => key !== 'transport'),
+    transport: 'transport' in request ? request.transport : PLAIN_HTTP1,
     method: request.method,
     target: request.target,
     path: request.path,

@@ -1,10 +1,10 @@
 // What Wire.respond records for a replayable endpoint (the chaos host's
-// replay, shared/pipeline/dispatch.ts Recordings): the response with its Date line cut
+// replay, shared/pipeline/decision-memo.ts Recordings): the response with its Date line cut
 // out, its body copied, within a byte budget shared by all the remembered
 // decisions; a large body or a spent budget records nothing.
 import type { Socket } from 'node:net';
 import t from 'tap';
-import { Recordings, type RecordingBudget } from '../../shared/pipeline/dispatch.js';
+import { Recordings, type RecordingBudget } from '../../shared/pipeline/decision-memo.js';
 import { dateLine } from '../../shared/primitives/headers.js';
 import { JOIN_MAX_BYTES, Wire, type RecordedResponse, type WireOwner } from '../../services/chaos/wire.js';
 

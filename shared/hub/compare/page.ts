@@ -6,7 +6,8 @@
 // compares in flight is capped per process and per client.
 import { counterpartUrl, hostUrl, suggestPaths, wantsJson } from '../../catalog/catalog.js';
 import type { Config } from '../../config/config.js';
-import type { HubPage, IncomingRequest } from '../../pipeline/dispatch.js';
+import type { HubPage } from '../../pipeline/dispatch.js';
+import type { IncomingRequest } from '../../pipeline/transport.js';
 import { busyRefusal, errorResponse, type PlainResponse } from '../../registry/errors.js';
 import { grammar, parseParams, safeDecode, splitQuery, type ItemOutcome, type ParamErrorBody } from '../../primitives/params.js';
 import { allowedMethods, counterpartOf, type AnyEndpoint, type Registry } from '../../registry/registry.js';
@@ -150,7 +151,7 @@ export class ComparePage implements HubPage {
     const pairs = splitQuery(req.query);
     const asked = pairs.get('format');
     const askedFormat = asked === undefined ? undefined : safeDecode(asked);
-    const json = askedFormat === 'json' || (askedFormat !== 'html' && wantsJson(req.accept));
+    const json = askedFormat === 'json' || (askedFormat !== 'html' && wantsJson(req.headers.get('accept')));
     // A bare /compare in a browser is the empty form; a script asking for JSON is told what is missing.
     if (req.query === '' && !json) return this.#html(200, renderCompareHtml({ limits: this.limits, examples: COMPARE_EXAMPLES }));
     const parsed = parseParams(COMPARE_PATH, this.#params, pairs, undefined);
