@@ -216,7 +216,7 @@ export async function freeLoopbackPorts(count: number): Promise<number[]> {
     const [from, below] = privatePortRange();
     // Random candidates in the range; a taken one is skipped. A range too small for them all falls back to port 0.
     for (let tries = 0; ports.length < count && tries < count * 20 && below - from > count * 4; tries++) {
-      const candidate = from + Math.floor(Math.random() * (below - from));
+      const candidate = from + Math.floor(Math.random() * (below - from)); // Not seeded, on purpose: ports must differ between runs, and no response depends on them (docs/development.md).
       if (ports.includes(candidate)) continue;
       const server = net.createServer();
       if (await listensOn(server, candidate)) {

@@ -23,6 +23,8 @@ export interface JsonSchema {
   readonly enum?: readonly string[];
   readonly default?: unknown;
   readonly items?: JsonSchema;
+  /** A grammar's two halves: its bare names (an enum), or a value with an argument (a pattern). */
+  readonly anyOf?: readonly JsonSchema[];
   readonly description?: string;
 }
 
@@ -110,6 +112,9 @@ export function paramSchema(spec: Param<unknown>): JsonSchema {
         ...(spec.minLength !== undefined && spec.minLength > 0 ? { minLength: spec.minLength } : {}),
         ...(spec.maxLength !== undefined ? { maxLength: spec.maxLength } : {}),
         ...(spec.pattern !== undefined ? { pattern: spec.pattern } : {}),
+        ...(spec.names !== undefined && spec.argumentPattern !== undefined
+          ? { anyOf: [{ type: 'string', enum: spec.names }, { type: 'string', pattern: spec.argumentPattern }] }
+          : {}),
       });
   }
 }

@@ -33,6 +33,9 @@ export interface Param<T> {
   readonly maxItems?: number;
   /** An ECMA regular expression a list() item or grammar() value matches (OpenAPI `pattern`); parse() still decides. */
   readonly pattern?: string;
+  /** grammar() only: the values it takes bare (an OpenAPI enum), and a pattern of those that carry an argument (`name:ARG`). */
+  readonly names?: readonly string[];
+  readonly argumentPattern?: string;
   /** oneOf only: other names accepted for a value (alias → value), parsed as that value. */
   readonly aliases?: Readonly<Record<string, string>>;
   parse(raw: string): ParseOutcome<T>;
@@ -240,7 +243,14 @@ export function list<T>(o: ListOptions<T>): Param<readonly T[] | undefined> {
  * range is refused, since the part names what the request composes.
  */
 export function grammar<T>(
-  o: Common & { readonly accepted: readonly string[]; readonly default?: T; readonly pattern?: string; parse(raw: string): ItemOutcome<T> },
+  o: Common & {
+    readonly accepted: readonly string[];
+    readonly default?: T;
+    readonly pattern?: string;
+    readonly names?: readonly string[];
+    readonly argumentPattern?: string;
+    parse(raw: string): ItemOutcome<T>;
+  },
 ): Param<T | undefined> {
   return {
     kind: 'string',
@@ -248,6 +258,8 @@ export function grammar<T>(
     default: o.default,
     accepted: o.accepted,
     ...(o.pattern !== undefined ? { pattern: o.pattern } : {}),
+    ...(o.names !== undefined ? { names: o.names } : {}),
+    ...(o.argumentPattern !== undefined ? { argumentPattern: o.argumentPattern } : {}),
     in: o.in ?? 'query',
     description: o.description,
     parse(raw) {

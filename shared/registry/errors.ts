@@ -8,6 +8,7 @@ import type { RateCheck, RateDecision } from '../store/types.js';
 /** Stable `error` codes by status, for the router, the parsers and the edge. */
 export const ERROR_CODES = {
   400: 'bad_request',
+  404: 'not_found',
   405: 'method_not_allowed',
   408: 'request_timeout',
   413: 'content_too_large',
@@ -41,7 +42,17 @@ export function errorResponse(
   extra: readonly (readonly [string, string])[] = [],
 ): PlainResponse {
   const body = jsonBody(typeof reasonOrBody === 'string' ? { error: ERROR_CODES[status], reason: reasonOrBody } : reasonOrBody);
-  const headers: HeaderList = [['Content-Type', 'application/json'], ['Content-Length', String(body.length)]];
+  return errorDocument(status, 'application/json', body, extra);
+}
+
+/** A real error whose body is a document of another type (an HTML page for a browser), with accurate framing. */
+export function errorDocument(
+  status: ErrorStatus,
+  contentType: string,
+  body: Buffer,
+  extra: readonly (readonly [string, string])[] = [],
+): PlainResponse {
+  const headers: HeaderList = [['Content-Type', contentType], ['Content-Length', String(body.length)]];
   for (const line of extra) headers.push(line);
   return { status, headers, body };
 }
@@ -90,23 +101,23 @@ export function rateLimitRefusal(decision: RateDecision, check: RateCheck): Refu
 
 /** The answer to a client that already holds MAX_HELD_PER_IP responses open: a real 429 naming the cap. */
 export function heldRefusal(cap: number): Refusal {
-  const body = jsonBody({
-    type: 'about:blank',
-    title: 'Too Many Requests',
-    status: 429,
-    detail:
-      `This client already has ${cap} responses that hold the connection open at once (MAX_HELD_PER_IP); ` +
-      'retry when one has ended. This is a real limit, not chaos.',
-    policy: 'held',
-  });
-  return {
-    status: 429,
-    policy: 'held',
-    headers: [
-      ['Content-Type', 'application/problem+json'],
-      ['Content-Length', String(body.length)],
-      ['Retry-After', '1'],
-    ],
-    body,
-  };
+  const detail =
+    `This client already has ${cap} responses that hold the connection open at once (MAX_HELD_PER_IP); ` +
+    'retry when one has ended. This is a real limit, not chaos.';
+  return busyRefusal(429, detail, 'held');
+}
+
+const BUSY_TITLES = { 429: 'Too Many Requests', 503: 'Service Unavailable' } as const;
+
+/** A real refusal for a cap that frees itself within a second (problem+json, Retry-After: 1), naming the cap's policy. */
+export function busyRefusal<S extends keyof typeof BUSY_TITLES>(
+  status: S,
+  detail: string,
+  policy: string,
+  extra: readonly (readonly [string, string])[] = [],
+): PlainResponse & { readonly status: S; readonly policy: string } {
+  const body = jsonBody({ type: 'about:blank', title: BUSY_TITLES[status], status, detail, policy });
+  const headers: HeaderList = [['Content-Type', 'application/problem+json'], ['Content-Length', String(body.length)], ['Retry-After', '1']];
+  for (const line of extra) headers.push(line);
+  return { status, policy, headers, body };
 }

@@ -19,6 +19,33 @@ function rssMiB(pid: number): number {
   return Number(/(\d+)/.exec(line)?.[1] ?? 0) / 1024;
 }
 
+/** The head /truncate?at=1000000 answers: 200, Content-Length 2×at, the cut named. */
+const TRUNCATE_HEAD = /^HTTP\/1\.1 200 OK\r\n[^]*\r\nContent-Length: 2000000\r\n[^]*\r\nX-Chaos-Truncated-At: 1000000\r\n[^]*?\r\n\r\n$/;
+
+/** The response head a socket receives (it is resumed to read it), then the socket is destroyed. */
+function headOf(socket: net.Socket): Promise<string> {
+  return new Promise((resolve) => {
+    let data = '';
+    const done = (): void => {
+      socket.destroy();
+      const end = data.indexOf('\r\n\r\n');
+      resolve(end === -1 ? data : data.slice(0, end + 4));
+    };
+    socket.on('data', (d: Buffer) => {
+      data += d.toString('latin1');
+      if (data.includes('\r\n\r\n')) done();
+    });
+    socket.on('close', done);
+    socket.resume();
+  });
+}
+
+function truncateHead(port: number): Promise<string> {
+  const socket = net.connect({ port, host: '127.0.0.1' }, () => socket.write('GET /truncate?at=1000000 HTTP/1.1\r\nHost: a\r\n\r\n'));
+  socket.on('error', () => {});
+  return headOf(socket);
+}
+
 t.test(`${CLIENTS} clients that never read the largest /truncate body`, async (t) => {
   const port = await freePort();
   const chaos = spawnNode('services/chaos/main.js', {
@@ -30,6 +57,8 @@ t.test(`${CLIENTS} clients that never read the largest /truncate body`, async (t
   await waitForPort(port);
   const pid = chaos.child.pid as number;
   await new Promise((resolve) => setTimeout(resolve, 300));
+  // First, what every one of them asks for is really served: the 2 MB promise of /truncate, not a refusal.
+  t.match(await truncateHead(port), TRUNCATE_HEAD, 'one client that reads gets the /truncate head');
   const idle = rssMiB(pid);
   const sockets: net.Socket[] = [];
   t.teardown(() => sockets.forEach((s) => s.destroy()));
@@ -64,5 +93,7 @@ t.test(`${CLIENTS} clients that never read the largest /truncate body`, async (t
   t.match(answer, /^HTTP\/1\.1 200 /, 'a reading client is served meanwhile');
   const waited = performance.now() - started;
   t.ok(waited < 5000, `promptly (${Math.round(waited)} ms, while the server still hands 1,000 bodies to the kernel)`);
+  // And the clients that never read were answered /truncate too: their first bytes, read now, are its head.
+  for (const socket of sockets.slice(0, 3)) t.match(await headOf(socket), TRUNCATE_HEAD, 'a client that did not read was answered /truncate');
   t.ok(grown < BUDGET_MIB, `RSS ${idle.toFixed(1)} → ${loaded.toFixed(1)} MiB: grew ${grown.toFixed(1)} MiB for ${CLIENTS} clients (budget ${BUDGET_MIB})`);
 });

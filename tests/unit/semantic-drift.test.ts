@@ -1,5 +1,6 @@
 import t from 'tap';
-import { checkDrift, checkShape, DEAD_ROOT, deadPrefix, driftDocument, parseDriftAnswer } from '../../services/chaos/drift.js';
+import { parseDriftAnswer } from '../../services/chaos/drift-ai.js';
+import { checkDrift, checkShape, DEAD_ROOT, deadPrefix, driftDocument } from '../../services/chaos/drift.js';
 import { ConfigError, loadConfig } from '../../shared/config/config.js';
 import { SEMANTIC_SCHEMAS } from '../../shared/content/discovery.js';
 import { serviceRegistries } from '../../services/registries.js';

@@ -1,5 +1,6 @@
 // garbage: instead of the head, `n` seeded bytes (the same seed, the same
 // bytes: DESIGN §6), then a FIN. Sent for HEAD too: nothing here is framed.
+// With n = 0 nothing at all is sent (/mix's `garbage:0`, once `empty`).
 import { seededBytes } from '../../../shared/primitives/seed.js';
 import type { ResponseSink } from '../wire.js';
 import { Stage, type Fault } from './stage.js';
@@ -31,7 +32,7 @@ class Garbage extends Stage {
   }
 
   #spew(): void {
-    this.next.writeRaw(seededBytes(this.seed, this.n));
+    if (this.n > 0) this.next.writeRaw(seededBytes(this.seed, this.n));
     this.next.end('close');
   }
 }

@@ -8,8 +8,7 @@ import { counterpartUrl, hostUrl, suggestPaths, wantsJson } from '../../catalog/
 import type { Config } from '../../config/config.js';
 import type { HubPage } from '../../pipeline/dispatch.js';
 import type { IncomingRequest } from '../../pipeline/transport.js';
-import { errorResponse, type PlainResponse } from '../../registry/errors.js';
-import { jsonBody } from '../../primitives/json.js';
+import { busyRefusal, errorResponse, type PlainResponse } from '../../registry/errors.js';
 import { grammar, parseParams, safeDecode, splitQuery, type ItemOutcome, type ParamErrorBody } from '../../primitives/params.js';
 import { allowedMethods, counterpartOf, type AnyEndpoint, type Registry } from '../../registry/registry.js';
 import { renderCompareHtml, COMPARE_CSP } from './html.js';
@@ -116,12 +115,7 @@ export function parseComparedPath(chaos: ChaosRoutes, raw: string): ItemOutcome<
 
 /** A real refusal of ours (problem+json, no X-Chaos-* line), with Retry-After. */
 function busy(status: 429 | 503, detail: string, policy: string): PlainResponse {
-  const body = jsonBody({ type: 'about:blank', title: status === 429 ? 'Too Many Requests' : 'Service Unavailable', status, detail, policy });
-  return {
-    status,
-    headers: [['Content-Type', 'application/problem+json'], ['Content-Length', String(body.length)], ['Retry-After', '1'], ['Cache-Control', 'no-store']],
-    body,
-  };
+  return busyRefusal(status, detail, policy, [['Cache-Control', 'no-store']]);
 }
 
 export interface ComparePageOptions {

@@ -1,6 +1,7 @@
 import { SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS, type SemanticSchema } from '../../../../shared/content/discovery.js';
 import { bool, oneOf } from '../../../../shared/primitives/params.js';
-import { driftBodies, serveGeneratedDrift } from '../../drift.js';
+import { serveGeneratedDrift } from '../../drift-ai.js';
+import { driftBodies } from '../../drift.js';
 import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

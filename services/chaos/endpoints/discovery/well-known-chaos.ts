@@ -1,6 +1,7 @@
 import { controlDocuments, CORS_ANY, SCHEMA_CONTENT_TYPES, SEMANTIC_SCHEMAS, WELL_KNOWN_CHAOS_MODES, type SemanticSchema } from '../../../../shared/content/discovery.js';
 import { bool, oneOf } from '../../../../shared/primitives/params.js';
-import { brokenShape, driftBodies, serveGeneratedDrift } from '../../drift.js';
+import { serveGeneratedDrift } from '../../drift-ai.js';
+import { brokenShape, driftBodies } from '../../drift.js';
 import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

@@ -1,31 +1,11 @@
-import { MIX_DELAY_MAX_MS, MIX_PARAMS, mixContent, mixParts, ownContentType, type MixFault } from '../../../../shared/content/fault-injection.js';
+import { FAULT_TERMS, MIX_DELAY_MAX_MS, MIX_PARAMS, mixContent, mixParts, ownContentType } from '../../../../shared/content/fault-injection.js';
 import { bodyFraming } from '../../../../shared/content/status.js';
 import { formatHead, reasonPhrase, type HeaderList } from '../../../../shared/primitives/headers.js';
-import { compose, FAULTS, type Fault } from '../../faults/index.js';
+import { compose, FAULTS, mixFault, type Fault } from '../../faults/index.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
-/** slow-head:MS sends the head in this many pieces, MS apart: at most 10 s. */
-const SLOW_HEAD_PIECES = 10;
-
-/** The wire fault of a /mix fault part, from the registry of faults (faults/index.ts); `empty` has none (no head is written at all). */
-function stageFor(fault: MixFault, bodyLength: number, headLength: number): Fault | undefined {
-  switch (fault.kind) {
-    case 'reset-before-head':
-      return FAULTS['reset-at']({ phase: 'before-head' });
-    case 'reset-mid-body':
-      return FAULTS['reset-at']({ phase: 'mid-body', at: Math.floor(bodyLength / 2) });
-    case 'truncate':
-      return FAULTS['truncate-at']({ at: fault.at });
-    case 'garbage':
-      return FAULTS.garbage({ bytes: 1024, seed: 'mix' });
-    case 'chunked-bad-size':
-      return FAULTS['chunked-corrupt']({ corruption: 'bad-size' });
-    case 'slow-head':
-      return FAULTS['slow-head']({ chunk: Math.ceil(headLength / SLOW_HEAD_PIECES), interval: fault.ms });
-    case 'empty':
-      return undefined;
-  }
-}
+/** The most any one fault adds to the answer's time (ms), from the faults' own terms. */
+const LONGEST_FAULT_MS = Math.max(...Object.values(FAULT_TERMS).map((term) => term.longestMs));
 
 export default defineChaosEndpoint({
   id: 'mix',
@@ -35,8 +15,8 @@ export default defineChaosEndpoint({
   params: MIX_PARAMS,
   headers: ['X-Chaos-Mix'],
   holding: {
-    // The longest delay, then a head in SLOW_HEAD_PIECES pieces at most 1 s apart.
-    longestMs: () => MIX_DELAY_MAX_MS + (SLOW_HEAD_PIECES - 1) * 1000,
+    // `delay` (up to 15 s), then the slowest fault (a head or body in 10 pieces at most 1 s apart, or a 9 s wait).
+    longestMs: () => MIX_DELAY_MAX_MS + LONGEST_FAULT_MS,
   },
   docs: {
     example: { target: '/mix?status=503&header=Retry-After:5&body=text:hello' },
@@ -55,15 +35,9 @@ export default defineChaosEndpoint({
     );
     out.push(...lines);
     const stages: Fault[] = [];
-    if (delay > 0) stages.push(FAULTS['delay-first-byte']({ ms: delay }));
-    const stage = fault && stageFor(fault, payload.length, formatHead(status, reasonPhrase(status), out).length);
-    if (stage) stages.push(stage);
+    if (delay > 0) stages.push(FAULTS['delay-first-byte'].make({ ms: delay }));
+    if (fault) stages.push(mixFault(fault, { bodyLength: payload.length, headLength: formatHead(status, reasonPhrase(status), out).length }));
     const sink = compose(ctx.wire, stages);
-    if (fault?.kind === 'empty') {
-      // After the delay, a clean close with nothing sent.
-      sink.end('close');
-      return;
-    }
     sink.head(status, out);
     if (payload.length > 0) sink.write(payload);
     sink.end();

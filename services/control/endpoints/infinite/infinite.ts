@@ -3,11 +3,10 @@
 // One definition serves both formats and all four types, as the spec's single
 // parameter table ("applies to") describes; see README, Infinite content.
 import { escapeHtml } from '../../../../shared/primitives/html.js';
-import type { PlainResponse } from '../../../../shared/registry/errors.js';
+import { ERROR_CODES, errorDocument, errorResponse, type PlainResponse } from '../../../../shared/registry/errors.js';
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { defineControlEndpoint, type HttpContext } from '../../../../shared/http/http-service.js';
-import { jsonBody } from '../../../../shared/primitives/json.js';
-import { int } from '../../../../shared/primitives/params.js';
+import { int, type ParamErrorBody } from '../../../../shared/primitives/params.js';
 import {
   INFINITE_FORMATS, INFINITE_TYPES, MAX_LINKS, MAX_TAIL_CHARS, MAX_TAIL_SEGMENTS, renderInfinite, segmentCount,
   type InfiniteFormat, type InfiniteType,
@@ -42,10 +41,7 @@ function write(ctx: HttpContext, status: number, lines: HeaderList, body: Buffer
   ctx.res.end(ctx.req.method === 'HEAD' ? undefined : body);
 }
 
-/** A real failure of ours under the namespace: accurate framing and X-Robots-Tag, no X-Chaos-* line. */
-function refusal(status: number, contentType: string, body: Buffer): PlainResponse {
-  return { status, headers: [['Content-Type', contentType], ['Content-Length', String(body.length)], ROBOTS], body };
-}
+// Real failures under the namespace go through errors.ts with X-Robots-Tag added (no X-Chaos-* line).
 
 /** Shows at most 80 characters of a value echoed in an error. */
 function shown(value: string): string {
@@ -62,9 +58,9 @@ function notFound(format: string, param: 'format' | 'type', value: string): Plai
       '<title>Not found: infinite content</title>\n</head>\n<body>\n<main>\n<h1>Not found</h1>\n' +
       `<p>${escapeHtml(reason)}.</p>\n<p>Pages look like <code>${PATH}</code>, for example:</p>\n<ul>\n${examples}\n</ul>\n` +
       '</main>\n</body>\n</html>\n';
-    return refusal(404, 'text/html; charset=utf-8', Buffer.from(page));
+    return errorDocument(404, 'text/html; charset=utf-8', Buffer.from(page), [ROBOTS]);
   }
-  return refusal(404, 'application/json', jsonBody({ endpoint: PATH, error: 'not_found', requested: value, reason, param, accepted }));
+  return errorResponse(404, { endpoint: PATH, error: ERROR_CODES[404], requested: value, reason, param, accepted }, [ROBOTS]);
 }
 
 /** The tail exactly as sent (still percent-encoded): it is what seeds the content. */
@@ -101,19 +97,20 @@ export default defineControlEndpoint({
       if (!TYPES.has(type)) return notFound(format, 'type', type);
       const tail = rawTail(path);
       if (tail.length > MAX_TAIL_CHARS || segmentCount(tail) > MAX_TAIL_SEGMENTS) {
-        return refusal(414, 'application/json', jsonBody({
+        return errorResponse(414, {
           endpoint: PATH,
-          error: 'uri_too_long',
+          error: ERROR_CODES[414],
           requested: shown(tail),
           reason: `the path tail has ${tail.length} characters in ${segmentCount(tail)} segments; at most ${MAX_TAIL_CHARS} characters and ${MAX_TAIL_SEGMENTS} segments are served`,
           param: 'path',
           accepted: tailParam.accepted,
-        }));
+        }, [ROBOTS]);
       }
       const problem = tailProblem(tail);
       // The shape of the service's parameter errors, so clients need one parser.
       if (problem !== undefined) {
-        return refusal(400, 'application/json', jsonBody({ endpoint: PATH, error: 'invalid_parameter', requested: shown(tail), reason: `path ${problem}`, param: 'path', accepted: tailParam.accepted }));
+        const body: ParamErrorBody = { endpoint: PATH, error: 'invalid_parameter', requested: shown(tail), reason: `path ${problem}`, param: 'path', accepted: tailParam.accepted };
+        return errorResponse(400, body, [ROBOTS]);
       }
       return undefined;
     },
