@@ -184,7 +184,7 @@ t.test('the packed package, installed in a new project: files, imports, bin, dec
   t.equal(packed.code, 0, `npm pack ${packed.stderr}`);
   const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   const files = (info?.files ?? []).map((f) => f.path);
-  for (const needed of ['package.json', 'README.md', 'docs/embedding.md', 'dist/services/embed.js', 'dist/services/embed.d.ts', 'dist/services/cli.js', 'dist/shared/config.d.ts']) {
+  for (const needed of ['package.json', 'README.md', 'docs/embedding.md', 'dist/services/embed.js', 'dist/services/embed.d.ts', 'dist/services/cli.js', 'dist/shared/config/config.d.ts']) {
     t.ok(files.includes(needed), `the tarball has ${needed}`);
   }
   t.same(files.filter((f) => !/^dist\/(services|shared)\/.*\.(js|d\.ts)$/.test(f) && !['package.json', 'README.md', 'docs/embedding.md'].includes(f)), [], 'only compiled services and shared code');
