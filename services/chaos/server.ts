@@ -143,11 +143,12 @@ export class ChaosServer implements ConnectionHost {
    * Serves a client's socket: this server's own plain ones, or a tls.TLSSocket
    * once its handshake is done (the transport seam: the same connection code,
    * its requests marked as TLS). The socket must allow half-open (our FIN
-   * follows the client's, after the response).
+   * follows the client's, after the response). `admitted`: the caps already
+   * counted its TCP connection (the TLS listener counts before the handshake).
    */
-  accept(socket: Socket): void {
-    if (!this.caps.admit(socket)) return;
-    const connection = new Connection(socket, this, transportOf(socket));
+  accept(socket: Socket, transport: TransportFacts = transportOf(socket), admitted = false): void {
+    if (!admitted && !this.caps.admit(socket)) return;
+    const connection = new Connection(socket, this, transport);
     this.#connections.add(connection);
     socket.once('close', () => this.#connections.delete(connection));
   }
@@ -178,7 +179,7 @@ export class ChaosServer implements ConnectionHost {
 }
 
 /** What a socket is: plain HTTP/1.1, or HTTP/1.1 over TLS with what its handshake agreed (ALPN, SNI). */
-function transportOf(socket: Socket): TransportFacts {
+export function transportOf(socket: Socket): TransportFacts {
   if (!(socket instanceof TLSSocket)) return transportFacts('http/1.1', false);
   const { alpnProtocol } = socket;
   const servername: unknown = (socket as { servername?: unknown }).servername;
