@@ -19,6 +19,7 @@ import { listenOn } from '../../shared/runtime/listen.js';
 import type { Store } from '../../shared/store/types.js';
 import { Connection, type ConnectionHost } from './connection.js';
 import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.js';
+import { transportLines } from './transport-lines.js';
 import { DEFAULT_LIMITS, type CaptureHook, type ParsedRequest, type ParserLimits, type ParserOptions, type RequestRejected } from './parser.js';
 import type { RecordedResponse, Wire } from './wire.js';
 
@@ -268,12 +269,14 @@ class WireResponder implements Responder<ChaosContext> {
   context(endpoint: AnyEndpoint<ChaosContext>, clamped: readonly string[], recordings: Recordings | undefined): ChaosContext {
     const { server, req } = this;
     const wire = this.#openWire();
-    if (recordings !== undefined) wire.recordInto(recordings, this.#variant());
+    // A connection with lines of its own (TLS mode) neither records nor replays: the recording would carry them elsewhere.
+    if (recordings !== undefined && transportLines(req.transport) === undefined) wire.recordInto(recordings, this.#variant());
     return new RequestContext(server, req, wire, endpoint, clamped, this.keepAlive, this.connection.clientAddress);
   }
 
   /** A replayable endpoint's recorded answer for this request's variant, written with today's Date; false when there is none yet. */
   replay(recordings: Recordings): boolean {
+    if (transportLines(this.req.transport) !== undefined) return false;
     const recorded = recordings.byVariant[this.#variant()] as RecordedResponse | undefined;
     if (recorded === undefined) return false;
     this.#openWire().respond(recorded.status, recorded.beforeDate + dateLine() + recorded.afterDate, recorded.body, recorded.action);

@@ -4,7 +4,7 @@
 import { duplexPair } from 'node:stream';
 import tls, { type SecureContext, type TLSSocket } from 'node:tls';
 import type { ModeLeaf, ModeLeaves } from './leaves.js';
-import type { TlsMode } from './modes.js';
+import { tlsModeOfName, type TlsMode } from './modes.js';
 
 interface VerifyHandle {
   setVerifyMode?: (requestCert: boolean, rejectUnauthorized: boolean) => void;
@@ -30,6 +30,26 @@ export function alpnChoice(mode: TlsMode | undefined, offered: readonly string[]
   return offered.includes('http/1.1') ? 'http/1.1' : undefined;
 }
 
+/**
+ * The server options that pick a mode by server name: the mode's context
+ * (an unavailable mode fails its handshake: never a wrong lie), client-cert's
+ * certificate request, and ALPN. The listener and the self-check both use it.
+ */
+export function modeSelection(base: string, contextOf: (mode: TlsMode) => SecureContext | undefined): Pick<tls.TlsOptions, 'SNICallback' | 'ALPNCallback'> {
+  const modeOf = (servername: string | false | null | undefined): TlsMode => (servername ? tlsModeOfName(servername, base) : undefined) ?? 'no-sni';
+  return {
+    // Called on the socket being handshaken (node's loadSNI): client-cert asks for a certificate on that socket only.
+    SNICallback(this: TLSSocket, servername, done) {
+      const mode = modeOf(servername);
+      const context = contextOf(mode);
+      if (context === undefined) return done(new Error(`TLS mode ${mode} is unavailable`), undefined);
+      if (mode === 'client-cert' && !requireClientCertificate(this)) return done(new Error('client-cert is unavailable'), undefined);
+      done(null, context);
+    },
+    ALPNCallback: ({ servername, protocols }) => alpnChoice(modeOf(servername), protocols),
+  };
+}
+
 /** The protocol version each mode must negotiate with a client that allows every version. */
 function expectedVersion(mode: TlsMode): string | undefined {
   if (mode === 'tls1-0') return 'TLSv1';
@@ -39,6 +59,8 @@ function expectedVersion(mode: TlsMode): string | undefined {
 }
 
 const CHECK_MS = 5_000;
+/** The base the self-check's names use (any: only the label picks the mode). */
+const CHECK_BASE = 'check.invalid';
 
 /**
  * Serves each mode once in memory (a stream pair, no port) to a client that
@@ -48,25 +70,28 @@ const CHECK_MS = 5_000;
  */
 export async function unavailableModes(leaves: ModeLeaves, contexts: ReadonlyMap<TlsMode, SecureContext>, clientIdentityPem: string): Promise<ReadonlyMap<TlsMode, string>> {
   const unavailable = new Map<TlsMode, string>();
+  const fallback = contexts.get('no-sni');
   for (const [mode, leaf] of leaves) {
     const context = contexts.get(mode);
-    const problem = context === undefined ? 'its certificate and settings do not load in this runtime' : await checkMode(leaf, context, clientIdentityPem);
+    const problem =
+      context === undefined || fallback === undefined ? 'its certificate and settings do not load in this runtime' : await checkMode(leaf, fallback, contexts, clientIdentityPem);
     if (problem !== undefined) unavailable.set(mode, problem);
   }
   return unavailable;
 }
 
-function checkMode(leaf: ModeLeaf, context: SecureContext, clientIdentityPem: string): Promise<string | undefined> {
+/**
+ * One mode through the listener's own path: the default context first, the
+ * mode's picked by SNI. (Node's SNI switch keeps the first context's protocol
+ * versions and security level: a mode that needs its own does not pass.)
+ */
+function checkMode(leaf: ModeLeaf, fallback: SecureContext, contexts: ReadonlyMap<TlsMode, SecureContext>, clientIdentityPem: string): Promise<string | undefined> {
   const { mode } = leaf;
   return new Promise((resolve) => {
     const [serverSide, clientSide] = duplexPair();
-    const server = new tls.TLSSocket(serverSide, { isServer: true, secureContext: context });
-    if (mode === 'client-cert' && !requireClientCertificate(server)) {
-      resolve('this runtime cannot ask for a client certificate per host');
-      return;
-    }
+    const server = new tls.TLSSocket(serverSide, { isServer: true, secureContext: fallback, ...modeSelection(CHECK_BASE, (m) => contexts.get(m)) });
     const client = tls.connect({
-      socket: clientSide, servername: `${mode}.check.invalid`, rejectUnauthorized: false, minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0',
+      socket: clientSide, ...(mode === 'no-sni' ? {} : { servername: `${mode}.${CHECK_BASE}` }), rejectUnauthorized: false, minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0',
       ...(mode === 'client-cert' ? { cert: clientIdentityPem, key: clientIdentityPem } : {}),
     });
     const finish = (problem: string | undefined): void => {

@@ -64,11 +64,11 @@ export const TLS_MODE_INFO: Readonly<Record<TlsMode, TlsModeInfo>> = {
   },
   'incomplete-chain': {
     mode: 'incomplete-chain', defect: 'the leaf without its intermediate, and no AIA URL to fetch it from', expect: REFUSE,
-    clients: { curl: '(60) unable to get local issuer certificate', openssl: '20 (unable to get local issuer certificate)', node: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', python: 'unable to get local issuer certificate', chromium: 'net::ERR_CERT_AUTHORITY_INVALID' },
+    clients: { curl: '(60) unable to get local issuer certificate', openssl: '21 (unable to verify the first certificate)', node: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', python: 'unable to get local issuer certificate', chromium: 'net::ERR_CERT_AUTHORITY_INVALID' },
   },
   sha1: {
     mode: 'sha1', defect: 'the leaf is signed with ECDSA-SHA1', expect: REFUSE,
-    clients: { curl: '(60) CA signature digest algorithm too weak', openssl: '68 (CA signature digest algorithm too weak)', node: 'CA_MD_TOO_WEAK', python: 'ca md too weak', chromium: 'net::ERR_CERT_WEAK_SIGNATURE_ALGORITHM' },
+    clients: { curl: '(60) CA signature digest algorithm too weak', openssl: '68 (CA signature digest algorithm too weak)', node: 'UNSPECIFIED', python: 'CA signature digest algorithm too weak', chromium: 'net::ERR_CERT_WEAK_SIGNATURE_ALGORITHM' },
   },
   rsa1024: {
     mode: 'rsa1024', defect: 'a 1024-bit RSA leaf key', expect: REFUSE,
@@ -88,11 +88,11 @@ export const TLS_MODE_INFO: Readonly<Record<TlsMode, TlsModeInfo>> = {
   },
   'no-sni': {
     mode: 'no-sni', defect: 'a hello without SNI (and this name) gets the default certificate, for no-sni.invalid: outside the root\'s name constraint', expect: REFUSE,
-    clients: { curl: '(60) permitted subtree violation', openssl: '47 (permitted subtree violation)', node: 'PERMITTED_SUBTREE_VIOLATION', python: 'permitted subtree violation', chromium: 'net::ERR_CERT_COMMON_NAME_INVALID' },
+    clients: { curl: '(60) permitted subtree violation', openssl: '47 (permitted subtree violation)', node: 'UNSPECIFIED', python: 'Hostname mismatch', chromium: 'net::ERR_CERT_COMMON_NAME_INVALID' },
   },
   'client-cert': {
     mode: 'client-cert', defect: 'the server requires a client certificate from the published test client CA (/tls/client.pem is one)', expect: 'present the published client identity; without one the handshake fails',
-    clients: { curl: '(56) alert certificate required', openssl: 'alert certificate required', node: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', python: 'TLSV13_ALERT_CERTIFICATE_REQUIRED', chromium: 'net::ERR_BAD_SSL_CLIENT_AUTH_CERT' },
+    clients: { curl: '(56) alert certificate required', node: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', python: 'TLSV13_ALERT_CERTIFICATE_REQUIRED', chromium: 'net::ERR_BAD_SSL_CLIENT_AUTH_CERT' },
   },
   revoked: {
     mode: 'revoked', defect: 'valid, but listed in the CRL at /tls/crl.pem (no OCSP stapling)', expect: 'refuse when checking revocation; curl, openssl, Node and Python check none by default',
@@ -100,7 +100,7 @@ export const TLS_MODE_INFO: Readonly<Record<TlsMode, TlsModeInfo>> = {
   },
   'alpn-lie': {
     mode: 'alpn-lie', defect: 'selects h2 in ALPN when offered, then speaks HTTP/1.1', expect: 'fail the connection as a protocol error',
-    clients: { curl: '(16) Error in the HTTP2 framing layer', chromium: 'net::ERR_HTTP2_PROTOCOL_ERROR' },
+    clients: { curl: '(52) Empty reply from server', chromium: 'net::ERR_HTTP2_PROTOCOL_ERROR' },
   },
   'close-without-notify': {
     mode: 'close-without-notify', defect: 'every response ends with a TCP close and no TLS close_notify (a truncation attack\'s signature)', expect: 'treat a close-delimited body as truncated',

@@ -9,7 +9,7 @@ import tls, { type TLSSocket } from 'node:tls';
 import type { Logger } from '../../../shared/config/log.js';
 import { transportFacts } from '../../../shared/pipeline/transport.js';
 import { listenOn } from '../../../shared/runtime/listen.js';
-import { alpnChoice, requireClientCertificate } from '../../../shared/tls/handshake.js';
+import { modeSelection } from '../../../shared/tls/handshake.js';
 import { RENEW_MS, type TlsMaterial } from '../../../shared/tls/material.js';
 import { tlsModeOfName, type TlsMode } from '../../../shared/tls/modes.js';
 import type { ChaosServer } from '../server.js';
@@ -32,23 +32,18 @@ export class TlsListener {
     this.server = tls.createServer({
       allowHalfOpen: true,
       handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
-      // Called on the socket being handshaken (node's loadSNI): client-cert asks for a certificate on that socket only.
-      SNICallback(this: TLSSocket, servername, done) {
-        const mode = modeOf(servername);
-        const context = material.context(mode);
-        // An unavailable mode fails its handshake: never a wrong lie.
-        if (context === undefined) return done(new Error(`TLS mode ${mode} is unavailable`), undefined);
-        if (mode === 'client-cert' && !requireClientCertificate(this)) return done(new Error('client-cert is unavailable'), undefined);
-        done(null, context);
-      },
-      ALPNCallback: ({ servername, protocols }) => alpnChoice(modeOf(servername), protocols),
+      ...modeSelection(base, (mode) => material.context(mode)),
     });
     this.#useDefault();
     this.server.maxConnections = chaos.config.maxConnections;
     this.server.on('connection', (socket: Socket) => void chaos.caps.admit(socket));
     this.server.on('secureConnection', (socket: TLSSocket) => this.#accept(socket, modeOf(socket.servername)));
     // A garbage hello, a refused handshake, a timeout: node destroys the socket; nothing is logged per client above debug.
-    this.server.on('tlsClientError', (error: Error & { code?: string }) => this.logger.debug({ code: error.code }, 'TLS handshake failed'));
+    // With a listener here node leaves the socket open: it is destroyed here (a timeout included).
+    this.server.on('tlsClientError', (error: Error & { code?: string }, socket: TLSSocket) => {
+      socket.destroy();
+      this.logger.debug({ code: error.code }, 'TLS handshake failed');
+    });
   }
 
   /** Hellos without SNI get the no-sni mode's certificate (none when it is unavailable: they fail). */
