@@ -30,7 +30,8 @@ export class TlsListener {
     const base = chaos.config.tls.base;
     const modeOf = (servername: string | false | null | undefined): TlsMode => (servername ? tlsModeOfName(servername, base) : undefined) ?? 'no-sni';
     this.server = tls.createServer({
-      allowHalfOpen: true,
+      // Not before the handshake: a client gone mid-hello must close, or its socket (and cap slot) would stay half-open.
+      allowHalfOpen: false,
       handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
       ...modeSelection(base, (mode) => material.context(mode)),
     });
@@ -53,6 +54,8 @@ export class TlsListener {
   }
 
   #accept(socket: TLSSocket, mode: TlsMode): void {
+    // Past the handshake the socket is the chaos connection's, which allows half-open as on plain sockets.
+    socket.allowHalfOpen = true;
     const alpn = typeof socket.alpnProtocol === 'string' ? socket.alpnProtocol : undefined;
     const servername = typeof socket.servername === 'string' ? socket.servername : undefined;
     const facts = transportFacts('http/1.1', true, alpn, servername);
