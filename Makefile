@@ -65,8 +65,9 @@ tools:
 
 # Ports first (before anything is built), then the build, then the tools the
 # full stack needs when STACK=full asks for it (installed as root, or named).
+# TLS_DIR: where `make up` keeps the TLS chaos test root (docs/tls.md); TLS_DIR= (empty) turns TLS off.
 up: ports build stack-tools
-	$(UP_COMMAND)
+	TLS_DIR="$${TLS_DIR-$(CURDIR)/.tls}" $(UP_COMMAND)
 
 # Stops the stack make up DETACH=1 started, waiting for its drain (a clear line when none runs).
 down:
