@@ -2,27 +2,9 @@
 // listener and the start-up self-check share it, so a mode the self-check
 // passes is served exactly as checked.
 import { duplexPair } from 'node:stream';
-import tls, { type SecureContext, type TLSSocket } from 'node:tls';
+import tls, { type SecureContext } from 'node:tls';
 import type { ModeLeaf, ModeLeaves } from './leaves.js';
-import { tlsModeOfName, type TlsMode } from './modes.js';
-
-interface VerifyHandle {
-  setVerifyMode?: (requestCert: boolean, rejectUnauthorized: boolean) => void;
-}
-
-/**
- * Makes this handshake ask for, and require, a client certificate. Node takes
- * requestCert per server, not per SNI context, so client-cert sets OpenSSL's
- * verify mode on its own socket's handle while the hello is processed (node's
- * internal TLSWrap.setVerifyMode). False when the runtime has no such handle
- * method: the self-check then lists client-cert as unavailable.
- */
-export function requireClientCertificate(socket: TLSSocket): boolean {
-  const handle = (socket as unknown as { _handle?: VerifyHandle | null })._handle;
-  if (typeof handle?.setVerifyMode !== 'function') return false;
-  handle.setVerifyMode(true, true);
-  return true;
-}
+import type { TlsMode } from './modes.js';
 
 /** The protocol ALPN agrees on: alpn-lie picks h2 when offered (then speaks HTTP/1.1); the rest http/1.1, or none. */
 export function alpnChoice(mode: TlsMode | undefined, offered: readonly string[]): string | undefined {
@@ -31,23 +13,20 @@ export function alpnChoice(mode: TlsMode | undefined, offered: readonly string[]
 }
 
 /**
- * The server options that pick a mode by server name: the mode's context
- * (an unavailable mode fails its handshake: never a wrong lie), client-cert's
- * certificate request, and ALPN. The listener and the self-check both use it.
+ * The options of a mode's server-side TLS socket: its context as the first
+ * and only one (its versions and security level then hold), ALPN, and
+ * client-cert's required certificate. The listener, which reads the server
+ * name before it makes the socket, and the self-check both use them.
  */
-export function modeSelection(base: string, contextOf: (mode: TlsMode) => SecureContext | undefined): Pick<tls.TlsOptions, 'SNICallback' | 'ALPNCallback'> {
-  const modeOf = (servername: string | false | null | undefined): TlsMode => (servername ? tlsModeOfName(servername, base) : undefined) ?? 'no-sni';
+export function modeSocketOptions(mode: TlsMode, secureContext: SecureContext): tls.TLSSocketOptions {
+  const clientCert = mode === 'client-cert';
   return {
-    // Called on the socket being handshaken (node's loadSNI): client-cert asks for a certificate on that socket only.
-    SNICallback(this: TLSSocket, servername, done) {
-      const mode = modeOf(servername);
-      const context = contextOf(mode);
-      if (context === undefined) return done(new Error(`TLS mode ${mode} is unavailable`), undefined);
-      if (mode === 'client-cert' && !requireClientCertificate(this)) return done(new Error('client-cert is unavailable'), undefined);
-      done(null, context);
-    },
-    ALPNCallback: ({ servername, protocols }) => alpnChoice(modeOf(servername), protocols),
-  };
+    isServer: true,
+    secureContext,
+    requestCert: clientCert,
+    rejectUnauthorized: clientCert,
+    ALPNCallback: ({ protocols }: { protocols: string[] }) => alpnChoice(mode, protocols),
+  } as tls.TLSSocketOptions;
 }
 
 /** The protocol version each mode must negotiate with a client that allows every version. */
@@ -70,26 +49,20 @@ const CHECK_BASE = 'check.invalid';
  */
 export async function unavailableModes(leaves: ModeLeaves, contexts: ReadonlyMap<TlsMode, SecureContext>, clientIdentityPem: string): Promise<ReadonlyMap<TlsMode, string>> {
   const unavailable = new Map<TlsMode, string>();
-  const fallback = contexts.get('no-sni');
   for (const [mode, leaf] of leaves) {
     const context = contexts.get(mode);
-    const problem =
-      context === undefined || fallback === undefined ? 'its certificate and settings do not load in this runtime' : await checkMode(leaf, fallback, contexts, clientIdentityPem);
+    const problem = context === undefined ? 'its certificate and settings do not load in this runtime' : await checkMode(leaf, context, clientIdentityPem);
     if (problem !== undefined) unavailable.set(mode, problem);
   }
   return unavailable;
 }
 
-/**
- * One mode through the listener's own path: the default context first, the
- * mode's picked by SNI. (Node's SNI switch keeps the first context's protocol
- * versions and security level: a mode that needs its own does not pass.)
- */
-function checkMode(leaf: ModeLeaf, fallback: SecureContext, contexts: ReadonlyMap<TlsMode, SecureContext>, clientIdentityPem: string): Promise<string | undefined> {
+/** One mode through the listener's own socket options, over an in-memory stream pair. */
+function checkMode(leaf: ModeLeaf, context: SecureContext, clientIdentityPem: string): Promise<string | undefined> {
   const { mode } = leaf;
   return new Promise((resolve) => {
     const [serverSide, clientSide] = duplexPair();
-    const server = new tls.TLSSocket(serverSide, { isServer: true, secureContext: fallback, ...modeSelection(CHECK_BASE, (m) => contexts.get(m)) });
+    const server = new tls.TLSSocket(serverSide, modeSocketOptions(mode, context));
     const client = tls.connect({
       socket: clientSide, ...(mode === 'no-sni' ? {} : { servername: `${mode}.${CHECK_BASE}` }), rejectUnauthorized: false, minVersion: 'TLSv1', ciphers: 'DEFAULT@SECLEVEL=0',
       ...(mode === 'client-cert' ? { cert: clientIdentityPem, key: clientIdentityPem } : {}),

@@ -72,19 +72,19 @@ export const TLS_MODE_INFO: Readonly<Record<TlsMode, TlsModeInfo>> = {
   },
   rsa1024: {
     mode: 'rsa1024', defect: 'a 1024-bit RSA leaf key', expect: REFUSE,
-    clients: { curl: '(60) EE certificate key too weak', openssl: '66 (EE certificate key too weak)', node: 'EE_KEY_TOO_SMALL', python: 'ee key too small', chromium: 'net::ERR_CERT_WEAK_KEY' },
+    clients: { curl: '(60) EE certificate key too weak', openssl: '66 (EE certificate key too weak)', node: 'UNSPECIFIED', python: 'EE certificate key too weak', chromium: 'net::ERR_CERT_WEAK_KEY' },
   },
   rsa512: {
     mode: 'rsa512', defect: 'a 512-bit RSA leaf key (TLS 1.2 only: too small for RSA-PSS)', expect: REFUSE,
-    clients: { curl: '(60) EE certificate key too weak', openssl: '66 (EE certificate key too weak)', node: 'EE_KEY_TOO_SMALL', python: 'ee key too small', chromium: 'net::ERR_CERT_WEAK_KEY' },
+    clients: { curl: '(60) EE certificate key too weak', openssl: '66 (EE certificate key too weak)', node: 'UNSPECIFIED', python: 'EE certificate key too weak', chromium: 'net::ERR_CERT_WEAK_KEY' },
   },
   'tls1-0': {
     mode: 'tls1-0', defect: 'only TLS 1.0 is offered', expect: 'refuse the handshake (TLS 1.0 is deprecated, RFC 8996)',
-    clients: { curl: '(35)', openssl: 'no protocols available', node: 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', python: 'TLSV1_ALERT_PROTOCOL_VERSION', chromium: 'net::ERR_SSL_VERSION_OR_CIPHER_MISMATCH' },
+    clients: { curl: '(35) legacy sigalg disallowed or unsupported', openssl: 'legacy sigalg disallowed or unsupported', node: 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', python: 'TLSV1_ALERT_PROTOCOL_VERSION', chromium: 'net::ERR_SSL_VERSION_OR_CIPHER_MISMATCH' },
   },
   'tls1-1': {
     mode: 'tls1-1', defect: 'only TLS 1.1 is offered', expect: 'refuse the handshake (TLS 1.1 is deprecated, RFC 8996)',
-    clients: { curl: '(35)', openssl: 'no protocols available', node: 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', python: 'TLSV1_ALERT_PROTOCOL_VERSION', chromium: 'net::ERR_SSL_VERSION_OR_CIPHER_MISMATCH' },
+    clients: { curl: '(35) legacy sigalg disallowed or unsupported', openssl: 'legacy sigalg disallowed or unsupported', node: 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', python: 'TLSV1_ALERT_PROTOCOL_VERSION', chromium: 'net::ERR_SSL_VERSION_OR_CIPHER_MISMATCH' },
   },
   'no-sni': {
     mode: 'no-sni', defect: 'a hello without SNI (and this name) gets the default certificate, for no-sni.invalid: outside the root\'s name constraint', expect: REFUSE,

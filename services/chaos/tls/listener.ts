@@ -1,63 +1,89 @@
-// The TLS chaos listener (docs/tls.md): one port, the server name picks the
-// mode's SecureContext (`<mode>.<TLS_BASE>`; no SNI or another name: the
-// no-sni default), and past the handshake the socket goes to the chaos
-// server's own connection code, its responses naming the mode in
-// X-Chaos-Tls-Mode. The per-IP connection cap counts the TCP connection
-// before the handshake; a handshake gets HANDSHAKE_TIMEOUT_MS.
-import type { Socket } from 'node:net';
+// The TLS chaos listener (docs/tls.md): one port; the server name in the
+// ClientHello (`<mode>.<TLS_BASE>`; none or another name: the no-sni default)
+// picks the mode, whose context is the TLS socket's first and only one (so
+// its versions and security level hold), and past the handshake the socket
+// goes to the chaos server's own connection code, its responses naming the
+// mode in X-Chaos-Tls-Mode. The per-IP connection cap counts the TCP
+// connection at accept; the hello and handshake together get
+// HANDSHAKE_TIMEOUT_MS.
+import net, { type Socket } from 'node:net';
 import tls, { type TLSSocket } from 'node:tls';
 import type { Logger } from '../../../shared/config/log.js';
 import { transportFacts } from '../../../shared/pipeline/transport.js';
 import { listenOn } from '../../../shared/runtime/listen.js';
-import { modeSelection } from '../../../shared/tls/handshake.js';
+import { modeSocketOptions } from '../../../shared/tls/handshake.js';
 import { RENEW_MS, type TlsMaterial } from '../../../shared/tls/material.js';
 import { tlsModeOfName, type TlsMode } from '../../../shared/tls/modes.js';
 import type { ChaosServer } from '../server.js';
 import { setTransportLines } from '../transport-lines.js';
+import { readClientHello } from './client-hello.js';
 
 /** From the TCP accept to the end of the handshake (a stalled hello is closed then). */
 export const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 export class TlsListener {
-  readonly server: tls.Server;
+  readonly server: net.Server;
   #renewal: NodeJS.Timeout | undefined;
+  /** Handshakes that failed or were refused (for tests and logs). */
+  failedHandshakes = 0;
 
   constructor(
     private readonly chaos: ChaosServer,
     private readonly material: TlsMaterial,
     private readonly logger: Logger,
   ) {
-    const base = chaos.config.tls.base;
-    const modeOf = (servername: string | false | null | undefined): TlsMode => (servername ? tlsModeOfName(servername, base) : undefined) ?? 'no-sni';
-    this.server = tls.createServer({
-      // Not before the handshake: a client gone mid-hello must close, or its socket (and cap slot) would stay half-open.
-      allowHalfOpen: false,
-      handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
-      ...modeSelection(base, (mode) => material.context(mode)),
-    });
-    this.#useDefault();
+    // No half-open before the handshake: a client gone mid-hello closes, and gives its cap slot back.
+    this.server = net.createServer({ allowHalfOpen: false, noDelay: true }, (socket) => this.#hello(socket));
     this.server.maxConnections = chaos.config.maxConnections;
-    this.server.on('connection', (socket: Socket) => void chaos.caps.admit(socket));
-    this.server.on('secureConnection', (socket: TLSSocket) => this.#accept(socket, modeOf(socket.servername)));
-    // A garbage hello, a refused handshake, a timeout: node destroys the socket; nothing is logged per client above debug.
-    // With a listener here node leaves the socket open: it is destroyed here (a timeout included).
-    this.server.on('tlsClientError', (error: Error & { code?: string }, socket: TLSSocket) => {
-      socket.destroy();
+  }
+
+  /** Reads the ClientHello (bounded in bytes and time), then serves the mode it names. */
+  #hello(raw: Socket): void {
+    if (!this.chaos.caps.admit(raw)) return;
+    const timer = setTimeout(() => this.#refuse(raw, 'handshake timeout'), HANDSHAKE_TIMEOUT_MS);
+    raw.once('close', () => clearTimeout(timer));
+    raw.on('error', () => undefined);
+    let received: Buffer = Buffer.alloc(0);
+    const onData = (chunk: Buffer): void => {
+      received = received.length === 0 ? chunk : Buffer.concat([received, chunk]);
+      const read = readClientHello(received);
+      if (read.state === 'more') return;
+      raw.off('data', onData);
+      if (read.state === 'refused') return this.#refuse(raw, read.reason);
+      raw.pause();
+      raw.unshift(received);
+      this.#handshake(raw, read.servername, timer);
+    };
+    raw.on('data', onData);
+  }
+
+  #refuse(raw: Socket, reason: string): void {
+    this.failedHandshakes++;
+    this.logger.debug({ reason }, 'TLS hello refused');
+    raw.destroy();
+  }
+
+  #handshake(raw: Socket, servername: string | undefined, timer: NodeJS.Timeout): void {
+    const mode: TlsMode = (servername !== undefined ? tlsModeOfName(servername, this.chaos.config.tls.base) : undefined) ?? 'no-sni';
+    const context = this.material.context(mode);
+    // An unavailable mode fails its handshake: never a wrong lie.
+    if (context === undefined) return this.#refuse(raw, `mode ${mode} is unavailable`);
+    const socket = new tls.TLSSocket(raw, modeSocketOptions(mode, context));
+    const failed = (error: Error & { code?: string }): void => {
+      this.failedHandshakes++;
       this.logger.debug({ code: error.code }, 'TLS handshake failed');
+      socket.destroy();
+    };
+    socket.once('error', failed);
+    socket.once('secure', () => {
+      clearTimeout(timer);
+      socket.off('error', failed);
+      this.#accept(socket, mode, servername);
     });
   }
 
-  /** Hellos without SNI get the no-sni mode's certificate (none when it is unavailable: they fail). */
-  #useDefault(): void {
-    const leaf = this.material.leaves.get('no-sni');
-    if (leaf !== undefined && this.material.context('no-sni') !== undefined) this.server.setSecureContext(leaf.context);
-  }
-
-  #accept(socket: TLSSocket, mode: TlsMode): void {
-    // Past the handshake the socket is the chaos connection's, which allows half-open as on plain sockets.
-    socket.allowHalfOpen = true;
+  #accept(socket: TLSSocket, mode: TlsMode, servername: string | undefined): void {
     const alpn = typeof socket.alpnProtocol === 'string' ? socket.alpnProtocol : undefined;
-    const servername = typeof socket.servername === 'string' ? socket.servername : undefined;
     const facts = transportFacts('http/1.1', true, alpn, servername);
     const lines: Record<string, string> = { 'Tls-Mode': mode };
     if (mode === 'client-cert') {
@@ -78,10 +104,7 @@ export class TlsListener {
   async listen(port: number, host: string): Promise<number> {
     const bound = await listenOn(this.server, port, host);
     this.#renewal = setInterval(() => {
-      this.material.remint().then(
-        () => this.#useDefault(),
-        (error: unknown) => this.logger.error({ err: error }, 'TLS leaves could not be re-minted; the last ones stay'),
-      );
+      this.material.remint().catch((error: unknown) => this.logger.error({ err: error }, 'TLS leaves could not be re-minted; the last ones stay'));
     }, RENEW_MS);
     this.#renewal.unref();
     return bound;
