@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import tls from 'node:tls';
 import t from 'tap';
 import { TlsListener } from '../../services/chaos/tls/listener.js';
+import { ChaosTlsService } from '../../services/chaos/tls/service.js';
 import { serviceFactory } from '../../services/service-factories.js';
 import type { Config } from '../../shared/config/config.js';
 import { createLogger } from '../../shared/config/log.js';
@@ -335,4 +336,27 @@ t.test('the per-IP connection cap counts TLS connections before the handshake', 
     s.on('error', (e: Error & { code?: string }) => done(e.code));
   });
   t.equal(after, undefined, `served again once they close (${String(after)})`);
+});
+
+t.test('the chaos service with TLS_DIR: both listeners, the expiry gauge, and a clean stop', async (t) => {
+  const config = testConfig({ TLS_DIR: dir, CHAOS_TLS_PORT: '0' });
+  const store = new MemoryStore();
+  const service = serviceFactory('chaos')(config, createLogger('chaos', 'silent'), store);
+  t.ok(service instanceof ChaosTlsService, 'TLS_DIR set: the chaos service serves TLS too');
+  const plainPort = await service.listen(0, '127.0.0.1');
+  const tlsService = service as ChaosTlsService;
+  t.ok(tlsService.tlsPort !== undefined && tlsService.tlsPort > 0, `TLS on port ${String(tlsService.tlsPort)}`);
+  const served = await run('curl', ['-sS', '-D', '-', '-o', '/dev/null', '--cacert', rootFile, '--resolve', `${host('good')}:${tlsService.tlsPort}:127.0.0.1`, `https://${host('good')}:${tlsService.tlsPort}/status/200`]);
+  t.match(served.out, /\r\nX-Chaos-Tls-Mode: good\r\n/);
+  const plain = await run('curl', ['-sS', '-D', '-', '-o', '/dev/null', `http://127.0.0.1:${plainPort}/status/200`]);
+  t.notMatch(plain.out, /X-Chaos-Tls-Mode/, 'plain responses name no TLS mode');
+  const expiry = tlsService.tlsCertExpiry();
+  t.ok((expiry.get('good') ?? 0) > 0 && (expiry.get('expired') ?? 0) < 0, 'good positive, expired negative');
+  await service.shutdown(0);
+  await store.close();
+  const after = await rawTcp(tlsService.tlsPort as number, Buffer.alloc(0), 2_000);
+  t.ok(after.how === 'closed' && after.got === 0, 'the TLS port is closed after shutdown');
+  const plainStore = new MemoryStore();
+  t.equal(serviceFactory('chaos')(testConfig(), createLogger('chaos', 'silent'), plainStore) instanceof ChaosTlsService, false, 'without TLS_DIR: the plain chaos server alone');
+  await plainStore.close();
 });
