@@ -64,10 +64,10 @@ async function startTls(env: Readonly<Record<string, string>> = {}): Promise<Sta
   return { config, port, hubPort, material };
 }
 
-function hubGet(port: number, path: string): Promise<{ status: number; type: string; body: string }> {
+function hubGet(port: number, path: string, accept = '*/*'): Promise<{ status: number; type: string; body: string }> {
   return new Promise((resolve, reject) => {
     http
-      .get({ host: '127.0.0.1', port, path, headers: { Host: 'hub.test:8080' } }, (res) => {
+      .get({ host: '127.0.0.1', port, path, headers: { Host: 'hub.test:8080', Accept: accept } }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
@@ -131,6 +131,16 @@ t.test('an unavailable mode fails its handshake: never a wrong lie', async (t) =
   t.equal(refused.code, 35, `curl -k exit 35 (${refused.err.trim()})`);
   const good = await run('curl', ['-sS', '-o', '/dev/null', '--cacert', rootFile, '--resolve', `${host('good')}:${port}:127.0.0.1`, `https://${host('good')}:${port}/status/200`]);
   t.equal(good.code, 0, 'the others are served');
+});
+
+t.test('the hub catalog has a tls category: every mode with its URL, the root and the host list', async (t) => {
+  const json = JSON.parse((await hubGet(stack.hubPort, '/', 'application/json')).body) as { tls?: { category: string; root: string; hosts_json: string; modes: { mode: string; url: string }[] } };
+  t.equal(json.tls?.category, 'tls');
+  t.equal(json.tls?.root, 'http://hub.test:8080/tls/root.pem');
+  t.same(json.tls?.modes.map((m) => m.url), TLS_MODES.map((mode) => `https://${mode}.tls.localhost:8444/`), 'PUBLIC_TLS_PORT defaults to CHAOS_TLS_PORT');
+  const html = (await hubGet(stack.hubPort, '/', 'text/html')).body;
+  t.match(html, /<section class="host" id="tls">/);
+  t.equal((html.match(/<article class="ep" id="tls-/g) ?? []).length, TLS_MODES.length, 'one entry per mode');
 });
 
 /** curl's words "(NN) phrase": exit code NN and the phrase on stderr; none: it connects. */
