@@ -5,12 +5,13 @@
 // reports. The good twin passes all four; past each handshake every mode's
 // host serves chaos endpoints naming the mode; the handshake's bounds hold.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
+import { chromium } from 'playwright-core';
 import t from 'tap';
 import { TlsListener } from '../../services/chaos/tls/listener.js';
 import { ChaosTlsService } from '../../services/chaos/tls/service.js';
@@ -369,4 +370,28 @@ t.test('the chaos service with TLS_DIR: both listeners, the expiry gauge, and a 
   const plainStore = new MemoryStore();
   t.equal(serviceFactory('chaos')(testConfig(), createLogger('chaos', 'silent'), plainStore) instanceof ChaosTlsService, false, 'without TLS_DIR: the plain chaos server alone');
   await plainStore.close();
+});
+
+t.test('Chromium, the root in an NSS database made by the test: each mode gives its net error', async (t) => {
+  const home = mkdtempSync(join(tmpdir(), 'chaos-tls-home-'));
+  t.teardown(() => rmSync(home, { recursive: true, force: true }));
+  const nssdb = join(home, '.pki', 'nssdb');
+  mkdirSync(nssdb, { recursive: true });
+  t.equal((await run('certutil', ['-d', `sql:${nssdb}`, '-N', '--empty-password'])).code, 0, 'certutil made the database');
+  t.equal((await run('certutil', ['-d', `sql:${nssdb}`, '-A', '-t', 'C,,', '-n', 'chaos-test-root', '-i', rootFile])).code, 0, 'the root imported');
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', timeout: 60_000, env: { ...process.env, HOME: home }, args: ['--host-resolver-rules=MAP *.localhost 127.0.0.1'] });
+  t.teardown(() => browser.close());
+  for (const mode of AVAILABLE) {
+    // A page per mode: an error page left by one navigation interrupts the next.
+    const page = await browser.newPage();
+    let said: string;
+    try {
+      const response = await page.goto(url(mode), { timeout: 20_000 });
+      said = response?.status() === 200 ? 'ok' : `status ${String(response?.status())}`;
+    } catch (error) {
+      said = /net::ERR_[A-Z0-9_]+/.exec(error instanceof Error ? error.message : String(error))?.[0] ?? String(error);
+    }
+    await page.close();
+    t.equal(said, TLS_MODE_INFO[mode].clients.chromium ?? 'ok', `${mode}: ${said}`);
+  }
 });
