@@ -4,7 +4,7 @@
 // RFC 9457; the control twins must pass them with every link resolving, and
 // each chaos mode must fail them for exactly its documented reason.
 import t from 'tap';
-import { JSON_TRAILING_GARBAGE, jsonControlBody } from '../../shared/content/format.js';
+import { JSON_TRAILING_GARBAGE, jsonControlBody } from '../../../shared/content/format.js';
 import {
   CLOUDEVENT_ATTRIBUTES,
   CLOUDEVENT_DATA,
@@ -12,9 +12,9 @@ import {
   JSONAPI_DOCS,
   JSONAPI_MODES,
   PROBLEM_MODES,
-} from '../../shared/content/standards.js';
-import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
-import { startChaos, startHttp } from '../helpers/servers.js';
+} from '../../../shared/content/standards.js';
+import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../../helpers/raw.js';
+import { startChaos, startHttp } from '../../helpers/servers.js';
 
 interface Reply {
   readonly res: ParsedResponse;

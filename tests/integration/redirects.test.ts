@@ -1,12 +1,10 @@
-// Redirect chaos (/redirect-loop, /redirect-kinds and its target,
-// /redirect-location and its final page, /redirect-cross-host), /method's
-// table for every method in every mode, and /head-lies: raw bytes on the
-// chaos host, the twins' well-formed redirects on control, and what curl -L
-// makes of both.
+// The redirects category: /redirect-chain, /redirect-loop, /redirect-kinds
+// and its target, /redirect-location and its final page, /redirect-cross-host:
+// raw bytes on the chaos host, the twins' well-formed redirects on control
+// (the shared case list runs /redirect-chain against both hosts), and what
+// curl -L makes of both.
 import { execFile } from 'node:child_process';
 import t from 'tap';
-import { ALLOW_CONTROL, METHOD_MODES } from '../../shared/content/format.js';
-import { HEAD_LIES_MODES } from '../../shared/content/method.js';
 import { LOCATION_MODES, REDIRECT_CODES } from '../../shared/content/redirects.js';
 import { ChaosServer } from '../../services/chaos/server.js';
 import type { Config } from '../../shared/config/config.js';
@@ -14,7 +12,7 @@ import { HttpService } from '../../shared/http/http-service.js';
 import { createLogger } from '../../shared/config/log.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
-import { methodExpectation } from '../helpers/method-table.js';
+import { assertParamError as assertPlainParamError, parses, sharedCases } from '../helpers/format-cases.js';
 import { freePorts, startChaos, startHttp, stopAtTeardown, testConfig } from '../helpers/servers.js';
 import { serviceRegistries } from '../../services/registries.js';
 
@@ -287,85 +285,71 @@ t.test('/redirect-cross-host: absolute hops alternating between the hosts, resol
   assertParamError(t, await call(control, '/redirect-cross-host?alternate=perhaps'), '/redirect-cross-host', 'alternate', 'perhaps');
 });
 
-// ---------------------------------------------------------------- /method
+// ---------------------------------------------------------------- /redirect-chain
 
-const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-
-t.test('/method: every method in every mode, OPTIONS included, as the table says; the twin tells the truth', async (t) => {
+t.test('GET /redirect-chain: 302 with an exact relative Location until n is 0, then 200 resolved', async (t) => {
   const { port } = await startChaos(t);
-  const { port: control } = await startHttp(t, 'control');
-  for (const mode of METHOD_MODES) {
-    for (const method of ALL_METHODS) {
-      const r = await call(port, `/method?mode=${mode}`, method, ['POST', 'PUT', 'PATCH'].includes(method) ? 'x=1' : '');
-      const want = methodExpectation(mode, method);
-      const label = `${mode} ${method}`;
-      t.equal(r.res.status, want.status, `${label}: ${want.status}`);
-      t.same(r.res.headers('allow'), want.allow === null ? [] : [want.allow], `${label}: Allow ${want.allow ?? 'absent'}`);
-      t.equal(r.res.header('x-chaos-request-method'), method);
-      if (want.body === 'none') {
-        t.same([r.res.headers('content-length'), r.res.headers('content-type')], [[], []], `${label}: 204 without Content-Length or Content-Type`);
-      } else if (want.body === 'empty') {
-        t.equal(r.res.header('content-length'), '0', `${label}: empty body`);
-      } else if (method !== 'HEAD') {
-        t.match(json(r), { endpoint: '/method', mode, method }, `${label}: JSON names mode and method`);
-      }
-      const twin = await call(control, `/method?mode=${mode}`, method);
-      const truth = method === 'GET' || method === 'HEAD' ? 200 : method === 'OPTIONS' ? 204 : 405;
-      t.equal(twin.res.status, truth, `control ${label}: ${truth}`);
-      if (truth !== 200) t.same(twin.res.headers('allow'), [ALLOW_CONTROL], `control ${label}: the true Allow`);
-    }
+  for (let n = 1; n <= 20; n++) {
+    const { res, body } = await call(port, `/redirect-chain?n=${n}`);
+    t.equal(res.status, 302, `n=${n}: 302`);
+    t.same(res.headers('location'), [`/redirect-chain?n=${n - 1}`], `n=${n}: Location is exactly /redirect-chain?n=${n - 1}`);
+    t.equal(res.header('x-chaos-redirect-remaining'), String(n));
+    t.ok(parses(body), 'hop body is JSON');
   }
-  const explained = await call(port, '/method?mode=lying-allow');
-  t.match(json(explained).options, /^405 /, 'the GET explanation says what OPTIONS gets');
+  const final = await call(port, '/redirect-chain?n=0');
+  t.equal(final.res.status, 200);
+  t.equal(final.res.header('x-chaos-redirect-chain'), 'resolved');
+  t.same(final.res.headers('location'), [], 'no Location at the end');
+  t.same(JSON.parse(final.body.toString('utf8')), { endpoint: '/redirect-chain', message: 'redirect chain resolved', hops_completed: true });
+
+  const byDefault = await call(port, '/redirect-chain');
+  t.equal(byDefault.res.header('location'), '/redirect-chain?n=2', 'default n is 3');
+
+  const high = await call(port, '/redirect-chain?n=21');
+  t.equal(high.res.header('location'), '/redirect-chain?n=19', 'n above 20 is clamped to 20');
+  t.equal(high.res.header('x-chaos-clamped'), 'n=20');
+  const low = await call(port, '/redirect-chain?n=-1');
+  t.equal(low.res.status, 200, 'n below 0 is clamped to 0');
+  t.equal(low.res.header('x-chaos-clamped'), 'n=0');
+  t.equal(low.res.header('x-chaos-redirect-chain'), 'resolved');
+  assertPlainParamError(t, await call(port, '/redirect-chain?n=three'), '/redirect-chain', 'n', 'three');
+
+  // Following by hand from the top: 20 hops, then 200 (bounded).
+  let path = '/redirect-chain?n=20';
+  let hops = 0;
+  for (; hops < 25; hops++) {
+    const { res } = await call(port, path);
+    if (res.status !== 302) break;
+    path = res.header('location') ?? '';
+  }
+  t.equal(hops, 20, 'twenty hops from n=20');
+  t.equal(path, '/redirect-chain?n=0');
 });
 
-// ---------------------------------------------------------------- /head-lies
+t.test('shared cases (redirect chain): the same paths answer on both hosts; chaos lies, control is well-formed', (t) =>
+  sharedCases(t, (c) => c.chaos.startsWith('/redirect-chain')));
 
-/** A head's lines without Date (it may tick between two requests). */
-function dateless(res: ParsedResponse): string[] {
-  return res.headerLines.filter(([name]) => name.toLowerCase() !== 'date').map(([name, value]) => `${name}: ${value}`);
-}
+t.test('control twins: /redirect-chain, exact well-formed answers and the same parameter rules', async (t) => {
+  const { port } = await startHttp(t, 'control');
+  const hop = await call(port, '/redirect-chain?n=2');
+  t.equal(hop.res.status, 302);
+  t.equal(hop.res.header('location'), '/redirect-chain?n=1');
+  const end = await call(port, '/redirect-chain?n=0');
+  t.equal(end.res.status, 200);
+  t.same(JSON.parse(end.body.toString('utf8')), { endpoint: '/redirect-chain', message: 'redirect chain resolved', hops_completed: true });
+  assertPlainParamError(t, await call(port, '/redirect-chain?n=x'), '/redirect-chain', 'n', 'x');
+});
 
-t.test("/head-lies: HEAD's answer differs from GET's as each mode says; the twin's HEAD is GET's head", async (t) => {
+t.test('curl sees the headline lies: /redirect-chain', async (t) => {
   const { port } = await startChaos(t);
-  const { port: control } = await startHttp(t, 'control');
-  for (const mode of HEAD_LIES_MODES) {
-    const getReply = await call(port, `/head-lies?mode=${mode}`);
-    t.equal(getReply.res.status, 200);
-    t.equal(getReply.res.header('content-type'), 'application/json');
-    t.equal(Number(getReply.res.header('content-length')), getReply.body.length, `${mode}: GET is honest`);
-    t.match(json(getReply), { endpoint: '/head-lies', mode, head: String });
-    t.equal(getReply.res.header('x-chaos-head-lies-mode'), mode);
-    // HEAD, then GET, pipelined on one connection: what a client that reuses it sees.
-    const r = await rawExchange(port, [get(`/head-lies?mode=${mode}`, {}, 'HEAD'), get(`/head-lies?mode=${mode}`, { Connection: 'close' })]);
-    t.equal(r.end, 'fin');
-    const head = parseHead(r.data);
-    const length = getReply.body.length;
-    const getHead = dateless(getReply.res);
-    switch (mode) {
-      case 'different-length':
-        t.same(dateless(head), getHead.map((l) => (l.startsWith('Content-Length:') ? `Content-Length: ${2 * length}` : l)), 'HEAD: GET head, Content-Length doubled');
-        t.match(head.rest.toString('latin1'), /^HTTP\/1\.1 200 OK\r\n/, 'no body after HEAD: the next response follows at once');
-        break;
-      case 'different-type':
-        t.same(dateless(head), getHead.map((l) => (l.startsWith('Content-Type:') ? 'Content-Type: text/html; charset=utf-8' : l)), 'HEAD: GET head, another Content-Type');
-        t.match(head.rest.toString('latin1'), /^HTTP\/1\.1 200 OK\r\n/);
-        break;
-      case 'body-on-head':
-        t.same(dateless(head), getHead, "HEAD: exactly GET's head");
-        t.same(head.rest.subarray(0, length), getReply.body, '…then the body, which HEAD must not have');
-        t.match(head.rest.subarray(length).toString('latin1'), /^HTTP\/1\.1 200 OK\r\n/, 'the next response comes after those bytes: poisoned for a client');
-        break;
-    }
-    // The twin: HEAD exactly GET's head, no body, in every mode.
-    const twinGet = await call(control, `/head-lies?mode=${mode}`);
-    const twin = await rawExchange(control, [get(`/head-lies?mode=${mode}`, {}, 'HEAD'), get(`/head-lies?mode=${mode}`, { Connection: 'close' })]);
-    const twinHead = parseHead(twin.data);
-    t.same(dateless(twinHead), dateless(twinGet.res), `control ${mode}: HEAD's head is GET's`);
-    t.match(twinHead.rest.toString('latin1'), /^HTTP\/1\.1 200 OK\r\n/, `control ${mode}: no body after HEAD`);
+  const { port: controlPort } = await startHttp(t, 'control');
+  const url = (path: string, p = port): string => `http://127.0.0.1:${p}${path}`;
+  for (const [host, p] of [['chaos', port], ['control', controlPort]] as const) {
+    const follow = await curl(['-L', '-o', '/dev/null', '-w', '%{http_code} %{num_redirects} %{url_effective}', url('/redirect-chain', p)]);
+    t.equal(follow.stdout, `200 3 ${url('/redirect-chain?n=0', p)}`, `${host}: curl -L follows 3 hops to the final 200`);
   }
-  assertParamError(t, await call(port, '/head-lies?mode=honest'), '/head-lies', 'mode', 'honest');
-  const badHead = await call(port, '/head-lies?mode=honest', 'HEAD');
-  t.same([badHead.res.status, badHead.res.rest.length], [400, 0], 'HEAD with a bad mode: the 400 head, no body');
-  t.equal((await call(port, '/head-lies', 'POST', 'a')).res.status, 405, 'POST: the router 405');
+  const long = await curl(['-L', '-o', '/dev/null', '-w', '%{http_code} %{num_redirects}', url('/redirect-chain?n=20')]);
+  t.equal(long.stdout, '200 20', 'curl -L follows the longest chain, 20 hops');
+  const limited = await curl(['-L', '--max-redirs', '2', '-o', '/dev/null', url('/redirect-chain?n=5')]);
+  t.equal(limited.code, 47, 'a client limited to 2 redirects gives up on a 5-hop chain (curl exit 47)');
 });

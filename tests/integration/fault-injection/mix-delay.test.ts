@@ -4,9 +4,9 @@
 // byte, which can only be later than the server's own wait.
 import net from 'node:net';
 import t from 'tap';
-import { get } from '../helpers/raw.js';
-import { spin } from '../helpers/clock.js';
-import { startHttp } from '../helpers/servers.js';
+import { get } from '../../helpers/raw.js';
+import { spin } from '../../helpers/clock.js';
+import { startHttp } from '../../helpers/servers.js';
 
 /** Milliseconds from writing `request` to the first byte of the answer, on a keep-alive connection. */
 function timeToFirstByte(socket: net.Socket, request: string): Promise<number> {

@@ -5,12 +5,12 @@
 // spellings the docs promised before the rename still work, as what they meant.
 import { readFileSync } from 'node:fs';
 import t, { type Test } from 'tap';
-import { currentBlock, docsPath, mixFaultsBlock } from '../../scripts/mix-faults-table.js';
-import { JUNK_EXTENSIONS } from '../../services/chaos/faults/chunked-corrupt.js';
-import { FAULT_SLUGS } from '../../services/chaos/faults/index.js';
-import { serviceRegistries } from '../../services/registries.js';
-import { buildCatalog } from '../../shared/catalog/catalog.js';
-import { buildOpenApi, type OpenApiParameter } from '../../shared/catalog/openapi.js';
+import { currentBlock, docsPath, mixFaultsBlock } from '../../../scripts/mix-faults-table.js';
+import { JUNK_EXTENSIONS } from '../../../services/chaos/faults/chunked-corrupt.js';
+import { FAULT_SLUGS } from '../../../services/chaos/faults/index.js';
+import { serviceRegistries } from '../../../services/registries.js';
+import { buildCatalog } from '../../../shared/catalog/catalog.js';
+import { buildOpenApi, type OpenApiParameter } from '../../../shared/catalog/openapi.js';
 import {
   CHUNKED_CORRUPTIONS,
   FAULT_ALIASES,
@@ -21,12 +21,12 @@ import {
   parseMixFault,
   type ChunkedCorruption,
   type FaultName,
-} from '../../shared/content/fault-injection.js';
-import { seededBytes } from '../../shared/primitives/seed.js';
-import type { Registry } from '../../shared/registry/registry.js';
-import { exchange } from '../helpers/final-response.js';
-import { get, parseHead, rawExchange, type RawResult } from '../helpers/raw.js';
-import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+} from '../../../shared/content/fault-injection.js';
+import { seededBytes } from '../../../shared/primitives/seed.js';
+import type { Registry } from '../../../shared/registry/registry.js';
+import { exchange } from '../../helpers/final-response.js';
+import { get, parseHead, rawExchange, type RawResult } from '../../helpers/raw.js';
+import { startChaos, startHttp, testConfig } from '../../helpers/servers.js';
 
 const config = testConfig({ RATE_LIMIT_GENERAL: '0' });
 const REGISTERED: readonly string[] = [...FAULT_SLUGS];

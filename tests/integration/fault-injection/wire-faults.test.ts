@@ -6,13 +6,13 @@
 import { execFile } from 'node:child_process';
 import http from 'node:http';
 import t from 'tap';
-import { CHUNKED_MODES, chunkedParts, garbageBytes, resetBody } from '../../shared/content/fault-injection.js';
-import { JUNK_EXTENSIONS } from '../../services/chaos/faults/chunked-corrupt.js';
-import { RESET_AFTER_MS } from '../../services/chaos/faults/reset-at.js';
-import { RawConn } from '../helpers/conn.js';
-import { exchange, json } from '../helpers/final-response.js';
-import { get, parseHead, rawExchange } from '../helpers/raw.js';
-import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+import { CHUNKED_MODES, chunkedParts, garbageBytes, resetBody } from '../../../shared/content/fault-injection.js';
+import { JUNK_EXTENSIONS } from '../../../services/chaos/faults/chunked-corrupt.js';
+import { RESET_AFTER_MS } from '../../../services/chaos/faults/reset-at.js';
+import { RawConn } from '../../helpers/conn.js';
+import { exchange, json } from '../../helpers/final-response.js';
+import { get, parseHead, rawExchange } from '../../helpers/raw.js';
+import { startChaos, startHttp, testConfig } from '../../helpers/servers.js';
 
 const config = testConfig({ RATE_LIMIT_GENERAL: '0' });
 const chaos = (await startChaos(t, { config })).port;

@@ -1,94 +1,11 @@
-// /auth-required and /random on the chaos host, on raw sockets.
+// /random on the chaos host, on raw sockets, and its control twin's
+// deterministic pick among the twins.
 import t from 'tap';
-import { neverRandom, pickFor, randomPool } from '../../shared/registry/random-pick.js';
-import { digestNonce } from '../../shared/content/status.js';
-import { chaosHeaderNames, exchange, exchangesComplete, json, lenientExchange, linesWithoutDate, mapLimit } from '../helpers/final-response.js';
-import { get, rawExchange } from '../helpers/raw.js';
-import { startChaos } from '../helpers/servers.js';
-import { serviceRegistries } from '../../services/registries.js';
-
-// testConfig() names the hub http://hub.test:8080: the realm defaults to its host name.
-const REALM = 'hub.test';
-
-t.test('/auth-required without Authorization: 401 with the chosen challenge', async (t) => {
-  const { port } = await startChaos(t);
-  const basic = await exchange(port, get('/auth-required'));
-  t.equal(basic.response.status, 401);
-  t.same(basic.response.headers('www-authenticate'), [`Basic realm="${REALM}"`], 'basic is the default; realm is the domain, quoted');
-  t.equal(basic.response.header('x-chaos-auth-scheme'), 'basic');
-  t.equal(basic.response.header('x-chaos-auth-accepted'), 'false');
-  t.equal(basic.response.header('x-chaos-category'), 'auth');
-  t.match(json(basic), { endpoint: '/auth-required', authenticated: false, scheme: 'basic', realm: REALM });
-
-  const bearer = await exchange(port, get('/auth-required?scheme=bearer'));
-  t.same(bearer.response.headers('www-authenticate'), [`Bearer realm="${REALM}"`]);
-
-  const digest = await exchange(port, get('/auth-required?scheme=digest'));
-  const { nonce, opaque } = digestNonce(REALM);
-  t.same(digest.response.headers('www-authenticate'), [
-    `Digest realm="${REALM}", qop="auth", algorithm=SHA-256, nonce="${nonce}", opaque="${opaque}"`,
-  ]);
-  t.match(nonce, /^[0-9a-f]{32}$/);
-  const again = await exchange(port, get('/auth-required?scheme=digest'));
-  t.equal(again.response.header('www-authenticate'), digest.response.header('www-authenticate'), 'the digest challenge is reproducible');
-
-  const none = await exchange(port, get('/auth-required?scheme=none'));
-  t.equal(none.response.status, 401, 'scheme=none: still 401');
-  t.same(none.response.headers('www-authenticate'), [], 'scheme=none: no WWW-Authenticate at all');
-  t.equal(none.response.header('x-chaos-auth-scheme'), 'none');
-});
-
-t.test('/auth-required with any Authorization header at all: 200', async (t) => {
-  const { port } = await startChaos(t);
-  const values = ['Basic Zm9vOmJhcg==', 'Bearer nonsense', 'Digest username="x"', 'garbage', ''];
-  for (const scheme of ['basic', 'bearer', 'digest', 'none']) {
-    for (const value of values) {
-      const ex = await exchange(port, `GET /auth-required?scheme=${scheme} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${value}\r\n\r\n`);
-      t.equal(ex.response.status, 200, `${scheme} with ${JSON.stringify(value)}: 200`);
-      t.same(ex.response.headers('www-authenticate'), [], 'no challenge on success');
-      t.equal(ex.response.header('x-chaos-auth-accepted'), 'true');
-      t.match(json(ex), { endpoint: '/auth-required', authenticated: true, scheme });
-    }
-  }
-  const lower = await exchange(port, `GET /auth-required HTTP/1.1\r\nHost: 127.0.0.1\r\nauthorization: x\r\n\r\n`);
-  t.equal(lower.response.status, 200, 'the header name is case-insensitive');
-  const body = json(lower);
-  t.notOk(JSON.stringify(body).includes('"x"'), 'the credential is never echoed');
-});
-
-t.test('/auth-required realm: sanitised to letters, digits, . _ - and space, then cut to 64', async (t) => {
-  const { port } = await startChaos(t);
-  const cases: [string, string][] = [
-    ['My%20Realm', 'My Realm'],
-    ['a%22b%5Cc%2Cd%3De', 'abcde'],
-    ['%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'scriptalert1script'],
-    ['r%C3%A9alm_1.0-x', 'ralm_1.0-x'],
-    [`${'x'.repeat(70)}`, 'x'.repeat(64)],
-    [`${'!'.repeat(10)}${'y'.repeat(80)}`, 'y'.repeat(64)],
-    ['%0D%0AX-Injected:%201', 'X-Injected 1'],
-    ['', ''],
-    ['!!!', ''],
-  ];
-  for (const [raw, expected] of cases) {
-    const ex = await exchange(port, get(`/auth-required?realm=${raw}`));
-    t.equal(ex.response.status, 401, `${raw.slice(0, 20)}: longer input is cut, not refused`);
-    t.same(ex.response.headers('www-authenticate'), [`Basic realm="${expected}"`], `${raw.slice(0, 20)} → ${JSON.stringify(expected)}`);
-    t.equal(json(ex).realm, expected);
-    t.equal(ex.response.header('x-injected'), undefined);
-  }
-  const long = await exchange(port, get(`/auth-required?scheme=bearer&realm=${'z'.repeat(2000)}`));
-  t.equal(long.response.header('www-authenticate'), `Bearer realm="${'z'.repeat(64)}"`);
-});
-
-t.test('/auth-required bad input: unknown scheme is a 400 without X-Chaos-*', async (t) => {
-  const { port } = await startChaos(t);
-  for (const scheme of ['ntlm', 'Basic', '']) {
-    const ex = await exchange(port, get(`/auth-required?scheme=${scheme}`));
-    t.equal(ex.response.status, 400, `scheme=${scheme}`);
-    t.same(chaosHeaderNames(ex.response), []);
-    t.match(json(ex), { error: 'invalid_parameter', param: 'scheme', accepted: ['basic', 'bearer', 'digest', 'none'] });
-  }
-});
+import { neverRandom, pickFor, randomPool } from '../../../shared/registry/random-pick.js';
+import { chaosHeaderNames, exchange, exchangesComplete, json, lenientExchange, linesWithoutDate, mapLimit } from '../../helpers/final-response.js';
+import { get, rawExchange } from '../../helpers/raw.js';
+import { startChaos, startHttp } from '../../helpers/servers.js';
+import { serviceRegistries } from '../../../services/registries.js';
 
 const SEEDS = ['a', 'b', 'c', '1', '2', '42', 'chaos', 'é✓', 'with space'];
 
@@ -210,4 +127,23 @@ t.test('the catalog says which /random picks the seed does not cover', async (t)
   t.equal(entries.find((e) => e.path === '/retry-mismatch')?.random, 'unseeded');
   t.equal(entries.find((e) => e.path === '/flaky')?.random, 'seeded');
   t.equal(entries.find((e) => e.path === '/slow')?.random, undefined);
+});
+
+t.test('control /random: a deterministic pick among the twins, default seed 42', async (t) => {
+  const { port } = await startHttp(t, 'control');
+  const pool = randomPool(serviceRegistries().control);
+  for (const seed of ['42', 'a', 'b', 'é']) {
+    const query = seed === '42' ? '/random' : `/random?seed=${encodeURIComponent(seed)}`;
+    const a = await exchange(port, get(query));
+    const b = await exchange(port, get(query));
+    const expected = pickFor(pool, seed);
+    t.equal(a.response.header('x-chaos-random-from'), expected.path, `${seed}: the pick`);
+    t.equal(b.response.statusLine, a.response.statusLine);
+    t.ok(b.body.equals(a.body), `${seed}: same body twice`);
+    t.equal(a.response.header('x-chaos-origin'), 'control');
+  }
+  for (let i = 0; i < 500; i++) {
+    const path = pickFor(pool, `c${i}`).endpoint.path;
+    if (['/slow', '/drip', '/partial-stream', '/random'].includes(path)) t.fail(`picked ${path}`);
+  }
 });

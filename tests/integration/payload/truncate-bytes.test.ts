@@ -1,12 +1,12 @@
 // SPEC §4.1 "Latency and delivery" and §4.2 /bytes, on real sockets: every
-// statement about /slow, /drip, /truncate, /partial-stream and /bytes, and
-// their well-formed twins on the control host.
+// statement about /truncate, /partial-stream and /bytes, and their
+// well-formed twins on the control host (/slow and /drip: latency.test.ts).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t, { type Test } from 'tap';
-import { seededBytes } from '../../shared/primitives/seed.js';
-import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
-import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+import { seededBytes } from '../../../shared/primitives/seed.js';
+import { completeByLength, get, parseHead, rawExchange } from '../../helpers/raw.js';
+import { startChaos, startHttp } from '../../helpers/servers.js';
 
 const run = promisify(execFile);
 /** Found by search: seededBytes('sig-100', 1) is 0x89, the PNG signature's first byte. */
@@ -15,57 +15,6 @@ const SEED_STARTING_0X89 = 'sig-100';
 t.test('chaos host', async (t) => {
   const { port } = await startChaos(t);
   const fetchRaw = (path: string, timeoutMs = 5000) => rawExchange(port, get(path), { until: completeByLength, timeoutMs });
-
-  t.test('/slow waits ms, then sends everything at once', async (t) => {
-    const r = await fetchRaw('/slow?ms=300');
-    const head = parseHead(r.data);
-    t.equal(head.status, 200);
-    t.equal(head.header('content-type'), 'application/json');
-    t.equal(head.header('x-chaos-delayed-ms'), '300');
-    t.equal(head.header('x-chaos-category'), 'latency');
-    t.same(JSON.parse(head.rest.toString()), { endpoint: '/slow', delayed_ms: 300, max_ms: 15000 });
-    const first = r.arrivals[0]!.at;
-    t.ok(first >= 290, `nothing before the delay (first byte at ${first.toFixed(0)} ms)`);
-    t.ok(first < 2000, 'and not absurdly later');
-    t.equal(r.arrivals.length, 1, 'head and body arrive together');
-  });
-
-  t.test('/slow defaults to 1000 ms and clamps to 15000', async (t) => {
-    const r = await fetchRaw('/slow');
-    t.equal(parseHead(r.data).header('x-chaos-delayed-ms'), '1000');
-    t.ok(r.arrivals[0]!.at >= 990);
-    // Clamping is reported; we don't wait 15 s for it: the client leaves early.
-    const clamped = await rawExchange(port, get('/slow?ms=99999'), { timeoutMs: 200 });
-    t.equal(clamped.end, 'timeout', 'still waiting after 200 ms');
-  });
-
-  t.test('/slow ms=abc is a clear 400, not chaos', async (t) => {
-    const head = parseHead((await fetchRaw('/slow?ms=abc')).data);
-    t.equal(head.status, 400);
-    t.same(head.headerLines.filter(([n]) => /^x-chaos-/i.test(n)), [], 'no X-Chaos-* on a real error');
-    t.match(JSON.parse(head.rest.toString()), { endpoint: '/slow', error: 'invalid_parameter', requested: 'abc', param: 'ms' });
-  });
-
-  t.test('/drip: headers at once, chunks of `chunk` bytes `interval` ms apart', async (t) => {
-    const r = await fetchRaw('/drip?bytes=50&chunk=10&interval=100');
-    const head = parseHead(r.data);
-    t.equal(head.status, 200);
-    t.equal(head.header('content-length'), '50');
-    t.equal(head.rest.toString(), '*'.repeat(50));
-    t.ok(r.arrivals[0]!.at < 100, 'the head arrives immediately');
-    t.equal(r.arrivals.length, 5, 'five separate arrivals (head + first chunk, then four)');
-    const bodyArrivals = r.arrivals.slice(1);
-    for (const a of bodyArrivals) t.equal(a.bytes, 10, 'each later arrival is one chunk');
-    const total = r.arrivals.at(-1)!.at;
-    t.ok(total >= 390 && total < 1500, `last chunk ~400 ms after the head (was ${total.toFixed(0)} ms)`);
-    t.same([head.header('x-chaos-drip-bytes'), head.header('x-chaos-drip-interval-ms'), head.header('x-chaos-drip-chunk')], ['50', '100', '10']);
-  });
-
-  t.test('/drip clamps interval and reports it', async (t) => {
-    const head = parseHead((await fetchRaw('/drip?bytes=3&chunk=1&interval=1')).data);
-    t.equal(head.header('x-chaos-clamped'), 'interval=10');
-    t.equal(head.header('x-chaos-drip-interval-ms'), '10');
-  });
 
   t.test('/truncate: Content-Length claims 2×at, FIN after at bytes of 0123456789', async (t) => {
     for (const at of [1, 512, 1000, 100_000]) {
@@ -224,65 +173,4 @@ t.test('control host: the same resources, well-formed', async (t) => {
     t.same(Buffer.from(await def.arrayBuffer()), seededBytes('42', 256));
     t.equal((await fetch(`${base}/bytes?n=x`)).status, 400);
   });
-});
-
-t.test('/drip fits its schedule into MAX_RESPONSE_MS by raising the chunk, on both hosts', async (t) => {
-  const config = testConfig({ MAX_RESPONSE_MS: '1000' });
-  const chaos = (await startChaos(t, { config })).port;
-  const control = (await startHttp(t, 'control', config)).port;
-  // 100 bytes in 10-byte chunks 200 ms apart would take 1800 ms: 6 chunks fit in 1000 ms, so 17 bytes each.
-  const started = performance.now();
-  const r = await rawExchange(chaos, get('/drip?bytes=100&interval=200&chunk=10'), { until: completeByLength, timeoutMs: 5000 });
-  const took = performance.now() - started;
-  const head = parseHead(r.data);
-  t.equal(head.header('x-chaos-clamped'), 'chunk=17');
-  t.equal(head.header('x-chaos-drip-chunk'), '17');
-  t.equal(head.rest.length, 100, 'every byte still arrives');
-  t.ok(took >= 900 && took < 1600, `ends within the bound: ${Math.round(took)} ms`);
-  const twin = parseHead((await rawExchange(control, get('/drip?bytes=100&interval=200&chunk=10'), { until: completeByLength })).data);
-  t.equal(twin.header('x-chaos-clamped'), 'chunk=17', 'the twin reports the same');
-  // A clamp of the same parameter is reported once, with the applied value.
-  const both = parseHead((await rawExchange(chaos, get('/drip?bytes=20&interval=1000&chunk=0'), { until: completeByLength, timeoutMs: 5000 })).data);
-  t.equal(both.header('x-chaos-clamped'), 'chunk=10');
-  // Within the bound nothing changes.
-  const fits = parseHead((await rawExchange(chaos, get('/drip?bytes=10&interval=100&chunk=5'), { until: completeByLength })).data);
-  t.equal(fits.header('x-chaos-clamped'), undefined);
-});
-
-t.test('the default bound: 5.8 days of /drip becomes two minutes', async (t) => {
-  const { port } = await startChaos(t);
-  const r = await rawExchange(port, get('/drip?bytes=100000&interval=5000&chunk=1'), { until: (d) => d.includes('\r\n\r\n') });
-  const head = parseHead(r.data);
-  t.equal(head.header('x-chaos-clamped'), 'chunk=4000');
-  t.equal(head.header('x-chaos-drip-chunk'), '4000');
-});
-
-t.test('/stall: the head and `after` bytes at once, silence, then a clean close one byte short; the twin sends it all', async (t) => {
-  const { port } = await startChaos(t);
-  const started = performance.now();
-  const r = await rawExchange(port, get('/stall?after=5&ms=400'), { timeoutMs: 3000 });
-  const took = performance.now() - started;
-  t.equal(r.end, 'fin', 'a clean close');
-  const head = parseHead(r.data);
-  t.equal(head.status, 200);
-  t.equal(head.header('content-length'), '6', 'one byte more than is sent');
-  t.equal(head.header('x-chaos-stall-after'), '5');
-  t.equal(head.header('x-chaos-stall-ms'), '400');
-  t.equal(head.header('x-chaos-promised-bytes'), '6');
-  t.equal(head.rest.toString('latin1'), '01234');
-  const first = r.arrivals[0]?.at ?? 0;
-  t.ok(first < 200, `head and bytes at once (${Math.round(first)} ms)`);
-  t.ok(took >= 380 && took < 1500, `the close after the silence (${Math.round(took)} ms)`);
-  const curl = await promisify(execFile)('curl', ['-sS', '-o', '/dev/null', `http://127.0.0.1:${port}/stall?after=3&ms=100`]).then(
-    () => ({ code: 0, stderr: '' }),
-    (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
-  );
-  t.equal(curl.code, 18, 'curl: transfer closed with bytes remaining');
-  t.match(curl.stderr, /1 bytes remaining/);
-  const control = (await startHttp(t, 'control')).port;
-  const twin = parseHead((await rawExchange(control, get('/stall?after=5&ms=400'), { until: completeByLength })).data);
-  t.equal(twin.header('content-length'), '6');
-  t.equal(twin.rest.toString('latin1'), '012345', 'the twin sends every promised byte at once');
-  const bounded = parseHead((await rawExchange((await startChaos(t, { config: testConfig({ MAX_RESPONSE_MS: '1000' }) })).port, get('/stall?ms=60000'), { timeoutMs: 3000 })).data);
-  t.equal(bounded.header('x-chaos-clamped'), 'ms=1000', 'never longer than MAX_RESPONSE_MS');
 });

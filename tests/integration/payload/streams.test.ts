@@ -4,8 +4,8 @@
 // parser, JSON.parse per line, a minimal XML well-formedness check, a fatal
 // UTF-8 decoder); the heartbeat stream ends within its bound.
 import t from 'tap';
-import { completeByLength, get, parseHead, rawExchange, type ParsedResponse, type RawResult } from '../helpers/raw.js';
-import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+import { completeByLength, get, parseHead, rawExchange, type ParsedResponse, type RawResult } from '../../helpers/raw.js';
+import { startChaos, startHttp, testConfig } from '../../helpers/servers.js';
 
 // --- format checkers, written from the specifications, not from the code ---
 

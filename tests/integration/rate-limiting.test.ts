@@ -1,12 +1,20 @@
-// /retry-after-formats and /throttle (issue 12, rate-limiting) and their
-// control twins: the exact Retry-After and limit lines of every mode on a raw
-// socket, the throttle's clock measured from the first call (an early retry is
-// told again, the 200 comes once the time has really passed), and the 400s.
+// The rate-limiting category on real sockets: /rate-limit (raw sockets, and
+// curl for the headline lie, as a user sees it), /retry-after-formats and
+// /throttle (issue 12: the exact Retry-After and limit lines of every mode, the
+// throttle's clock measured from the first call: an early retry is told again,
+// the 200 comes once the time has really passed; the 400s), and the control
+// twins. The general per-IP limit is a cross-cutting suite: hostile/general-limit.
+import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import t from 'tap';
 import { RETRY_AFTER_MODES, RETRY_AFTER_STATUSES } from '../../shared/content/rate-limiting.js';
+import { chaosHeaderNames, exchange, json as exchangeJson } from '../helpers/final-response.js';
+import { fetchJson } from '../helpers/fetch-json.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { startChaos, startHttp } from '../helpers/servers.js';
+
+const run = promisify(execFile);
 
 interface Reply {
   readonly res: ParsedResponse;
@@ -165,4 +173,82 @@ t.test('/throttle: 503 with a truthful Retry-After until the time has passed sin
   assertParamError(t, await call(port, `/throttle?id=${'x'.repeat(129)}`), '/throttle', 'id');
   assertParamError(t, await call(port, '/throttle?id=a&seconds=soon'), '/throttle', 'seconds');
   assertParamError(t, await call(control, '/throttle'), '/throttle', 'id', 'missing_parameter');
+});
+
+// ---- /rate-limit -----------------------------------------------------------
+
+t.test('/rate-limit: always 429 with Retry-After and the X-RateLimit trio', async (t) => {
+  const { port } = await startChaos(t);
+  const ex = await exchange(port, get('/rate-limit'));
+  const r = ex.response;
+  t.equal(r.status, 429);
+  t.equal(r.reason, 'Too Many Requests');
+  t.equal(r.header('retry-after'), '60', 'default retry_after 60');
+  t.equal(r.header('x-ratelimit-limit'), '60');
+  t.equal(r.header('x-ratelimit-remaining'), '0');
+  t.equal(r.header('x-ratelimit-reset'), '60');
+  t.equal(r.header('x-chaos-rate-limit-lied'), 'false');
+  t.equal(r.header('x-chaos-category'), 'rate-limiting', 'chaos, not the real limit (which carries no X-Chaos-*)');
+  t.same(exchangeJson(ex), { endpoint: '/rate-limit', retry_after: 60, retry_after_header: 60, lied: false, limit: 60, remaining: 0, reset: 60 });
+  for (const seconds of [1, 7, 3600]) {
+    const honest = await exchange(port, get(`/rate-limit?retry_after=${seconds}`));
+    t.equal(honest.response.status, 429);
+    t.equal(honest.response.header('retry-after'), String(seconds), `retry_after=${seconds}`);
+    t.equal(honest.response.header('x-ratelimit-reset'), String(seconds));
+  }
+});
+
+t.test('/rate-limit?lie=true: Retry-After is 1 whatever retry_after says; the body keeps the requested value', async (t) => {
+  const { port } = await startChaos(t);
+  for (const [query, requested] of [['lie=true', 60], ['lie=true&retry_after=120', 120], ['retry_after=3600&lie=1', 3600]] as const) {
+    const ex = await exchange(port, get(`/rate-limit?${query}`));
+    t.equal(ex.response.status, 429, query);
+    t.equal(ex.response.header('retry-after'), '1', `${query}: the lie`);
+    t.equal(ex.response.header('x-chaos-rate-limit-lied'), 'true');
+    t.equal(ex.response.header('x-ratelimit-reset'), String(requested), `${query}: X-RateLimit-Reset tells the truth`);
+    t.match(exchangeJson(ex), { retry_after: requested, retry_after_header: 1, lied: true });
+  }
+  const notALie = await exchange(port, get('/rate-limit?lie=true&retry_after=1'));
+  t.equal(notALie.response.header('retry-after'), '1');
+  t.equal(notALie.response.header('x-chaos-rate-limit-lied'), 'false', 'retry_after=1: the header is true, so not a lie');
+  const off = await exchange(port, get('/rate-limit?lie=false&retry_after=5'));
+  t.equal(off.response.header('retry-after'), '5');
+});
+
+t.test('/rate-limit?lie=true through curl -i shows Retry-After: 1', async (t) => {
+  const { port } = await startChaos(t);
+  const { stdout } = await run('curl', ['-si', '--max-time', '5', `http://127.0.0.1:${port}/rate-limit?lie=true&retry_after=300`]);
+  t.match(stdout, /^HTTP\/1\.1 429 Too Many Requests\r\n/);
+  t.match(stdout, /\r\nRetry-After: 1\r\n/);
+  t.match(stdout, /\r\nX-Chaos-Rate-Limit-Lied: true\r\n/);
+  t.match(stdout, /"retry_after":300/);
+});
+
+t.test('/rate-limit bad input: clamped with X-Chaos-Clamped, or 400 without X-Chaos-*', async (t) => {
+  const { port } = await startChaos(t);
+  const low = await exchange(port, get('/rate-limit?retry_after=0'));
+  t.equal(low.response.header('retry-after'), '1');
+  t.equal(low.response.header('x-chaos-clamped'), 'retry_after=1');
+  const high = await exchange(port, get('/rate-limit?retry_after=99999'));
+  t.equal(high.response.header('retry-after'), '3600');
+  t.equal(high.response.header('x-chaos-clamped'), 'retry_after=3600');
+  for (const query of ['retry_after=abc', 'retry_after=1.5', 'lie=maybe', 'lie=']) {
+    const ex = await exchange(port, get(`/rate-limit?${query}`));
+    t.equal(ex.response.status, 400, query);
+    t.same(chaosHeaderNames(ex.response), [], `${query}: no X-Chaos-*`);
+    t.equal(exchangeJson(ex).error, 'invalid_parameter');
+  }
+});
+
+t.test('control /rate-limit: a 429 whose Retry-After is the truth, lie or not', async (t) => {
+  const { port } = await startHttp(t, 'control');
+  const { res, body } = await fetchJson(`http://127.0.0.1:${port}/rate-limit?lie=true&retry_after=120`);
+  t.equal(res.status, 429);
+  t.equal(res.headers.get('retry-after'), '120');
+  t.equal(res.headers.get('x-ratelimit-limit'), '60');
+  t.equal(res.headers.get('x-ratelimit-remaining'), '0');
+  t.equal(res.headers.get('x-ratelimit-reset'), '120');
+  t.match(body, { retry_after: 120, retry_after_header: 120, lied: false });
+  const { stdout } = await run('curl', ['-si', '--max-time', '5', `http://127.0.0.1:${port}/rate-limit?lie=true`]);
+  t.match(stdout, /\r\nRetry-After: 60\r\n/, 'curl sees the true Retry-After');
 });

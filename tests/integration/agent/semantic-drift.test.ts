@@ -5,10 +5,10 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import net from 'node:net';
 import t from 'tap';
-import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
-import { checkStructure, discoveryClients, discoveryConfig, localPath, SCHEMAS, urlsIn, type ChaosReply, type Doc, type Schema, type TapTest } from '../helpers/discovery-documents.js';
-import { get } from '../helpers/raw.js';
-import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+import { chaosEndpoints } from '../../../services/chaos/endpoints/index.js';
+import { checkStructure, discoveryClients, discoveryConfig, localPath, SCHEMAS, urlsIn, type ChaosReply, type Doc, type Schema, type TapTest } from '../../helpers/discovery-documents.js';
+import { get } from '../../helpers/raw.js';
+import { startChaos, startHttp, testConfig } from '../../helpers/servers.js';
 
 const config = discoveryConfig();
 const BASE = config.urls.base;

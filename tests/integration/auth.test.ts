@@ -1,12 +1,158 @@
-// Issue 13, auth on real sockets: /jwt hands out and accepts tokens a
-// validator must refuse, and its control twin refuses each one with the check
-// that fails (signatures verified here with node:crypto against the control
-// JWKS); /auth-challenge sends malformed WWW-Authenticate lines, /auth-loop a
-// realm that never settles; the chaos JWKS lies about the signing key.
+// The auth category on real sockets. /auth-required on the chaos host (raw
+// sockets) and its control twin, which accepts only the documented test
+// credentials. Issue 13: /jwt hands out and accepts tokens a validator must
+// refuse, and its control twin refuses each one with the check that fails
+// (signatures verified here with node:crypto against the control JWKS);
+// /auth-challenge sends malformed WWW-Authenticate lines, /auth-loop a realm
+// that never settles; the chaos JWKS lies about the signing key.
 import { createHash, createHmac, createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import t from 'tap';
+import { digestNonce } from '../../shared/content/status.js';
+import { chaosHeaderNames, exchange, json } from '../helpers/final-response.js';
+import { fetchJson } from '../helpers/fetch-json.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { startChaos, startHttp } from '../helpers/servers.js';
+
+const run = promisify(execFile);
+// testConfig() names the hub http://hub.test:8080: the realm defaults to its host name.
+const REALM = 'hub.test';
+
+t.test('/auth-required without Authorization: 401 with the chosen challenge', async (t) => {
+  const { port } = await startChaos(t);
+  const basic = await exchange(port, get('/auth-required'));
+  t.equal(basic.response.status, 401);
+  t.same(basic.response.headers('www-authenticate'), [`Basic realm="${REALM}"`], 'basic is the default; realm is the domain, quoted');
+  t.equal(basic.response.header('x-chaos-auth-scheme'), 'basic');
+  t.equal(basic.response.header('x-chaos-auth-accepted'), 'false');
+  t.equal(basic.response.header('x-chaos-category'), 'auth');
+  t.match(json(basic), { endpoint: '/auth-required', authenticated: false, scheme: 'basic', realm: REALM });
+
+  const bearer = await exchange(port, get('/auth-required?scheme=bearer'));
+  t.same(bearer.response.headers('www-authenticate'), [`Bearer realm="${REALM}"`]);
+
+  const digest = await exchange(port, get('/auth-required?scheme=digest'));
+  const { nonce, opaque } = digestNonce(REALM);
+  t.same(digest.response.headers('www-authenticate'), [
+    `Digest realm="${REALM}", qop="auth", algorithm=SHA-256, nonce="${nonce}", opaque="${opaque}"`,
+  ]);
+  t.match(nonce, /^[0-9a-f]{32}$/);
+  const again = await exchange(port, get('/auth-required?scheme=digest'));
+  t.equal(again.response.header('www-authenticate'), digest.response.header('www-authenticate'), 'the digest challenge is reproducible');
+
+  const none = await exchange(port, get('/auth-required?scheme=none'));
+  t.equal(none.response.status, 401, 'scheme=none: still 401');
+  t.same(none.response.headers('www-authenticate'), [], 'scheme=none: no WWW-Authenticate at all');
+  t.equal(none.response.header('x-chaos-auth-scheme'), 'none');
+});
+
+t.test('/auth-required with any Authorization header at all: 200', async (t) => {
+  const { port } = await startChaos(t);
+  const values = ['Basic Zm9vOmJhcg==', 'Bearer nonsense', 'Digest username="x"', 'garbage', ''];
+  for (const scheme of ['basic', 'bearer', 'digest', 'none']) {
+    for (const value of values) {
+      const ex = await exchange(port, `GET /auth-required?scheme=${scheme} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${value}\r\n\r\n`);
+      t.equal(ex.response.status, 200, `${scheme} with ${JSON.stringify(value)}: 200`);
+      t.same(ex.response.headers('www-authenticate'), [], 'no challenge on success');
+      t.equal(ex.response.header('x-chaos-auth-accepted'), 'true');
+      t.match(json(ex), { endpoint: '/auth-required', authenticated: true, scheme });
+    }
+  }
+  const lower = await exchange(port, `GET /auth-required HTTP/1.1\r\nHost: 127.0.0.1\r\nauthorization: x\r\n\r\n`);
+  t.equal(lower.response.status, 200, 'the header name is case-insensitive');
+  const body = json(lower);
+  t.notOk(JSON.stringify(body).includes('"x"'), 'the credential is never echoed');
+});
+
+t.test('/auth-required realm: sanitised to letters, digits, . _ - and space, then cut to 64', async (t) => {
+  const { port } = await startChaos(t);
+  const cases: [string, string][] = [
+    ['My%20Realm', 'My Realm'],
+    ['a%22b%5Cc%2Cd%3De', 'abcde'],
+    ['%3Cscript%3Ealert(1)%3C%2Fscript%3E', 'scriptalert1script'],
+    ['r%C3%A9alm_1.0-x', 'ralm_1.0-x'],
+    [`${'x'.repeat(70)}`, 'x'.repeat(64)],
+    [`${'!'.repeat(10)}${'y'.repeat(80)}`, 'y'.repeat(64)],
+    ['%0D%0AX-Injected:%201', 'X-Injected 1'],
+    ['', ''],
+    ['!!!', ''],
+  ];
+  for (const [raw, expected] of cases) {
+    const ex = await exchange(port, get(`/auth-required?realm=${raw}`));
+    t.equal(ex.response.status, 401, `${raw.slice(0, 20)}: longer input is cut, not refused`);
+    t.same(ex.response.headers('www-authenticate'), [`Basic realm="${expected}"`], `${raw.slice(0, 20)} → ${JSON.stringify(expected)}`);
+    t.equal(json(ex).realm, expected);
+    t.equal(ex.response.header('x-injected'), undefined);
+  }
+  const long = await exchange(port, get(`/auth-required?scheme=bearer&realm=${'z'.repeat(2000)}`));
+  t.equal(long.response.header('www-authenticate'), `Bearer realm="${'z'.repeat(64)}"`);
+});
+
+t.test('/auth-required bad input: unknown scheme is a 400 without X-Chaos-*', async (t) => {
+  const { port } = await startChaos(t);
+  for (const scheme of ['ntlm', 'Basic', '']) {
+    const ex = await exchange(port, get(`/auth-required?scheme=${scheme}`));
+    t.equal(ex.response.status, 400, `scheme=${scheme}`);
+    t.same(chaosHeaderNames(ex.response), []);
+    t.match(json(ex), { error: 'invalid_parameter', param: 'scheme', accepted: ['basic', 'bearer', 'digest', 'none'] });
+  }
+});
+
+t.test('control /auth-required accepts only the documented test credentials', async (t) => {
+  const { port } = await startHttp(t, 'control');
+  const url = `http://127.0.0.1:${port}/auth-required`;
+  const basic = (user: string, pass: string): string => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
+
+  const missing = await fetchJson(url);
+  t.equal(missing.res.status, 401);
+  t.equal(missing.res.headers.get('www-authenticate'), `Basic realm="${REALM}"`);
+  t.equal((await fetchJson(url, { headers: { Authorization: basic('chaos', 'wrong') } })).res.status, 401, 'wrong password');
+  t.equal((await fetchJson(url, { headers: { Authorization: 'garbage' } })).res.status, 401, 'not credentials');
+  t.equal((await fetchJson(url, { headers: { Authorization: 'Bearer control-token' } })).res.status, 401, 'another scheme');
+  const ok = await fetchJson(url, { headers: { Authorization: basic('chaos', 'control') } });
+  t.equal(ok.res.status, 200);
+  t.match(ok.body, { authenticated: true, scheme: 'basic' });
+  t.equal((await fetchJson(url, { headers: { Authorization: basic('chaos', 'control').replace('Basic', 'basic') } })).res.status, 200, 'scheme name is case-insensitive');
+
+  const bearer = await fetchJson(`${url}?scheme=bearer`);
+  t.equal(bearer.res.headers.get('www-authenticate'), `Bearer realm="${REALM}"`);
+  t.equal((await fetchJson(`${url}?scheme=bearer`, { headers: { Authorization: 'Bearer control-token' } })).res.status, 200);
+  t.equal((await fetchJson(`${url}?scheme=bearer`, { headers: { Authorization: 'Bearer other' } })).res.status, 401);
+
+  const none = await fetchJson(`${url}?scheme=none`);
+  t.equal(none.res.status, 401);
+  t.equal(none.res.headers.get('www-authenticate'), `Basic realm="${REALM}"`, 'a 401 must carry a challenge: none falls back to Basic');
+
+  const realm = await fetchJson(`${url}?realm=My%20Realm!`);
+  t.equal(realm.res.headers.get('www-authenticate'), 'Basic realm="My Realm"');
+});
+
+t.test('control /auth-required digest: SHA-256 and MD5 challenges, a valid response passes', async (t) => {
+  const { port } = await startHttp(t, 'control');
+  const target = '/auth-required?scheme=digest';
+  const challenge = await exchange(port, get(target));
+  const { nonce, opaque } = digestNonce(REALM);
+  t.same(challenge.response.headers('www-authenticate'), [
+    `Digest realm="${REALM}", qop="auth", algorithm=SHA-256, nonce="${nonce}", opaque="${opaque}"`,
+    `Digest realm="${REALM}", qop="auth", algorithm=MD5, nonce="${nonce}", opaque="${opaque}"`,
+  ]);
+  for (const [algorithm, name] of [['SHA-256', 'sha256'], ['MD5', 'md5']] as const) {
+    const h = (s: string): string => createHash(name).update(s).digest('hex');
+    const authorize = (password: string): string => {
+      const response = h(`${h(`chaos:${REALM}:${password}`)}:${nonce}:00000001:abcdef:auth:${h(`GET:${target}`)}`);
+      return `Digest username="chaos", realm="${REALM}", nonce="${nonce}", uri="${target}", algorithm=${algorithm}, qop=auth, nc=00000001, cnonce="abcdef", response="${response}", opaque="${opaque}"`;
+    };
+    const good = await exchange(port, get(target, { Authorization: authorize('control') }));
+    t.equal(good.response.status, 200, `${algorithm}: the right password`);
+    const bad = await exchange(port, get(target, { Authorization: authorize('nope') }));
+    t.equal(bad.response.status, 401, `${algorithm}: a wrong password`);
+  }
+  const { stdout } = await run('curl', ['-s', '--max-time', '5', '--digest', '-u', 'chaos:control', `http://127.0.0.1:${port}${target}&x=1`]);
+  t.match(stdout, /"authenticated":true/, 'curl --digest authenticates');
+});
+
+// ---- /jwt, /auth-challenge, /auth-loop, the JWKS --------------------------
 
 type Doc = Record<string, unknown>;
 interface Answer {
@@ -226,4 +372,3 @@ t.test('chaos and control side by side', async (t) => {
     t.equal((await ask(control, '/.well-known/jwks.json?mode=nope')).head.status, 400);
   });
 });
-
