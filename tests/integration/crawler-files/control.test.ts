@@ -3,9 +3,9 @@
 // link in it resolving on the running hosts, whose public URLs are their
 // real addresses here.
 import t, { type Test } from 'tap';
-import { adsRecords, isCalendarDate, nodeinfo20Problems, pngProblems, securityTxtProblems, xmlProblems } from '../helpers/documents.js';
-import { startLinkedHosts } from '../helpers/servers.js';
-import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
+import { adsRecords, isCalendarDate, nodeinfo20Problems, pngProblems, securityTxtProblems, xmlProblems } from '../../helpers/documents.js';
+import { startLinkedHosts } from '../../helpers/servers.js';
+import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../../helpers/raw.js';
 
 const { config, control } = await startLinkedHosts(t);
 const C = config.urls.control;

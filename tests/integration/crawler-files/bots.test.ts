@@ -2,9 +2,9 @@
 // robots.txt, sitemap.xml, ai.txt and llms.txt, each mode telling exactly its
 // documented lie, on the wire; and the bots catalog as a whole.
 import t from 'tap';
-import { xmlProblems } from '../helpers/documents.js';
-import { type Checks, lines, mediaType, startBotsFiles } from '../helpers/bots-files.js';
-import { get, parseHead, rawExchange } from '../helpers/raw.js';
+import { xmlProblems } from '../../helpers/documents.js';
+import { type Checks, lines, mediaType, startBotsFiles } from '../../helpers/bots-files.js';
+import { get, parseHead, rawExchange } from '../../helpers/raw.js';
 
 const { control, bots, C, B, follow, status, TWIN, catalog, endpoints, modeTests } = await startBotsFiles(t);
 
