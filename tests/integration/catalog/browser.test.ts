@@ -17,7 +17,7 @@ import { completeByLength, get, parseHead, rawExchange } from '../../helpers/raw
 import { startAllHosts } from '../../helpers/servers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-/** The repository root: this file runs as dist/tests/integration/catalog-browser.test.js. */
+/** The repository root: this file runs as dist/tests/integration/catalog/browser.test.js. */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const ARTEFACTS = join(ROOT, '.tap', 'artefacts', 'catalog-browser');
 

@@ -53,7 +53,7 @@ function targets(endpoint: AnyEndpoint<unknown>): string[] {
 /**
  * /status-line lies in its status line or its line ends, which parseHead
  * refuses by design; its header lines are read with that lie undone (its
- * bytes are pinned in wire-status-headers.test.ts).
+ * bytes are pinned in status.test.ts).
  */
 function undoStatusLineLie(data: Buffer): Buffer {
   const text = data.toString('latin1');

@@ -63,7 +63,7 @@ async function finalHead(port: number, path: string): Promise<ParsedResponse> {
 /** Chaos endpoints whose default answer has no head: the query that gives the clamp report a head to be read in. */
 const WITH_HEAD: Readonly<Record<string, readonly string[]>> = { '/reset': ['phase=after-head'] };
 
-/** Chaos endpoints that never send a head, so a clamp cannot be reported (their clamps are checked in wire-faults.test.ts). */
+/** Chaos endpoints that never send a head, so a clamp cannot be reported (their clamps are checked in fault-injection/wire-faults.test.ts). */
 const NO_HEAD = new Set(['/garbage']);
 
 const chaosLines = (head: ParsedResponse): string[] => head.headerLines.filter(([n]) => /^x-chaos-/i.test(n)).map(([n]) => n);

@@ -1,6 +1,6 @@
 // /infinite on the control host, asserted on the wire: the spec's header table,
 // the default fields, `fields`, `links`, the 20 KB cap, errors (404, 414, 400)
-// and determinism. The per-IP limit has its own file (infinite-limit.test.ts).
+// and determinism. The per-IP limit has its own file (infinite/limit.test.ts).
 import t from 'tap';
 import {
   BODY_CAP, DEFAULT_FIELDS, INFINITE_TYPES, renderInfinite, type InfiniteFormat, type InfiniteType,

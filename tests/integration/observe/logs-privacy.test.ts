@@ -39,7 +39,7 @@ for (const [service, variable, path] of [
 }
 
 // The front door logs at the edge too: at debug level one line per connection
-// and per HTTP request (tests/integration/front-door.test.ts checks the
+// and per HTTP request (tests/integration/front-door/proxy.test.ts checks the
 // format), and none names the client's address or the query.
 t.test('the full stack at debug level: HAProxy logs every request, never the client address or the secrets', async (t) => {
   const stack = await startStack(t, { LOG_LEVEL: 'debug', REPLICAS: '1', RATE_LIMIT_GENERAL: '0' });
