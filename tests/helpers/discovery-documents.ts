@@ -1,4 +1,4 @@
-// Shared by the agent and discovery tests (tests/integration/agent/semantic-drift.test.ts and
+// Shared by the agent and discovery tests (tests/integration/agent.test.ts and
 // discovery.test.ts): raw-socket reads of the chaos host, fetches of the control
 // host, the structure of each discovery schema checked against its specification,
 // and the link walk that says whether a document's URLs answer.

@@ -1,6 +1,6 @@
 // /compression and /range on the wire (payload category): the chaos host
 // read on raw sockets, byte for byte, beside the control twins (/etag is in
-// headers/etag.test.ts). The
+// headers.test.ts). The
 // /range resource is modelled here independently of the implementation, and
 // one case list runs against the control twin and every chaos mode.
 import { execFile } from 'node:child_process';
