@@ -1,13 +1,5 @@
 import {
-  answerRange,
-  coalesce,
-  parseRange,
-  partialAnswer,
-  RANGE_FULL,
-  RANGE_SIZE,
-  resolveRange,
-  type Interval,
-  type RangeAnswer,
+  answerRange, coalesce, parseRange, partialAnswer, RANGE_FULL, RANGE_SIZE, resolveRange, type Interval, type RangeAnswer,
 } from '../../../../shared/content/delivery.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
