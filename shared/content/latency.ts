@@ -6,7 +6,7 @@ import type { HeaderList } from '../primitives/headers.js';
 import { jsonBody } from '../primitives/json.js';
 import { int, oneOf, str } from '../primitives/params.js';
 import { rngFromSeed, type Rng } from '../primitives/seed.js';
-import { digitPattern } from './payload.js';
+import { digitPattern } from './payload/index.js';
 
 export const SLOW_MAX_MS = 15_000;
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { coalesce, COMPRESSION_ENCODED, negotiateEncoding, parseRange, resolveRange } from '../../shared/content/delivery.js';
+import { coalesce, COMPRESSION_ENCODED, negotiateEncoding, parseRange, resolveRange } from '../../shared/content/payload/index.js';
 import { parseEntityTags, parseHttpDate, weakMatch } from '../../shared/content/headers.js';
 
 t.test('parseRange: what is ignored and what is read', async (t) => {

@@ -1,5 +1,5 @@
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
-import { COMPRESSION_ENCODED, COMPRESSION_PLAIN, COMPRESSION_TYPE } from '../../../../shared/content/delivery.js';
+import { COMPRESSION_ENCODED, COMPRESSION_PLAIN, COMPRESSION_TYPE } from '../../../../shared/content/payload/index.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 

@@ -1,8 +1,8 @@
-// Twin content: /json, /redirect-chain, /method.
+// Twin content, payload family: /json.
 // Bodies shared by each chaos endpoint and its control twin so the twin serves
 // the same resource and only the lie differs. Everything is built once at
 // module load.
-import { jsonBody } from '../primitives/json.js';
+import { jsonBody } from '../../primitives/json.js';
 
 // ---------------------------------------------------------------- /json
 

@@ -2,8 +2,8 @@
 // chaos endpoints and control twins).
 // Bodies a chaos endpoint and its control twin share, so the twin serves the
 // same resource and only the lie differs.
-import { int, str } from '../primitives/params.js';
-import { seededBytes } from '../primitives/seed.js';
+import { int, str } from '../../primitives/params.js';
+import { seededBytes } from '../../primitives/seed.js';
 
 const PATTERN = '0123456789';
 /** The /truncate pattern for the largest `at` (1,000,000) and its promise (2×), built once. */

@@ -5,8 +5,8 @@
 // the per-call paths are slices and lookups.
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, deflateSync, gzipSync } from 'node:zlib';
-import type { HeaderList } from '../primitives/headers.js';
-import { jsonBody } from '../primitives/json.js';
+import type { HeaderList } from '../../primitives/headers.js';
+import { jsonBody } from '../../primitives/json.js';
 
 // ---------------------------------------------------------------------------
 // /compression: one plain-text resource and its real encodings.
