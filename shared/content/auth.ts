@@ -1,10 +1,10 @@
-// Twin content, auth family: /jwt, /auth-challenge, /auth-loop and the chaos
-// /.well-known/jwks.json. Tokens are signed with the published test key
+// Twin content, auth family: /jwt, /auth-challenge, /auth-required, /auth-loop
+// and the chaos /.well-known/jwks.json. Tokens are signed with the published test key
 // (auth-test-key.ts); the chaos tokens are fixed, so their bytes are the same
 // on every call and every replica (only the issuer follows the configuration).
 import { createHash, createHmac, createPrivateKey, createPublicKey, sign, timingSafeEqual, verify } from 'node:crypto';
 import type { Config } from '../config/config.js';
-import { oneOf } from '../primitives/params.js';
+import { oneOf, str } from '../primitives/params.js';
 import { seededBytes } from '../primitives/seed.js';
 import { idKey } from '../store/types.js';
 import { TEST_RSA_PRIVATE_KEY_PEM, TEST_RSA_PUBLIC_KEY_PEM } from './auth-test-key.js';
@@ -195,6 +195,68 @@ export const CHALLENGE_LINES: Readonly<Record<ChallengeMode, readonly string[]>>
   // One Digest challenge cut in two lines: read one by one, the first lacks its nonce and the second has no scheme.
   'split-header': [`Digest realm="${CHALLENGE_REALM}", qop="auth",`, 'nonce="7f3a91c2e4b5d6a8", algorithm=SHA-256'],
 };
+
+// --- /auth-required: the four challenge schemes ----------------------------
+
+export const AUTH_SCHEMES = ['basic', 'bearer', 'digest', 'none'] as const;
+export type AuthScheme = (typeof AUTH_SCHEMES)[number];
+export const REALM_MAX = 64;
+
+export const AUTH_PARAMS = {
+  scheme: oneOf(AUTH_SCHEMES, { default: 'basic', description: 'challenge scheme; none = a 401 without WWW-Authenticate' }),
+  // Longer input is cut after sanitising, never refused: the raw bound is the request line's.
+  realm: str({
+    maxLength: 16_384, // above the request line's own bound (8–16 KiB), so never the one that refuses
+    description: 'default: the service domain; only letters, digits, . _ - and space are kept; cut to 64',
+  }),
+};
+
+/** Keeps ASCII letters, digits, `.`, `_`, `-` and space, then cuts to 64 characters. */
+export function sanitizeRealm(raw: string): string {
+  return raw.replace(/[^A-Za-z0-9._ -]/g, '').slice(0, REALM_MAX);
+}
+
+const defaultRealms = new WeakMap<Config, string>();
+/** The service's domain name: the hub's host name, sanitised (computed once per config). */
+export function defaultRealm(config: Config): string {
+  let realm = defaultRealms.get(config);
+  if (realm === undefined) {
+    realm = sanitizeRealm(new URL(config.urls.hub).hostname);
+    defaultRealms.set(config, realm);
+  }
+  return realm;
+}
+
+export function realmFor(config: Config, raw: string | undefined): string {
+  return raw === undefined ? defaultRealm(config) : sanitizeRealm(raw);
+}
+
+/**
+ * Digest nonce and opaque: a fixed function of the realm, so a challenge is
+ * reproducible. This is a test service; a real server must use fresh nonces.
+ */
+export function digestNonce(realm: string): { nonce: string; opaque: string } {
+  const bytes = seededBytes(`auth-required:digest:${realm}`, 32);
+  return { nonce: bytes.toString('hex', 0, 16), opaque: bytes.toString('hex', 16, 32) };
+}
+
+/** Realms are sanitised to characters that need no escaping inside quotes. */
+export function basicChallenge(realm: string): string {
+  return `Basic realm="${realm}"`;
+}
+
+export function bearerChallenge(realm: string): string {
+  return `Bearer realm="${realm}"`;
+}
+
+export function digestChallenge(realm: string, algorithm: 'SHA-256' | 'MD5'): string {
+  const { nonce, opaque } = digestNonce(realm);
+  return `Digest realm="${realm}", qop="auth", algorithm=${algorithm}, nonce="${nonce}", opaque="${opaque}"`;
+}
+
+export function authBody(scheme: AuthScheme, realm: string, authenticated: boolean, note: string): Record<string, unknown> {
+  return { endpoint: '/auth-required', authenticated, scheme, realm, note };
+}
 
 // --- /auth-loop ------------------------------------------------------------
 
