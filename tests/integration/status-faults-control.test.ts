@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { pickFor, randomPool } from '../../shared/registry/random-pick.js';
-import { digestNonce } from '../../shared/content/auth.js';
+import { digestNonce } from '../../shared/content/auth/index.js';
 import { retryBody } from '../../shared/content/fault-injection/index.js';
 import { exchange, json, pipelined } from '../helpers/final-response.js';
 import { get } from '../helpers/raw.js';

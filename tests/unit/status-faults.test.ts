@@ -8,7 +8,7 @@ import { neverRandom, pickFor, randomPool } from '../../shared/registry/random-p
 import { Registry, RegistryError } from '../../shared/registry/registry.js';
 import { FLAKY_PARAMS, flakyDraw, retryBody } from '../../shared/content/fault-injection/index.js';
 import { bodyFraming, isInterim, switchesProtocols } from '../../shared/content/status.js';
-import { defaultRealm, sanitizeRealm } from '../../shared/content/auth.js';
+import { defaultRealm, sanitizeRealm } from '../../shared/content/auth/index.js';
 import { testConfig } from '../helpers/servers.js';
 
 t.test('only 101 switches protocols; other 1xx are interim; 204/304 bodiless, 205 empty', async (t) => {

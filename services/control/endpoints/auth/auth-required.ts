@@ -4,7 +4,7 @@ import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import {
   AUTH_PARAMS, authBody, basicChallenge, bearerChallenge, digestChallenge, digestNonce, realmFor, type AuthScheme,
-} from '../../../../shared/content/auth.js';
+} from '../../../../shared/content/auth/index.js';
 
 /** The documented test credentials (public on purpose: this is a test service). */
 export const CONTROL_USER = 'chaos';

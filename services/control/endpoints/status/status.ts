@@ -2,7 +2,7 @@ import type { HttpContext } from '../../../../shared/http/http-service.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
-import { basicChallenge, defaultRealm } from '../../../../shared/content/auth.js';
+import { basicChallenge, defaultRealm } from '../../../../shared/content/auth/index.js';
 import {
   bodyFraming, interimStatusBody, isInterim, protocolSwitchBody, STATUS_CODE, statusBody, switchesProtocols,
 } from '../../../../shared/content/status.js';
