@@ -1,7 +1,7 @@
 // /auth-required and /random on the chaos host, on raw sockets.
 import t from 'tap';
 import { neverRandom, pickFor, randomPool } from '../../shared/registry/random-pick.js';
-import { digestNonce } from '../../shared/content/status.js';
+import { digestNonce } from '../../shared/content/auth/index.js';
 import { chaosHeaderNames, exchange, exchangesComplete, json, lenientExchange, linesWithoutDate, mapLimit } from '../helpers/final-response.js';
 import { get, rawExchange } from '../helpers/raw.js';
 import { startChaos } from '../helpers/servers.js';

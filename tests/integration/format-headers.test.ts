@@ -5,17 +5,9 @@
 import { execFile } from 'node:child_process';
 import t from 'tap';
 import { counterpartUrl } from '../../shared/catalog/catalog.js';
-import {
-  ALLOW_CONTROL,
-  ALLOW_SIX,
-  CACHE_CONTROL,
-  CACHE_MODES,
-  CONTENT_TYPE_MODES,
-  JSON_MODES,
-  METHOD_MODES,
-  type ContentTypeMode,
-  type JsonMode,
-} from '../../shared/content/format.js';
+import { ALLOW_CONTROL, ALLOW_SIX, METHOD_MODES } from '../../shared/content/method.js';
+import { JSON_MODES, type JsonMode } from '../../shared/content/payload/index.js';
+import { CACHE_CONTROL, CACHE_MODES, CONTENT_TYPE_MODES, type ContentTypeMode } from '../../shared/content/headers.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
 import { controlEndpoints } from '../../services/control/endpoints/index.js';
 import { completeByLength, get, parseHead, rawExchange, splitResponses, type ParsedResponse } from '../helpers/raw.js';

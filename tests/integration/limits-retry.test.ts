@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { retryBody } from '../../shared/content/status.js';
+import { retryBody } from '../../shared/content/fault-injection/index.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import { chaosHeaderNames, exchange, json } from '../helpers/final-response.js';
 import { get } from '../helpers/raw.js';

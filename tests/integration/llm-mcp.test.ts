@@ -2,8 +2,7 @@
 // /mcp, chaos and control. Raw sockets, `Connection: close`, so each answer ends
 // with the server's FIN and its exact bytes (and framing) can be checked.
 import t from 'tap';
-import { LLM_MODES, LLM_PATH, MAX_LLM_BODY } from '../../shared/content/llm.js';
-import { ECHO_TOOL, LYING_ECHO_TOOL, MCP_STALE_VERSION } from '../../shared/content/mcp.js';
+import { LLM_MODES, LLM_PATH, MAX_LLM_BODY, ECHO_TOOL, LYING_ECHO_TOOL, MCP_STALE_VERSION } from '../../shared/content/agent/index.js';
 import { OVERLOADED_RETRY_AFTER, OVERLOADED_RETRY_AFTER_MS, RATE_LIMITED_RETRY_AFTER } from '../../services/chaos/endpoints/agent/llm-chat-completions.js';
 import { parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
 import { startChaos, startHttp } from '../helpers/servers.js';

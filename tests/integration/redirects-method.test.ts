@@ -5,8 +5,7 @@
 // makes of both.
 import { execFile } from 'node:child_process';
 import t from 'tap';
-import { ALLOW_CONTROL, METHOD_MODES } from '../../shared/content/format.js';
-import { HEAD_LIES_MODES } from '../../shared/content/method.js';
+import { ALLOW_CONTROL, METHOD_MODES, HEAD_LIES_MODES } from '../../shared/content/method.js';
 import { LOCATION_MODES, REDIRECT_CODES } from '../../shared/content/redirects.js';
 import { ChaosServer } from '../../services/chaos/server.js';
 import type { Config } from '../../shared/config/config.js';
