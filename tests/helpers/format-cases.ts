@@ -5,7 +5,9 @@
 // well-formed), and curl as a user sees the headline lies.
 import { execFile } from 'node:child_process';
 import type { Test } from 'tap';
-import { ALLOW_CONTROL, CACHE_MODES, CONTENT_TYPE_MODES, JSON_MODES, METHOD_MODES } from '../../shared/content/format.js';
+import { CACHE_MODES, CONTENT_TYPE_MODES } from '../../shared/content/headers.js';
+import { ALLOW_CONTROL, METHOD_MODES } from '../../shared/content/method.js';
+import { JSON_MODES } from '../../shared/content/payload/index.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from './raw.js';
 import { startChaos, startHttp, testConfig } from './servers.js';
 

@@ -8,8 +8,7 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import net from 'node:net';
 import t from 'tap';
-import { LLM_MODES, LLM_PATH, MAX_LLM_BODY } from '../../shared/content/llm.js';
-import { ECHO_TOOL, LYING_ECHO_TOOL, MCP_STALE_VERSION } from '../../shared/content/mcp.js';
+import { LLM_MODES, LLM_PATH, MAX_LLM_BODY, ECHO_TOOL, LYING_ECHO_TOOL, MCP_STALE_VERSION } from '../../shared/content/agent/index.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
 import { OVERLOADED_RETRY_AFTER, OVERLOADED_RETRY_AFTER_MS, RATE_LIMITED_RETRY_AFTER } from '../../services/chaos/endpoints/agent/llm-chat-completions.js';
 import { checkStructure, discoveryClients, discoveryConfig, localPath, SCHEMAS, urlsIn, type ChaosReply, type Doc, type Schema, type TapTest } from '../helpers/discovery-documents.js';

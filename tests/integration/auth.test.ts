@@ -9,7 +9,7 @@ import { createHash, createHmac, createPublicKey, verify, type JsonWebKey, type 
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { digestNonce } from '../../shared/content/status.js';
+import { digestNonce } from '../../shared/content/auth/index.js';
 import { chaosHeaderNames, exchange, json } from '../helpers/final-response.js';
 import { fetchJson } from '../helpers/fetch-json.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';

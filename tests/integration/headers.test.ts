@@ -7,7 +7,7 @@
 // /etag: byte for byte beside its control twin and its conditional requests.
 import t, { type Test } from 'tap';
 import { counterpartUrl } from '../../shared/catalog/catalog.js';
-import { CACHE_CONTROL, CACHE_MODES, CONTENT_TYPE_MODES, type ContentTypeMode } from '../../shared/content/format.js';
+import { CACHE_CONTROL, CACHE_MODES, CONTENT_TYPE_MODES, type ContentTypeMode } from '../../shared/content/headers.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
 import { controlEndpoints } from '../../services/control/endpoints/index.js';
 import { assertParamError, call, contradicts, curl, curlHeads, labelFormat, parses, sharedCases, sniff } from '../helpers/format-cases.js';

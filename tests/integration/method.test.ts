@@ -4,8 +4,7 @@
 // curl as a user sees the lies.
 import { execFile } from 'node:child_process';
 import t from 'tap';
-import { ALLOW_CONTROL, ALLOW_SIX, METHOD_MODES } from '../../shared/content/format.js';
-import { HEAD_LIES_MODES } from '../../shared/content/method.js';
+import { ALLOW_CONTROL, ALLOW_SIX, HEAD_LIES_MODES, METHOD_MODES } from '../../shared/content/method.js';
 import { completeByLength, get, parseHead, rawExchange, splitResponses, type ParsedResponse } from '../helpers/raw.js';
 import { assertParamError as assertPlainParamError, curlHeads, request, sharedCases, SIX } from '../helpers/format-cases.js';
 import { methodExpectation } from '../helpers/method-table.js';

@@ -6,16 +6,9 @@ import { loadConfig } from '../../shared/config/config.js';
 import { int, str } from '../../shared/primitives/params.js';
 import { neverRandom, pickFor, randomPool } from '../../shared/registry/random-pick.js';
 import { Registry, RegistryError } from '../../shared/registry/registry.js';
-import {
-  FLAKY_PARAMS,
-  bodyFraming,
-  defaultRealm,
-  flakyDraw,
-  isInterim,
-  retryBody,
-  sanitizeRealm,
-  switchesProtocols,
-} from '../../shared/content/status.js';
+import { FLAKY_PARAMS, flakyDraw, retryBody } from '../../shared/content/fault-injection/index.js';
+import { bodyFraming, isInterim, switchesProtocols } from '../../shared/content/status.js';
+import { defaultRealm, sanitizeRealm } from '../../shared/content/auth/index.js';
 import { testConfig } from '../helpers/servers.js';
 
 t.test('only 101 switches protocols; other 1xx are interim; 204/304 bodiless, 205 empty', async (t) => {

@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { flakyDraw } from '../../../shared/content/status.js';
+import { flakyDraw } from '../../../shared/content/fault-injection/index.js';
 import { chaosHeaderNames, exchange, json, mapLimit, pipelined } from '../../helpers/final-response.js';
 import { fetchJson } from '../../helpers/fetch-json.js';
 import { get } from '../../helpers/raw.js';

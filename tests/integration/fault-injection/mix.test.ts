@@ -12,16 +12,9 @@ import { serviceRegistries } from '../../../services/registries.js';
 import { buildCatalog } from '../../../shared/catalog/catalog.js';
 import { buildOpenApi, type OpenApiParameter } from '../../../shared/catalog/openapi.js';
 import {
-  CHUNKED_CORRUPTIONS,
-  FAULT_ALIASES,
-  FAULT_NAME_ALIASES,
-  FAULT_NAMES,
-  FAULT_TERMS,
-  MIX_PARAMS,
-  parseMixFault,
-  type ChunkedCorruption,
+  CHUNKED_CORRUPTIONS, FAULT_ALIASES, FAULT_NAME_ALIASES, FAULT_NAMES, FAULT_TERMS, MIX_PARAMS, parseMixFault, type ChunkedCorruption,
   type FaultName,
-} from '../../../shared/content/fault-injection.js';
+} from '../../../shared/content/fault-injection/index.js';
 import { seededBytes } from '../../../shared/primitives/seed.js';
 import type { Registry } from '../../../shared/registry/registry.js';
 import { exchange } from '../../helpers/final-response.js';

@@ -1,7 +1,7 @@
 // /retry-mismatch on the chaos host, on raw sockets (the record and its
 // expiry on an injected clock), and its idempotent control twin.
 import t from 'tap';
-import { retryBody } from '../../../shared/content/status.js';
+import { retryBody } from '../../../shared/content/fault-injection/index.js';
 import { MemoryStore } from '../../../shared/store/memory.js';
 import { chaosHeaderNames, exchange, json } from '../../helpers/final-response.js';
 import { fetchJson } from '../../helpers/fetch-json.js';

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import http from 'node:http';
 import t from 'tap';
-import { CHUNKED_MODES, chunkedParts, garbageBytes, resetBody } from '../../../shared/content/fault-injection.js';
+import { CHUNKED_MODES, chunkedParts, garbageBytes, resetBody } from '../../../shared/content/fault-injection/index.js';
 import { JUNK_EXTENSIONS } from '../../../services/chaos/faults/chunked-corrupt.js';
 import { RESET_AFTER_MS } from '../../../services/chaos/faults/reset-at.js';
 import { RawConn } from '../../helpers/conn.js';

@@ -2,7 +2,7 @@
 // a raw socket; the shared case list runs it against both hosts (chaos lies,
 // control is well-formed), and curl sees the body is not JSON.
 import t from 'tap';
-import { JSON_MODES, type JsonMode } from '../../../shared/content/format.js';
+import { JSON_MODES, type JsonMode } from '../../../shared/content/payload/index.js';
 import { assertParamError, call, curl, parses, sharedCases } from '../../helpers/format-cases.js';
 import { startChaos, startHttp } from '../../helpers/servers.js';
 

@@ -4,15 +4,10 @@
 // RFC 9457; the control twins must pass them with every link resolving, and
 // each chaos mode must fail them for exactly its documented reason.
 import t from 'tap';
-import { JSON_TRAILING_GARBAGE, jsonControlBody } from '../../../shared/content/format.js';
 import {
-  CLOUDEVENT_ATTRIBUTES,
-  CLOUDEVENT_DATA,
-  CLOUDEVENTS_MODES,
-  JSONAPI_DOCS,
-  JSONAPI_MODES,
+  JSON_TRAILING_GARBAGE, jsonControlBody, CLOUDEVENT_ATTRIBUTES, CLOUDEVENT_DATA, CLOUDEVENTS_MODES, JSONAPI_DOCS, JSONAPI_MODES,
   PROBLEM_MODES,
-} from '../../../shared/content/standards.js';
+} from '../../../shared/content/payload/index.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../../helpers/raw.js';
 import { startChaos, startHttp } from '../../helpers/servers.js';
 

@@ -9,7 +9,7 @@ import t, { type Test } from 'tap';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../../helpers/raw.js';
 import { freePort, spawnNode, type Spawned } from '../../helpers/process.js';
 import { startRedis } from '../../helpers/redis.js';
-import { retryStoreKey } from '../../../shared/content/status.js';
+import { retryStoreKey } from '../../../shared/content/fault-injection/index.js';
 import { startFakeModel } from '../../helpers/fake-model.js';
 
 interface LogLine {

@@ -1,14 +1,12 @@
-// Twin content, auth family: /jwt, /auth-challenge, /auth-loop and the chaos
-// /.well-known/jwks.json. Tokens are signed with the published test key
-// (auth-test-key.ts); the chaos tokens are fixed, so their bytes are the same
-// on every call and every replica (only the issuer follows the configuration).
-import { createHash, createHmac, createPrivateKey, createPublicKey, sign, timingSafeEqual, verify } from 'node:crypto';
-import type { Config } from '../config/config.js';
-import { oneOf } from '../primitives/params.js';
-import { seededBytes } from '../primitives/seed.js';
-import { idKey } from '../store/types.js';
-import { TEST_RSA_PRIVATE_KEY_PEM, TEST_RSA_PUBLIC_KEY_PEM } from './auth-test-key.js';
-import { JWK_KID, jwkSet, LINKED_PATHS } from './discovery.js';
+// Twin content, auth family (tokens): /jwt. Tokens are signed with the
+// published test key (test-key.ts); the chaos tokens are fixed, so their bytes
+// are the same on every call and every replica (only the issuer follows the
+// configuration).
+import { createHmac, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import type { Config } from '../../config/config.js';
+import { oneOf } from '../../primitives/params.js';
+import { JWK_KID, LINKED_PATHS } from '../discovery.js';
+import { TEST_RSA_PRIVATE_KEY_PEM, TEST_RSA_PUBLIC_KEY_PEM } from './test-key.js';
 
 type Json = Record<string, unknown>;
 
@@ -155,93 +153,4 @@ export function jwtRefusal(token: string, config: Config, nowS: number): string 
 export function bearerToken(authorization: string | undefined): string | undefined {
   const m = /^\s*bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   return m?.[1];
-}
-
-// --- Basic credentials shared by the auth twins ------------------------------
-
-/** True when `authorization` is Basic user:password exactly (compared in constant time). */
-export function basicMatches(authorization: string | undefined, user: string, password: string): boolean {
-  const m = /^\s*basic\s+([A-Za-z0-9+/]+=*)\s*$/i.exec(authorization ?? '');
-  if (!m) return false;
-  const got = Buffer.from(Buffer.from(m[1] as string, 'base64').toString('utf8'));
-  const want = Buffer.from(`${user}:${password}`);
-  return got.length === want.length && timingSafeEqual(got, want);
-}
-
-// --- /auth-challenge: malformed WWW-Authenticate (RFC 9110 §11) --------------
-
-export const CHALLENGE_MODES = ['unbalanced-quotes', 'unknown-scheme', 'contradictory', 'missing-realm', 'split-header'] as const;
-export type ChallengeMode = (typeof CHALLENGE_MODES)[number];
-export const CHALLENGE_PARAMS = {
-  mode: oneOf(CHALLENGE_MODES, { default: 'unbalanced-quotes', description: 'which malformation (the twin sends one well-formed challenge)' }),
-};
-export const CHALLENGE_REALM = 'auth-challenge';
-/** The twin's one challenge. */
-export const VALID_CHALLENGE = `Basic realm="${CHALLENGE_REALM}", charset="UTF-8"`;
-
-/** The WWW-Authenticate lines of each chaos mode, in order (one array item per header line). */
-export const CHALLENGE_LINES: Readonly<Record<ChallengeMode, readonly string[]>> = {
-  // The realm's quoted-string never closes: a parser reads the rest of the line as the realm.
-  'unbalanced-quotes': [`Basic realm="${CHALLENGE_REALM}, charset="UTF-8"`],
-  'unknown-scheme': [`Chaos realm="${CHALLENGE_REALM}", proof="sha-3000"`],
-  // Three challenges that cannot all be meant: two Basic realms, and a Bearer error for a token never sent.
-  contradictory: [
-    `Basic realm="${CHALLENGE_REALM}-users"`,
-    `Basic realm="${CHALLENGE_REALM}-admins", charset="ISO-8859-1"`,
-    `Bearer realm="${CHALLENGE_REALM}", error="insufficient_scope"`,
-  ],
-  // RFC 7617 §2: realm is required for Basic.
-  'missing-realm': ['Basic charset="UTF-8"'],
-  // One Digest challenge cut in two lines: read one by one, the first lacks its nonce and the second has no scheme.
-  'split-header': [`Digest realm="${CHALLENGE_REALM}", qop="auth",`, 'nonce="7f3a91c2e4b5d6a8", algorithm=SHA-256'],
-};
-
-// --- /auth-loop ------------------------------------------------------------
-
-/** A client's loop count restarts this long after its first call. */
-export const AUTH_LOOP_WINDOW_MS = 10 * 60_000;
-export const AUTH_LOOP_REALM = 'auth-loop';
-export const authLoopKey = (client: string): string => idKey('auth-loop', client);
-export const authLoopRealm = (attempt: number): string => `${AUTH_LOOP_REALM}-${attempt}`;
-
-// --- chaos /.well-known/jwks.json -------------------------------------------
-
-export const JWKS_MODES = ['kid-mismatch', 'rotating', 'wrong-use'] as const;
-export type JwksMode = (typeof JWKS_MODES)[number];
-export const JWKS_PARAMS = {
-  mode: oneOf(JWKS_MODES, { default: 'kid-mismatch', description: 'which lie (the twin publishes the signing key as it is)' }),
-};
-export const JWKS_MISMATCHED_KID = 'chaos-signing-key-1';
-export const JWKS_ROTATION_WINDOW_MS = 10 * 60_000;
-export const jwksRotationKey = (client: string): string => idKey('jwks-rotation', client);
-
-function thumbprint(n: string, e: string): string {
-  return createHash('sha256').update(JSON.stringify({ e, kty: 'RSA', n })).digest('base64url');
-}
-
-/**
- * The n-th rotated key: a 2048-bit modulus seeded by the rotation count, so
- * the same count gives the same key (no private half exists, and none is needed:
- * no token is ever signed with it). Its kid is its RFC 7638 thumbprint.
- */
-export function rotatedJwk(rotation: number): Json {
-  const n = seededBytes(`jwks-rotation-${rotation}`, 256);
-  n[0] = (n[0] as number) | 0x80;
-  n[255] = (n[255] as number) | 0x01;
-  const nText = n.toString('base64url');
-  return { kty: 'RSA', use: 'sig', alg: 'RS256', kid: thumbprint(nText, 'AQAB'), n: nText, e: 'AQAB' };
-}
-
-/** The chaos JWK Set of a mode (`rotation` counts the client's calls; used by rotating only). */
-export function chaosJwkSet(mode: JwksMode, rotation: number): Json {
-  const [key] = jwkSet().keys as Json[];
-  switch (mode) {
-    case 'kid-mismatch':
-      return { keys: [{ ...key, kid: JWKS_MISMATCHED_KID }] };
-    case 'rotating':
-      return { keys: [rotatedJwk(rotation)] };
-    case 'wrong-use':
-      // RFC 7517 §4.2: "enc" keys are for encryption; a validator must not verify signatures with it.
-      return { keys: [{ ...key, use: 'enc' }] };
-  }
 }

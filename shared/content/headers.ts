@@ -1,72 +1,13 @@
-// Twin content, headers family and its neighbours: /json, /wrong-content-type,
-// /cache-confused, /header-flood, /redirect-chain, /method, /duplicate-headers,
-// /huge-header, /cookies.
-// Bodies and header values of the format-and-header family, shared by each
-// chaos endpoint and its control twin so the twin serves the same resource and
-// only the lie differs. Everything is built once at module load.
+// Twin content, headers family: /wrong-content-type, /cache-confused,
+// /header-flood, /duplicate-headers, /huge-header, /cookies, /etag.
+// Bodies and header values shared by each chaos endpoint and its control twin,
+// so the twin serves the same resource and only the lie differs. Everything is
+// built once at module load.
+import { createHash } from 'node:crypto';
 import type { HeaderList } from '../primitives/headers.js';
 import { jsonBody } from '../primitives/json.js';
 import { int, oneOf } from '../primitives/params.js';
-
-// ---------------------------------------------------------------- /json
-
-export const JSON_MODES = ['all', 'missing-brace', 'unquoted-key', 'trailing-comma', 'trailing-garbage'] as const;
-export type JsonMode = (typeof JSON_MODES)[number];
-
-const JSON_ITEMS = [
-  { id: 1, name: 'alpha' },
-  { id: 2, name: 'beta' },
-  { id: 3, name: 'gamma' },
-] as const;
-const ITEMS_TEXT = JSON.stringify(JSON_ITEMS);
-/** The items array with a comma after its last element: `…"gamma"},]`. */
-const ITEMS_TRAILING_COMMA = `${ITEMS_TEXT.slice(0, -1)},]`;
-
-/** Which defects each mode carries, in the order they appear in the text. */
-export const JSON_DEFECTS: Readonly<Record<JsonMode, readonly string[]>> = {
-  all: ['unquoted-key', 'trailing-comma', 'missing-brace'],
-  'missing-brace': ['missing-brace'],
-  'unquoted-key': ['unquoted-key'],
-  'trailing-comma': ['trailing-comma'],
-  'trailing-garbage': ['trailing-garbage'],
-};
-
-/**
- * What trailing-garbage appends after the complete document and its newline:
- * bytes a lenient reader might skip and a strict one rejects (a NUL, bytes that
- * are not UTF-8, and the start of a second value). Content-Length counts them.
- */
-export const JSON_TRAILING_GARBAGE = Buffer.from('\u0000\u00ff\u00fe<!-- garbage -->{"truncated":', 'latin1');
-
-/**
- * The chaos /json text: the control document with exactly the mode's defects
- * (`items` unquoted; a comma after the last array element; the closing `}`
- * of the object left off; or a complete document followed by garbage bytes).
- * Never valid JSON.
- */
-function brokenJson(mode: JsonMode): Buffer {
-  const defects = JSON_DEFECTS[mode];
-  const key = defects.includes('unquoted-key') ? 'items' : '"items"';
-  const items = defects.includes('trailing-comma') ? ITEMS_TRAILING_COMMA : ITEMS_TEXT;
-  const close = defects.includes('missing-brace') ? '' : '}';
-  const head = `{"endpoint":"/json","mode":${JSON.stringify(mode)},"valid":false,"defects":${JSON.stringify(defects)}`;
-  const text = Buffer.from(`${head},${key}:${items}${close}\n`, 'latin1');
-  return defects.includes('trailing-garbage') ? Buffer.concat([text, JSON_TRAILING_GARBAGE]) : text;
-}
-
-const BROKEN_JSON = new Map<JsonMode, Buffer>(JSON_MODES.map((mode) => [mode, brokenJson(mode)]));
-const VALID_JSON = new Map<JsonMode, Buffer>(
-  JSON_MODES.map((mode) => [mode, jsonBody({ endpoint: '/json', mode, valid: true, defects: [], items: JSON_ITEMS })]),
-);
-
-export function jsonChaosBody(mode: JsonMode): Buffer {
-  return BROKEN_JSON.get(mode) as Buffer;
-}
-
-/** The control twin: the same document, well-formed. */
-export function jsonControlBody(mode: JsonMode): Buffer {
-  return VALID_JSON.get(mode) as Buffer;
-}
+import { seededBytes } from '../primitives/seed.js';
 
 // ---------------------------------------------------------------- /wrong-content-type
 
@@ -201,77 +142,6 @@ export function headerFloodDataBody(n: number): Buffer {
   return jsonBody({ endpoint: '/header-flood', header_count: n, max: HEADER_FLOOD_MAX, headers });
 }
 
-// ---------------------------------------------------------------- /redirect-chain
-
-export const REDIRECT_MAX = 20;
-
-/** Where hop `n` (n ≥ 1) points: a relative reference, exactly as the spec writes it. */
-export function redirectLocation(n: number): string {
-  return `/redirect-chain?n=${n - 1}`;
-}
-
-export function redirectHopBody(n: number): Buffer {
-  return jsonBody({ endpoint: '/redirect-chain', hops_remaining: n, location: redirectLocation(n) });
-}
-
-export const REDIRECT_FINAL_BODY = jsonBody({
-  endpoint: '/redirect-chain',
-  message: 'redirect chain resolved',
-  hops_completed: true,
-});
-
-// ---------------------------------------------------------------- /method
-
-export const METHOD_MODES = ['lying-allow', 'silent-on-wrong-method', '405-without-allow', 'options-mismatch'] as const;
-export type MethodMode = (typeof METHOD_MODES)[number];
-
-/** The six methods /method answers (HEAD rides along with GET). */
-export const SIX_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-/** The lying Allow value: six methods claimed, only GET (and HEAD) really handled. */
-export const ALLOW_SIX = SIX_METHODS.join(', ');
-/** The true Allow value of /method (the control twin's, and the 405 of options-mismatch). */
-export const ALLOW_TRUE = 'GET, HEAD';
-/** What the control twin really serves at /method: GET and HEAD answered, OPTIONS 204. */
-export const ALLOW_CONTROL = 'GET, HEAD, OPTIONS';
-
-/** What each mode does with a method other than GET/HEAD, as the GET explanation says it. */
-export const METHOD_BEHAVIOUR: Readonly<Record<MethodMode, { readonly others: string; readonly options: string }>> = {
-  'lying-allow': {
-    others: `405 with Allow: ${ALLOW_SIX} (claims the very method it refuses)`,
-    options: `405 with the same lying Allow: ${ALLOW_SIX}, like every other non-GET method`,
-  },
-  'silent-on-wrong-method': {
-    others: '200 with an empty body; nothing was done',
-    options: '200 with an empty body, like every other non-GET method',
-  },
-  '405-without-allow': {
-    others: '405 with no Allow header',
-    options: '405 with no Allow header, like every other non-GET method',
-  },
-  'options-mismatch': {
-    others: `405 with Allow: ${ALLOW_TRUE}, contradicting what OPTIONS advertises`,
-    options: `204 advertising Allow: ${ALLOW_SIX}`,
-  },
-};
-
-const METHOD_GET_BODIES = new Map<MethodMode, Buffer>(
-  METHOD_MODES.map((mode) => [
-    mode,
-    jsonBody({
-      endpoint: '/method',
-      mode,
-      method: 'GET',
-      handled: ['GET', 'HEAD'],
-      other_methods: METHOD_BEHAVIOUR[mode].others,
-      options: METHOD_BEHAVIOUR[mode].options,
-    }),
-  ]),
-);
-
-export function methodGetBody(mode: MethodMode): Buffer {
-  return METHOD_GET_BODIES.get(mode) as Buffer;
-}
-
 // ---------------------------------------------------------------- /duplicate-headers
 
 export const DUPLICATE_MODES = ['content-type', 'content-length', 'cache-control', 'location', 'set-cookie-folded'] as const;
@@ -396,4 +266,77 @@ export const TWIN_COOKIE = 'session=ok; Path=/; HttpOnly; SameSite=Lax';
 
 export function cookiesBody(mode: CookieMode, count: number): Buffer {
   return jsonBody({ endpoint: '/cookies', mode, set_cookie_lines: count });
+}
+
+// ---------------------------------------------------------------- /etag
+// One JSON document with a strong validator and a Last-Modified in the past.
+
+export const ETAG_UPDATED_AT = Date.UTC(2024, 0, 1);
+
+/** The body of /etag: `value` and `updated_at` change only in the mutating chaos mode. */
+export function etagDocument(value: string, updatedAtMs: number): Buffer {
+  return jsonBody({ endpoint: '/etag', value, updated_at: new Date(updatedAtMs).toISOString() });
+}
+
+/** The canonical document: the control twin's body and the chaos host's fixed-mode body. */
+export const ETAG_BODY: Buffer = etagDocument(seededBytes('etag:canonical', 8).toString('hex'), ETAG_UPDATED_AT);
+/** Opaque part of the canonical ETag (no quotes): a digest of the canonical document. */
+export const ETAG_OPAQUE: string = createHash('sha256').update(ETAG_BODY).digest('hex').slice(0, 16);
+export const ETAG_STRONG = `"${ETAG_OPAQUE}"`;
+export const ETAG_LAST_MODIFIED: string = new Date(ETAG_UPDATED_AT).toUTCString();
+
+/**
+ * Entity tags of an If-None-Match value; `*` alone gives ['*']. Undefined when
+ * the value does not parse (the field is then ignored). Tags keep their `W/`.
+ */
+export function parseEntityTags(value: string): string[] | undefined {
+  const trimmed = value.trim();
+  if (trimmed === '*') return ['*'];
+  const tags: string[] = [];
+  // etagc allows commas, so the list is scanned tag by tag, never split on ','.
+  const re = /\s*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*(,|$)/y;
+  let index = 0;
+  while (index < trimmed.length) {
+    re.lastIndex = index;
+    const m = re.exec(trimmed);
+    if (!m) {
+      // Empty list elements (", ,") are allowed by the #rule.
+      const empty = /\s*,/y;
+      empty.lastIndex = index;
+      if (empty.exec(trimmed)) {
+        index = empty.lastIndex;
+        continue;
+      }
+      return undefined;
+    }
+    tags.push(`${m[1] ?? ''}"${m[2] ?? ''}"`);
+    index = re.lastIndex;
+    if (m[3] === '') break;
+  }
+  return tags.length > 0 ? tags : undefined;
+}
+
+const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+const IMF_FIXDATE = new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`);
+const RFC850_DATE = new RegExp(`^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`);
+const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} \\d{4}$`);
+
+/**
+ * An HTTP-date (RFC 9110 §5.6.7: IMF-fixdate and the two obsolete forms) in
+ * epoch ms; undefined for anything else, which the caller then ignores.
+ */
+export function parseHttpDate(value: string): number | undefined {
+  const text = value.trim();
+  let ms = Number.NaN;
+  if (IMF_FIXDATE.test(text) || RFC850_DATE.test(text)) ms = Date.parse(text);
+  else if (ASCTIME_DATE.test(text)) ms = Date.parse(`${text} GMT`); // asctime is UTC without saying so
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** Weak comparison (RFC 9110 §8.8.3.2), as If-None-Match uses: W/ is ignored on both sides. */
+export function weakMatch(tags: readonly string[], etag: string): boolean {
+  const opaque = etag.replace(/^W\//, '');
+  return tags.some((tag) => tag === '*' || tag.replace(/^W\//, '') === opaque);
 }

@@ -1,13 +1,12 @@
-// Twin content, delivery family (payload and headers): /compression, /etag, /range.
-// Resources and HTTP mechanics the delivery family (/compression, /etag,
-// /range) shares between the chaos host and its control twin: both hosts serve
-// the same bytes, so only the documented lie differs. Everything here is
-// computed once at module load; the per-call paths are slices and lookups.
+// Twin content, payload family (delivery): /compression, /range.
+// Resources and HTTP mechanics /compression and /range share between the
+// chaos host and its control twin: both hosts serve the same bytes, so only
+// the documented lie differs. Everything here is computed once at module load;
+// the per-call paths are slices and lookups.
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, deflateSync, gzipSync } from 'node:zlib';
-import type { HeaderList } from '../primitives/headers.js';
-import { jsonBody } from '../primitives/json.js';
-import { seededBytes } from '../primitives/seed.js';
+import type { HeaderList } from '../../primitives/headers.js';
+import { jsonBody } from '../../primitives/json.js';
 
 // ---------------------------------------------------------------------------
 // /compression: one plain-text resource and its real encodings.
@@ -87,79 +86,6 @@ export function negotiateEncoding(header: string | undefined): Coding {
     return identityQ !== undefined && identityQ > bestQ ? 'identity' : best;
   }
   return 'identity';
-}
-
-// ---------------------------------------------------------------------------
-// /etag: one JSON document with a strong validator and a Last-Modified in the past.
-
-export const ETAG_UPDATED_AT = Date.UTC(2024, 0, 1);
-
-/** The body of /etag: `value` and `updated_at` change only in the mutating chaos mode. */
-export function etagDocument(value: string, updatedAtMs: number): Buffer {
-  return jsonBody({ endpoint: '/etag', value, updated_at: new Date(updatedAtMs).toISOString() });
-}
-
-/** The canonical document: the control twin's body and the chaos host's fixed-mode body. */
-export const ETAG_BODY: Buffer = etagDocument(seededBytes('etag:canonical', 8).toString('hex'), ETAG_UPDATED_AT);
-/** Opaque part of the canonical ETag (no quotes): a digest of the canonical document. */
-export const ETAG_OPAQUE: string = createHash('sha256').update(ETAG_BODY).digest('hex').slice(0, 16);
-export const ETAG_STRONG = `"${ETAG_OPAQUE}"`;
-export const ETAG_LAST_MODIFIED: string = new Date(ETAG_UPDATED_AT).toUTCString();
-
-/**
- * Entity tags of an If-None-Match value; `*` alone gives ['*']. Undefined when
- * the value does not parse (the field is then ignored). Tags keep their `W/`.
- */
-export function parseEntityTags(value: string): string[] | undefined {
-  const trimmed = value.trim();
-  if (trimmed === '*') return ['*'];
-  const tags: string[] = [];
-  // etagc allows commas, so the list is scanned tag by tag, never split on ','.
-  const re = /\s*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*(,|$)/y;
-  let index = 0;
-  while (index < trimmed.length) {
-    re.lastIndex = index;
-    const m = re.exec(trimmed);
-    if (!m) {
-      // Empty list elements (", ,") are allowed by the #rule.
-      const empty = /\s*,/y;
-      empty.lastIndex = index;
-      if (empty.exec(trimmed)) {
-        index = empty.lastIndex;
-        continue;
-      }
-      return undefined;
-    }
-    tags.push(`${m[1] ?? ''}"${m[2] ?? ''}"`);
-    index = re.lastIndex;
-    if (m[3] === '') break;
-  }
-  return tags.length > 0 ? tags : undefined;
-}
-
-const DAY = '(Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
-const MONTH = '(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
-const TIME = '\\d{2}:\\d{2}:\\d{2}';
-const IMF_FIXDATE = new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`);
-const RFC850_DATE = new RegExp(`^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`);
-const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} \\d{4}$`);
-
-/**
- * An HTTP-date (RFC 9110 §5.6.7: IMF-fixdate and the two obsolete forms) in
- * epoch ms; undefined for anything else, which the caller then ignores.
- */
-export function parseHttpDate(value: string): number | undefined {
-  const text = value.trim();
-  let ms = Number.NaN;
-  if (IMF_FIXDATE.test(text) || RFC850_DATE.test(text)) ms = Date.parse(text);
-  else if (ASCTIME_DATE.test(text)) ms = Date.parse(`${text} GMT`); // asctime is UTC without saying so
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
-/** Weak comparison (RFC 9110 §8.8.3.2), as If-None-Match uses: W/ is ignored on both sides. */
-export function weakMatch(tags: readonly string[], etag: string): boolean {
-  const opaque = etag.replace(/^W\//, '');
-  return tags.some((tag) => tag === '*' || tag.replace(/^W\//, '') === opaque);
 }
 
 // ---------------------------------------------------------------------------

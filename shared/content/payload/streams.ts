@@ -1,7 +1,7 @@
 // Twin content, payload family (streams and formats): /sse, /ndjson, /xml and
 // /charset. Each chaos mode is the twin's document with one defect, so the
 // lie is the only difference; the bytes are built once at start-up.
-import { int, oneOf } from '../primitives/params.js';
+import { int, oneOf } from '../../primitives/params.js';
 
 // --- /sse: text/event-stream (WHATWG HTML §9.2) ------------------------------
 

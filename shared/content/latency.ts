@@ -1,12 +1,12 @@
-// Twin content, latency and payload families: /slow, /drip, /stall, /truncate,
-// /partial-stream, /bytes, /slow-headers, /jitter (their chaos endpoints and
-// control twins).
+// Twin content, latency family: /slow, /stall, /drip, /slow-headers, /jitter
+// (their chaos endpoints and control twins).
 // Bodies a chaos endpoint and its control twin share, so the twin serves the
 // same resource and only the lie differs.
 import type { HeaderList } from '../primitives/headers.js';
 import { jsonBody } from '../primitives/json.js';
 import { int, oneOf, str } from '../primitives/params.js';
-import { rngFromSeed, seededBytes, type Rng } from '../primitives/seed.js';
+import { rngFromSeed, type Rng } from '../primitives/seed.js';
+import { digitPattern } from './payload/index.js';
 
 export const SLOW_MAX_MS = 15_000;
 
@@ -14,43 +14,11 @@ export function slowBody(delayedMs: number): { endpoint: '/slow'; delayed_ms: nu
   return { endpoint: '/slow', delayed_ms: delayedMs, max_ms: SLOW_MAX_MS };
 }
 
-const PATTERN = '0123456789';
-/** The /truncate pattern for the largest `at` (1,000,000) and its promise (2×), built once. */
-const PATTERN_BUFFER = Buffer.from(PATTERN.repeat(200_000), 'latin1');
-
-/** `n` bytes of the repeating ASCII pattern 0123456789 (n ≤ 2,000,000). */
-export function digitPattern(n: number): Buffer {
-  if (n > PATTERN_BUFFER.length) throw new RangeError(`digitPattern(${n}) exceeds ${PATTERN_BUFFER.length}`);
-  return PATTERN_BUFFER.subarray(0, n);
-}
-
 /** /drip bodies are asterisks, as in httpbin's /drip. */
 const DRIP_BUFFER = Buffer.alloc(100_000, '*');
 export function dripBody(n: number): Buffer {
   return DRIP_BUFFER.subarray(0, n);
 }
-
-/**
- * The JSON document /partial-stream cuts: an object whose opening part (before
- * the closing `]}`) is at least `bytes` long, so its first `bytes` bytes are
- * never a complete JSON text. The control twin serves it whole.
- */
-export function partialStreamDocument(bytes: number): Buffer {
-  let text = '{"endpoint":"/partial-stream","note":"the chaos host cuts this document short","items":[';
-  for (let i = 0; text.length < bytes; i++) {
-    const id = String(i).padStart(5, '0');
-    text += `${i === 0 ? '' : ','}{"id":${i},"name":"item-${id}","value":${(i * 37) % 1000}}`;
-  }
-  return Buffer.from(`${text}]}`, 'latin1');
-}
-
-/** Precomputed for the largest fragment; any shorter prefix is a prefix of it. */
-const PARTIAL_MAX = partialStreamDocument(16_384);
-export function partialStreamFragment(bytes: number): Buffer {
-  return PARTIAL_MAX.subarray(0, bytes);
-}
-
-const BYTES_MAX_N = 4096;
 
 // Parameter tables a chaos endpoint and its twin share, so switching host
 // never changes what a URL means (the twin ignores what it does not need).
@@ -92,33 +60,6 @@ export function fitDrip(
   const maxChunks = Math.floor(maxMs / interval) + 1;
   if (Math.ceil(bytes / chunk) <= maxChunks) return undefined;
   return { chunk: Math.ceil(bytes / maxChunks) };
-}
-
-export const TRUNCATE_PARAMS = { at: int({ min: 1, max: 1_000_000, default: 512, description: 'bytes actually sent' }) };
-export const PARTIAL_STREAM_PARAMS = {
-  bytes: int({ min: 1, max: 16_384, default: 128, description: 'bytes of the JSON fragment the chaos host sends before closing' }),
-};
-export const BYTES_N = int({ min: 1, max: BYTES_MAX_N, default: 256, description: 'bytes in the actual body' });
-export const BYTES_SEED = str({ maxLength: 256, default: '42', description: 'same seed, same bytes' });
-
-/** Seeds whose longest stream is kept (about 1 MiB): most callers reuse a few seeds. */
-const CACHED_SEEDS = 256;
-const seededStreams = new Map<string, Buffer>();
-
-/**
- * seededBytes(seed, n) for /bytes on both hosts. A seed's output at any length
- * is a prefix of its longest one, so a recent seed costs a slice instead of a
- * SHA-256 and n/4 generator draws. The bytes are shared: never write to them
- * (copy first, as /bytes?mode=wrong-content-type does).
- */
-export function bytesForSeed(seed: string, n: number): Buffer {
-  let stream = seededStreams.get(seed);
-  if (stream === undefined) {
-    if (seededStreams.size >= CACHED_SEEDS) seededStreams.clear();
-    stream = seededBytes(seed, BYTES_MAX_N);
-    seededStreams.set(seed, stream);
-  }
-  return stream.subarray(0, n);
 }
 
 // ---- /slow-headers --------------------------------------------------------

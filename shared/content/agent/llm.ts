@@ -2,9 +2,9 @@
 // /llm/v1/chat/completions. Request validation, the deterministic echo both
 // hosts answer with, its chunks and usage, and the OpenAI error shape: the
 // chaos endpoint starts from the same objects and changes only its mode's lie.
-import { jsonBody } from '../primitives/json.js';
-import { oneOf } from '../primitives/params.js';
-import { seededBytes } from '../primitives/seed.js';
+import { jsonBody } from '../../primitives/json.js';
+import { oneOf } from '../../primitives/params.js';
+import { seededBytes } from '../../primitives/seed.js';
 
 export const LLM_PATH = '/llm/v1/chat/completions';
 

@@ -2,9 +2,9 @@
 // /problem-details on both hosts. The control twin conforms (CloudEvents 1.0,
 // JSON:API 1.1, RFC 9457); each chaos mode breaks one requirement of the same
 // document. Everything is built once at module load.
-import type { HeaderList } from '../primitives/headers.js';
-import { jsonBody } from '../primitives/json.js';
-import { bool, oneOf } from '../primitives/params.js';
+import type { HeaderList } from '../../primitives/headers.js';
+import { jsonBody } from '../../primitives/json.js';
+import { bool, oneOf } from '../../primitives/params.js';
 
 /** A complete answer both hosts render: status, Content-Type, lines beyond the common head, body. */
 export interface StandardAnswer {
