@@ -156,7 +156,10 @@ export async function sharedCases(t: Test, belongs: (c: Case) => boolean): Promi
   const { port: chaosPort } = await startChaos(t);
   const { port: controlPort } = await startHttp(t, 'control');
   const base = testConfig().urls.base;
-  for (const c of CASES.filter(belongs)) {
+  // A filter that matches nothing would pass while testing nothing.
+  const cases = CASES.filter(belongs);
+  t.ok(cases.length > 0, `${cases.length} shared cases belong here`);
+  for (const c of cases) {
     const method = c.method ?? 'GET';
     const body = ['POST', 'PUT', 'PATCH'].includes(method) ? 'a=1' : '';
     const chaos = await call(chaosPort, c.chaos, method, body);
