@@ -2,7 +2,7 @@
 // fault names and terms the registry is built on (FAULT_TERMS in
 // shared/content/fault-injection/mix.ts). `node dist/scripts/mix-faults-table.js
 // --write` (part of `make readme`) rewrites the block between the markers;
-// tests/integration/mix-faults.test.ts fails when it is out of date.
+// tests/integration/fault-injection/mix.test.ts fails when it is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
