@@ -5,14 +5,15 @@
 // /huge-header and /cookies (issue 12): the exact bytes of every mode and the
 // 400s, the twins read by node:http, which refuses what is not well-formed.
 // /etag: byte for byte beside its control twin and its conditional requests.
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { counterpartUrl } from '../../shared/catalog/catalog.js';
 import { CACHE_CONTROL, CACHE_MODES, CONTENT_TYPE_MODES, type ContentTypeMode } from '../../shared/content/headers.js';
 import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
 import { controlEndpoints } from '../../services/control/endpoints/index.js';
 import { assertParamError, call, contradicts, curl, curlHeads, labelFormat, parses, sharedCases, sniff } from '../helpers/format-cases.js';
 import { nodeGet, type NodeAnswer } from '../helpers/node-get.js';
-import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
+import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
+import { exchange, expect400, expectChaosLines, realFailure, withoutDate, type Exchange } from '../helpers/replies.js';
 import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
 
 t.test('GET /wrong-content-type: each label lies about the body, or is missing', async (t) => {
@@ -171,20 +172,6 @@ t.test('curl sees the headline lies: content type, cache, header flood', async (
 
 // ---------------------------------------------------------------- /duplicate-headers, /huge-header, /cookies
 
-const withoutDate = (text: string): string => text.replace(/(\r?\n)Date: [^\r\n]*/, '$1Date: <date>');
-const chaosLines = (data: Buffer): string[] =>
-  parseHead(data).headerLines.filter(([n]) => /^x-chaos-/i.test(n)).map(([n]) => n);
-
-/** Asks for each target and expects a 400 parameter error without any X-Chaos-* line. */
-async function expect400(t: Test, port: number, targets: readonly string[]): Promise<void> {
-  for (const target of targets) {
-    const r = await rawExchange(port, get(target), { until: completeByLength });
-    const head = parseHead(r.data);
-    t.equal(head.status, 400, `${target.slice(0, 60)}: 400`);
-    t.same(chaosLines(r.data), [], `${target.slice(0, 60)}: a real error, no X-Chaos-*`);
-    t.equal((JSON.parse(head.rest.toString()) as { error: string }).error, 'invalid_parameter');
-  }
-}
 
 // ---- /duplicate-headers ---------------------------------------------------
 
@@ -333,42 +320,8 @@ t.test('control /cookies: one well-formed cookie whatever the mode, read by node
 const chaos = (await startChaos(t)).port;
 const control = (await startHttp(t, 'control')).port;
 
-interface Exchange {
-  readonly res: ParsedResponse;
-  readonly body: Buffer;
-}
-
-/** One request on a fresh connection; the body is exactly Content-Length bytes, and nothing may follow. */
-async function exchange(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Exchange> {
-  const headOnly = method === 'HEAD';
-  const result = await rawExchange(port, get(path, headers, method), {
-    until: headOnly ? (data) => data.includes('\r\n\r\n') : completeByLength,
-    timeoutMs: 3000,
-  });
-  const res = parseHead(result.data);
-  const length = Number(res.header('content-length') ?? 0);
-  if (!headOnly && res.rest.length !== length) throw new Error(`${path}: ${res.rest.length} body bytes for Content-Length ${length}`);
-  return { res, body: res.rest };
-}
 
 
-/** The assertions the helpers below use, on the root test or any subtest. */
-type Assert = Pick<typeof t, 'same' | 'equal' | 'ok' | 'notOk' | 'type'>;
-
-function expectChaosLines(t: Assert, res: ParsedResponse, category: string, endpoint: string, modeHeader: string, mode: string): void {
-  t.same(res.headers('X-Chaos-Category'), [category], 'X-Chaos-Category');
-  t.same(res.headers('X-Chaos-Endpoint'), [endpoint], 'X-Chaos-Endpoint');
-  t.same(res.headers(modeHeader), [mode], modeHeader);
-}
-
-function realFailure(t: Assert, ex: Exchange, param: string): void {
-  t.equal(ex.res.status, 400);
-  t.notOk(ex.res.headerLines.some(([name]) => name.toLowerCase().startsWith('x-chaos-')), 'a real failure carries no X-Chaos-*');
-  const body = JSON.parse(ex.body.toString()) as { error: string; param: string; endpoint: string; reason: string };
-  t.equal(body.error, 'invalid_parameter');
-  t.equal(body.param, param);
-  t.type(body.reason, 'string');
-}
 
 // ---------------------------------------------------------------------------
 // /etag

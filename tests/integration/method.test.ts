@@ -2,69 +2,13 @@
 // (OPTIONS included, pipelined six at a time), /head-lies, and their twins,
 // which tell the truth: raw bytes on both hosts, the shared case list, and
 // curl as a user sees the lies.
-import { execFile } from 'node:child_process';
 import t from 'tap';
 import { ALLOW_CONTROL, ALLOW_SIX, HEAD_LIES_MODES, METHOD_MODES } from '../../shared/content/method.js';
-import { completeByLength, get, parseHead, rawExchange, splitResponses, type ParsedResponse } from '../helpers/raw.js';
+import { get, parseHead, rawExchange, splitResponses, type ParsedResponse } from '../helpers/raw.js';
+import { assertParamError, call, curl, json } from '../helpers/replies.js';
 import { assertParamError as assertPlainParamError, curlHeads, request, sharedCases, SIX } from '../helpers/format-cases.js';
 import { methodExpectation } from '../helpers/method-table.js';
 import { startChaos, startHttp } from '../helpers/servers.js';
-
-interface Reply {
-  readonly res: ParsedResponse;
-  readonly body: Buffer;
-  /** The head exactly as received, CRLFCRLF included. */
-  readonly headText: string;
-}
-
-/** One request on a fresh connection; the reply is cut at its Content-Length (0 when absent). */
-async function call(port: number, path: string, method = 'GET', requestBody = '', extra: Readonly<Record<string, string>> = {}): Promise<Reply> {
-  const headers: Record<string, string> = { ...extra };
-  if (requestBody !== '') headers['Content-Length'] = String(Buffer.byteLength(requestBody));
-  const until = method === 'HEAD' ? (d: Buffer) => d.includes('\r\n\r\n') : completeByLength;
-  const result = await rawExchange(port, get(path, headers, method) + requestBody, { until });
-  if (result.end !== 'stopped') throw new Error(`${method} ${path}: no complete response (${result.end})`);
-  const res = parseHead(result.data);
-  const length = method === 'HEAD' ? 0 : Number(res.header('content-length') ?? 0);
-  return { res, body: res.rest.subarray(0, length), headText: result.data.toString('latin1', 0, res.headLength) };
-}
-
-function json(reply: Reply): Record<string, unknown> {
-  return JSON.parse(reply.body.toString('utf8')) as Record<string, unknown>;
-}
-
-function chaosLines(res: ParsedResponse): string[] {
-  return res.headerLines.filter(([name]) => name.toLowerCase().startsWith('x-chaos-')).map(([name]) => name);
-}
-
-/** The assertions a subtest lends a helper. */
-type Tap = Pick<typeof t, 'equal' | 'same' | 'match'>;
-
-function assertParamError(tt: Tap, reply: Reply, endpoint: string, param: string, requested: string, error = 'invalid_parameter'): void {
-  tt.equal(reply.res.status, 400, `${endpoint} ${param}=${requested}: 400`);
-  tt.same(chaosLines(reply.res).filter((n) => n.toLowerCase() !== 'x-chaos-origin' && n.toLowerCase() !== 'x-chaos-counterpart'), [], 'no X-Chaos-* lie on a real failure');
-  tt.match(json(reply), { endpoint, error, param, reason: String });
-}
-
-interface CurlResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function curl(args: readonly string[]): Promise<CurlResult> {
-  return new Promise((resolve, reject) => {
-    execFile('curl', ['-sS', '--max-time', '10', ...args], { encoding: 'latin1', timeout: 15_000 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') {
-        reject(error);
-        return;
-      }
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
-  });
-}
-
-// ---------------------------------------------------------------- /redirect-loop
 
 // ---------------------------------------------------------------- /method
 

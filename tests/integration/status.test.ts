@@ -5,32 +5,19 @@
 // sockets for interim heads and bodiless codes. /flaky: fault-injection/.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { REASONS } from '../../shared/primitives/headers.js';
 import { chaosHeaderNames, exchange, json, pipelined } from '../helpers/final-response.js';
 import { fetchJson } from '../helpers/fetch-json.js';
 import { nodeGet } from '../helpers/node-get.js';
 import { completeByLength, get, parseHead, rawExchange, splitResponses } from '../helpers/raw.js';
+import { expect400, withoutDate } from '../helpers/replies.js';
 import { startChaos, startHttp } from '../helpers/servers.js';
 
 const reason = (code: number): string => REASONS[code] ?? 'Unknown';
 const run = promisify(execFile);
 const REALM = 'hub.test';
 
-const withoutDate = (text: string): string => text.replace(/(\r?\n)Date: [^\r\n]*/, '$1Date: <date>');
-const chaosLines = (data: Buffer): string[] =>
-  parseHead(data).headerLines.filter(([n]) => /^x-chaos-/i.test(n)).map(([n]) => n);
-
-/** Asks for each target and expects a 400 parameter error without any X-Chaos-* line. */
-async function expect400(t: Test, port: number, targets: readonly string[]): Promise<void> {
-  for (const target of targets) {
-    const r = await rawExchange(port, get(target), { until: completeByLength });
-    const head = parseHead(r.data);
-    t.equal(head.status, 400, `${target.slice(0, 60)}: 400`);
-    t.same(chaosLines(r.data), [], `${target.slice(0, 60)}: a real error, no X-Chaos-*`);
-    t.equal((JSON.parse(head.rest.toString()) as { error: string }).error, 'invalid_parameter');
-  }
-}
 
 t.test('/status/{code}: the requested status, JSON naming it, X-Chaos-Status', async (t) => {
   const { port } = await startChaos(t);

@@ -6,29 +6,12 @@
 import { execFile } from 'node:child_process';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import t from 'tap';
-import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../../helpers/raw.js';
+import { exchange, expectChaosLines, realFailure, type Assert, type Exchange } from '../../helpers/replies.js';
 import { startChaos, startHttp } from '../../helpers/servers.js';
 
 const chaos = (await startChaos(t)).port;
 const control = (await startHttp(t, 'control')).port;
 
-interface Exchange {
-  readonly res: ParsedResponse;
-  readonly body: Buffer;
-}
-
-/** One request on a fresh connection; the body is exactly Content-Length bytes, and nothing may follow. */
-async function exchange(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Exchange> {
-  const headOnly = method === 'HEAD';
-  const result = await rawExchange(port, get(path, headers, method), {
-    until: headOnly ? (data) => data.includes('\r\n\r\n') : completeByLength,
-    timeoutMs: 3000,
-  });
-  const res = parseHead(result.data);
-  const length = Number(res.header('content-length') ?? 0);
-  if (!headOnly && res.rest.length !== length) throw new Error(`${path}: ${res.rest.length} body bytes for Content-Length ${length}`);
-  return { res, body: res.rest };
-}
 
 function curl(args: readonly string[]): Promise<{ code: number; stdout: Buffer; stderr: string }> {
   return new Promise((resolve) => {
@@ -39,25 +22,9 @@ function curl(args: readonly string[]): Promise<{ code: number; stdout: Buffer; 
   });
 }
 
-/** The assertions the helpers below use, on the root test or any subtest. */
-type Assert = Pick<typeof t, 'same' | 'equal' | 'ok' | 'notOk' | 'type'>;
 
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
 
-function chaosLines(t: Assert, res: ParsedResponse, category: string, endpoint: string, modeHeader: string, mode: string): void {
-  t.same(res.headers('X-Chaos-Category'), [category], 'X-Chaos-Category');
-  t.same(res.headers('X-Chaos-Endpoint'), [endpoint], 'X-Chaos-Endpoint');
-  t.same(res.headers(modeHeader), [mode], modeHeader);
-}
-
-function realFailure(t: Assert, ex: Exchange, param: string): void {
-  t.equal(ex.res.status, 400);
-  t.notOk(ex.res.headerLines.some(([name]) => name.toLowerCase().startsWith('x-chaos-')), 'a real failure carries no X-Chaos-*');
-  const body = JSON.parse(ex.body.toString()) as { error: string; param: string; endpoint: string; reason: string };
-  t.equal(body.error, 'invalid_parameter');
-  t.equal(body.param, param);
-  t.type(body.reason, 'string');
-}
 
 // ---------------------------------------------------------------------------
 // /compression
@@ -93,7 +60,7 @@ t.test('chaos /compression: each mode is exactly its lie', async (t) => {
       for (const ae of [undefined, 'identity', 'gzip, br']) {
         const { res, body } = await exchange(chaos, `/compression${c.query}`, ae === undefined ? {} : { 'Accept-Encoding': ae });
         t.equal(res.status, 200);
-        chaosLines(t, res, 'payload', '/compression', 'X-Chaos-Compression-Mode', c.mode);
+        expectChaosLines(t, res, 'payload', '/compression', 'X-Chaos-Compression-Mode', c.mode);
         t.same(res.headers('Content-Encoding'), c.encoding, `Content-Encoding lines (Accept-Encoding ${ae ?? 'absent'})`);
         t.same(res.headers('X-Chaos-Body-Encoding'), [c.gzipped ? 'gzip' : 'identity']);
         t.same(res.headers('Vary'), [], 'no negotiation, no Vary');
@@ -331,7 +298,7 @@ for (const target of TARGETS) {
     for (const c of RANGE_CASES) {
       const ex = await exchange(target.port, `/range${target.query}`, rangeHeaders(c));
       assertOutcome(t, c.name, ex, target.expect(c), target.offset);
-      if (target.port === chaos) chaosLines(t, ex.res, 'payload', '/range', 'X-Chaos-Range-Mode', mode);
+      if (target.port === chaos) expectChaosLines(t, ex.res, 'payload', '/range', 'X-Chaos-Range-Mode', mode);
       else t.equal(ex.res.header('X-Chaos-Origin'), 'control');
     }
   });
@@ -350,7 +317,7 @@ t.test('chaos /range bad-multipart: real multipart/byteranges, parts running bac
   ];
   for (const [label, headers, parts] of cases) {
     const ex = await exchange(chaos, '/range?mode=bad-multipart', headers);
-    chaosLines(t, ex.res, 'payload', '/range', 'X-Chaos-Range-Mode', 'bad-multipart');
+    expectChaosLines(t, ex.res, 'payload', '/range', 'X-Chaos-Range-Mode', 'bad-multipart');
     assertOutcome(t, label, ex, partial(...parts));
     const starts = multipartParts(ex.body).map((p) => Number(/bytes (\d+)-/.exec(p.range)?.[1]));
     t.ok(starts.some((s, i) => i > 0 && s < (starts[i - 1] as number)), `${label}: non-monotonic (${starts.join(' before ')})`);
