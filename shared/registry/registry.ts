@@ -13,6 +13,7 @@ export const CATEGORIES = {
   chaos: [
     'latency', 'status', 'payload', 'redirects', 'headers', 'rate-limiting', 'fault-injection',
     'inspection', 'auth', 'cors', 'agent', 'discovery', 'pagination', 'method',
+    'websocket',
   ],
   // Ten, as the spec's banner reports: redirects are counted under status, and
   // the agent twins (drift, agent card, skills, MCP) have their own.
