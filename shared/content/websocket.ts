@@ -58,3 +58,17 @@ export function closeCodeFor(mode: CloseMode, code: number): number {
 export function chaosReason(mode: string, text = ''): string {
   return text === '' ? `chaos:${mode}` : `chaos:${mode} ${text}`;
 }
+
+/** The bounds of every WebSocket, chaos or twin (docs/websocket.md, "Bounds"). */
+export const WS_BOUNDS = {
+  /** No frame from the client for this long: close 1001 (the chaos host uses its connections' idle time, 30 s by default). */
+  idleMs: 30_000,
+  /** What an echo sends back per second, on average, past a burst of one whole message. */
+  echoBytesPerSecond: 256 * 1024,
+  /** A client frame's payload, and a client message. */
+  maxFrameBytes: 64 * 1024,
+  maxMessageBytes: 1024 * 1024,
+} as const;
+
+/** The close reason when MAX_RESPONSE_MS ends a WebSocket (code 1001). */
+export const LIFETIME_REASON = 'the connection reached its time limit (MAX_RESPONSE_MS)';

@@ -6,10 +6,11 @@
 // broken rule ends the reading with the close code it calls for; after that
 // every byte is dropped.
 import { isUtf8 } from 'node:buffer';
+import { WS_BOUNDS } from '../../../shared/content/websocket.js';
 import { OPCODES, isValidCloseCode } from './frame.js';
 
-export const MAX_FRAME_BYTES = 64 * 1024;
-export const MAX_MESSAGE_BYTES = 1024 * 1024;
+export const MAX_FRAME_BYTES = WS_BOUNDS.maxFrameBytes;
+export const MAX_MESSAGE_BYTES = WS_BOUNDS.maxMessageBytes;
 
 /** What the reader hands on, in the order the frames came. */
 export type ClientEvent =

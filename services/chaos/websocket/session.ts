@@ -6,14 +6,15 @@
 // MAX_RESPONSE_MS, idles at most 30 s, and the echo is rate-limited in bytes
 // per second, so the host is no free reflector.
 import type { Socket } from 'node:net';
+import { LIFETIME_REASON, WS_BOUNDS } from '../../../shared/content/websocket.js';
 import { closeFrame, closePayload, encodeFrame, OPCODES, type FrameSpec } from './frame.js';
 import { FrameReader, MAX_MESSAGE_BYTES, type ClientEvent } from './reader.js';
 import { flushTurn, resetSocket } from '../turn-writes.js';
 
 /** A connection with no frame from the client for this long is closed (1001). */
-export const IDLE_MS = 30_000;
+export const IDLE_MS = WS_BOUNDS.idleMs;
 /** What the echo sends back per second, on average; a burst of one whole message goes at once. */
-export const ECHO_BYTES_PER_SECOND = 256 * 1024;
+export const ECHO_BYTES_PER_SECOND = WS_BOUNDS.echoBytesPerSecond;
 /** After our close frame (or FIN), the client gets this long to close its side before the socket is destroyed. */
 const LINGER_MS = 5_000;
 
@@ -65,7 +66,7 @@ export class WsSession {
     // The cap is the end of the connection whatever the script does: a close frame, then the socket goes.
     this.setTimer(options.lifeMs, () => {
       if (this.#closeSent || this.#script.clientClose !== undefined) this.finish();
-      else this.close(1001, 'the connection reached its time limit (MAX_RESPONSE_MS)');
+      else this.close(1001, LIFETIME_REASON);
     });
     this.#armIdle(this.#idleMs);
     script.opened?.(this);

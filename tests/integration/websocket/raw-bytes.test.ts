@@ -174,6 +174,20 @@ t.test('/ws/ping-flood: `count` pings of `size` bytes, then a message, once', as
   t.match(headerOf(clamped.head, 'X-Chaos-Clamped') ?? '', /count=10000.*size=125|size=125.*count=10000/, 'bounds clamp and say so');
 });
 
+t.test('every numeric parameter below its range is clamped, and the 101 says so', async (t) => {
+  const cases: [string, string[]][] = [
+    ['/ws/frames?after=-1&at=-1', ['after=0', 'at=0']],
+    ['/ws/close?code=-1', ['code=0']],
+    ['/ws/ping-flood?count=0&size=-1', ['count=1', 'size=0']],
+  ];
+  for (const [path, reported] of cases) {
+    const { ws, head } = await open(path);
+    t.match(head, /^HTTP\/1\.1 101 /, `${path}: 101`);
+    t.same((headerOf(head, 'X-Chaos-Clamped') ?? '').split(', ').sort(), reported, `${path}: ${reported.join(', ')}`);
+    ws.destroy();
+  }
+});
+
 t.test('/ws/pong-lie: unsolicited pongs, and a pong with the wrong payload', async (t) => {
   const { ws } = await open('/ws/pong-lie');
   const unasked = await ws.waitFrames(3);

@@ -44,7 +44,6 @@ export default defineChaosEndpoint({
   headers: ['X-Chaos-Mode', 'X-Chaos-Close-Code'],
   transports: WEBSOCKET_TRANSPORTS,
   holding: WEBSOCKET_HOLDING,
-  counterpart: null,
   handle(ctx, { mode, code, reason }) {
     const handshake = readHandshake(ctx);
     if (handshake === undefined) return;

@@ -54,7 +54,6 @@ export default defineChaosEndpoint({
   headers: ['X-Chaos-Mode', 'X-Chaos-After'],
   transports: WEBSOCKET_TRANSPORTS,
   holding: WEBSOCKET_HOLDING,
-  counterpart: null,
   handle(ctx, { mode, after, at }) {
     const handshake = readHandshake(ctx);
     if (handshake === undefined) return;

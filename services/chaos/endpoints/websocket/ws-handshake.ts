@@ -37,7 +37,6 @@ export default defineChaosEndpoint({
   headers: ['X-Chaos-Mode'],
   transports: WEBSOCKET_TRANSPORTS,
   holding: WEBSOCKET_HOLDING,
-  counterpart: null,
   handle(ctx, { mode }) {
     const handshake = readHandshake(ctx);
     if (handshake === undefined) return;

@@ -21,7 +21,6 @@ export default defineChaosEndpoint({
   headers: ['X-Chaos-Pings', 'X-Chaos-Ping-Bytes'],
   transports: WEBSOCKET_TRANSPORTS,
   holding: WEBSOCKET_HOLDING,
-  counterpart: null,
   handle(ctx, { count, size }) {
     const handshake = readHandshake(ctx);
     if (handshake === undefined) return;
