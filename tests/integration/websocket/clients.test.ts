@@ -86,7 +86,7 @@ interface PyReport {
   readonly sent: number | null;
 }
 
-const PY_CLIENT = fileURLToPath(new URL('../../../../tests/integration/websocket/py-client.py', import.meta.url));
+const PY_CLIENT = fileURLToPath(new URL('../../../../tests/helpers/ws-py-client.py', import.meta.url));
 
 function pyClient(port: number, path: string, protocol?: string): Promise<PyReport> {
   return new Promise((resolve, reject) => {

@@ -1,4 +1,4 @@
-# One python3-websockets (Debian python3-websockets, 10.x) client run for the
+# tests/integration/websocket/clients.test.ts: one python3-websockets (Debian python3-websockets, 10.x) client run for the
 # client cells: connects to argv[1] (offering the subprotocol argv[2] when
 # given), reads messages until 2 s pass without one, then closes; prints one
 # JSON line: how far it got, what it raised, the close codes sent and received.
