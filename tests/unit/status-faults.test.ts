@@ -76,7 +76,10 @@ t.test('/random pool: built from `random`, never with /slow, /drip, /stall, /slo
   t.equal(randomPool(registry), pool, 'built once per registry');
 
   const forbidden = chaosEndpoints.filter((e) => neverRandom(e));
-  t.same(forbidden.map((e) => e.path).sort(), ['/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall'], 'held endpoints and /random itself');
+  t.same(forbidden.map((e) => e.path).sort(), [
+    '/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall',
+    '/ws/close', '/ws/deflate', '/ws/frames', '/ws/handshake', '/ws/ping-flood', '/ws/pong-lie',
+  ], 'held endpoints and /random itself');
   for (const endpoint of forbidden) {
     // The same definition, marked for /random by mistake.
     const rogue = { ...endpoint, random: 'seeded' as const };
