@@ -1,7 +1,7 @@
 // Memory of the in-memory store at its cap: 200,000 /retry-mismatch records
 // whose ids are 128 characters long (the longest allowed). Keys are digests,
 // so the figure does not grow with the ids. Run: node --expose-gc dist/bench/store-memory.js
-import { retryStoreKey } from '../shared/content/status.js';
+import { retryStoreKey } from '../shared/content/fault-injection/index.js';
 import { MemoryStore } from '../shared/store/memory.js';
 
 const KEYS = 200_000;

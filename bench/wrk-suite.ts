@@ -289,11 +289,12 @@ async function main(): Promise<void> {
       log(`warming up ${t.label} ${t.path}`);
       wrk({ url: `http://127.0.0.1:${t.port}${t.path}`, connections: CONNECTIONS, seconds: WARM_SECONDS, core: CLIENT_CORE });
     }
-    // Round-robin (A B C …, A B C …): a neighbour's burst lands on every target alike.
+    // Round-robin, the order reversed every other round (A B C, C B A, …): a neighbour's burst lands on
+    // every target alike, and a slow drift of the host favours no target of a pair.
     const runs = new Map<string, Run[]>(targets.map((t) => [t.id, []]));
     const loads: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const t of targets) {
+      for (const t of round % 2 === 1 ? targets : [...targets].reverse()) {
         const run = measure(t);
         runs.get(t.id)?.push(run);
         log(
@@ -388,6 +389,25 @@ function report(targets: readonly Target[], runs: Map<string, Run[]>, loads: rea
   if (BEFORE_DIST) {
     out.push('', `Before and after (BENCH_BEFORE_DIST=${BEFORE_DIST}; median ÷ median, CPU per request before ÷ after in brackets):`);
     ratios(BEFORE_COMPARISONS);
+    out.push(
+      '',
+      'Before and after, paired round by round (the median of each round\'s ratio; "CPU/probe" divides each run\'s CPU per request ' +
+        'by its probe, so a core that slowed between the two runs of a round does not count as the server\'s cost):',
+    );
+    for (const c of BEFORE_COMPARISONS) {
+      const of = runs.get(c.of) ?? [];
+      const over = runs.get(c.over) ?? [];
+      const rounds = Math.min(of.length, over.length);
+      if (rounds === 0) continue;
+      const pairs = Array.from({ length: rounds }, (_, i) => [of[i] as Run, over[i] as Run] as const);
+      const rps = pairs.map(([a, b]) => a.requestsPerSecond / b.requestsPerSecond);
+      const cpu = pairs.map(([a, b]) => b.cpuMicrosPerRequest / b.probeMs / (a.cpuMicrosPerRequest / a.probeMs));
+      const spread = (list: readonly number[]): string => `${Math.min(...list).toFixed(2)}–${Math.max(...list).toFixed(2)}`;
+      out.push(
+        `- ${c.label}: req/s ${median(rps).toFixed(2)}× (rounds ${spread(rps)}), CPU/probe before ÷ after ${median(cpu).toFixed(2)}× ` +
+          `(rounds ${spread(cpu)}), ${rounds} rounds`,
+      );
+    }
   }
   const errors = all.reduce((n, r) => n + r.errors, 0);
   if (errors > 0) out.push(`warning: ${errors} socket errors or non-2xx responses in all (see the errors column)`);

@@ -255,6 +255,8 @@ export function renderHaproxyConfig(plan: EdgePlan): string {
     `  timeout server ${idle}`,
     '  timeout client-fin 5s',
     '  timeout server-fin 5s',
+    // A WebSocket through the http frontend (control's twins) becomes a tunnel after its 101; it lives at most MAX_RESPONSE_MS.
+    `  timeout tunnel ${idle}`,
     '  timeout queue 5s',
     // Slowloris at the HTTP hosts: a later request head must arrive whole within this.
     `  timeout http-request ${ms(Math.max(plan.firstRequestTimeoutMs, 1_000) * 2)}`,

@@ -10,7 +10,7 @@
 //                                                          prints the Markdown
 //
 // tests/unit/client-scorecard.test.ts checks that docs/clients.md is this
-// script's output for every lie it knows; tests/integration/client-scorecard.test.ts
+// script's output for every lie it knows; tests/integration/clients/client-scorecard.test.ts
 // runs one lie with curl.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

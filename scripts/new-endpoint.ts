@@ -85,8 +85,8 @@ export default defineControlEndpoint({
 function testFile({ slug }: ScaffoldRequest): string {
   return `// /${slug} and its control twin on real sockets (written by npm run new-endpoint).
 import t from 'tap';
-import { completeByLength, get, parseHead, rawExchange } from '../helpers/raw.js';
-import { startChaos, startHttp } from '../helpers/servers.js';
+import { completeByLength, get, parseHead, rawExchange } from '../../helpers/raw.js';
+import { startChaos, startHttp } from '../../helpers/servers.js';
 
 t.test('chaos /${slug} tells its documented lie, byte for byte; the twin does not', async (t) => {
   const chaos = await startChaos(t);
@@ -128,7 +128,9 @@ export function scaffold(root: string, request: ScaffoldRequest): ScaffoldResult
   const files: [string, string][] = [
     [`services/chaos/endpoints/${category}/${slug}.ts`, chaosFile(request)],
     [`services/control/endpoints/${category}/${slug}.ts`, controlFile(request)],
-    [`tests/integration/${slug}.test.ts`, testFile(request)],
+    // In the category's folder (tests/unit/test-layout.test.ts): a category kept in one file
+    // then has two places, which that test reports until the stub joins the file.
+    [`tests/integration/${category}/${slug}.test.ts`, testFile(request)],
   ];
   const indexes = [`services/chaos/endpoints/${category}/index.ts`, `services/control/endpoints/${category}/index.ts`];
   const taken = files.map(([path]) => path).filter((path) => existsSync(join(root, path)));

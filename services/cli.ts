@@ -9,7 +9,7 @@ import { startEmbedded, type RunningService } from './embed.js';
 
 const NAME = 'chaos-endpoint-service';
 
-// Every variable loadConfig reads is named here (tests/integration/embed.test.ts checks it).
+// Every variable loadConfig reads is named here (tests/integration/stack/embed.test.ts checks it).
 const HELP = `Usage: ${NAME} [--help]
 
 Runs the Chaos Endpoint Service's embedded default in one process: the chaos,

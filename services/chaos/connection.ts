@@ -366,14 +366,14 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
         this.#close();
         return;
       case 'hold':
-        // The response promised bytes that never come: answer nothing more,
-        // but keep reading so the client's own close is noticed.
+      case 'upgrade':
+        // No bytes to come (hold), or another protocol's (upgrade, its socket's until the cap): answer nothing more, but read so the client's close is noticed.
         this.#holding = true;
         this.#parser.stop();
         this.#queue.length = 0;
         this.#timers.clearRequest();
         this.socket.resume();
-        this.#timers.armHold(this.host.holdMs);
+        this.#timers.armHold(effective === 'hold' ? this.host.holdMs : this.host.config.maxResponseMs + LINGER_MS);
         if (this.#clientEnded) this.#close();
         return;
       case 'reset':

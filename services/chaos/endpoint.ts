@@ -167,8 +167,8 @@ export function sendComplete(
  * errors.ts framing with the endpoint's own JSON body, and no X-Chaos-* line,
  * since it is not chaos.
  */
-export function sendRealError(ctx: ChaosContext, status: ErrorStatus, body: object): void {
-  const response = errorResponse(status, body);
+export function sendRealError(ctx: ChaosContext, status: ErrorStatus, body: object, extra: HeaderList = []): void {
+  const response = errorResponse(status, body, extra);
   const headers: HeaderList = [...response.headers, ['Date', httpDate()]];
   const connection = connectionValue(ctx);
   if (connection) headers.push(['Connection', connection]);

@@ -14,9 +14,10 @@ import { corkForTurn, destroyFlushed, flushTurn, unbatched } from './turn-writes
  * - close: FIN after the bytes are flushed;
  * - hold: the framing lied about a body still to come: read nothing more, answer
  *   nothing more, keep the socket open until the client gives up (or the hold ends);
- * - reset: TCP RST, dropping anything unsent.
+ * - reset: TCP RST, dropping anything unsent;
+ * - upgrade: after a 101, another protocol owns the socket (Wire.upgrade).
  */
-export type EndAction = 'keep-alive' | 'close' | 'hold' | 'reset';
+export type EndAction = 'keep-alive' | 'close' | 'hold' | 'reset' | 'upgrade';
 
 /** What the connection does for a response once its handler ends it. */
 export interface WireOwner {
@@ -91,8 +92,8 @@ export class Wire implements ResponseSink {
     private readonly owner: WireOwner,
     /** HEAD: the head goes out, body writes are dropped. */
     readonly headOnly: boolean,
-    /** A client that reads nothing for this long while we wait to write is cut off (0: never). */
-    private readonly stallMs: number = 0,
+    /** A client that reads nothing for this long while we wait to write is cut off (0: never); the connection's idle time. */
+    readonly stallMs: number = 0,
   ) {}
 
   /** The client went away (or we closed); every write is now a no-op. */
@@ -245,6 +246,17 @@ export class Wire implements ResponseSink {
     if (this.#closed) return;
     corkForTurn(this.socket);
     this.socket.write(head, 'latin1');
+  }
+
+  /**
+   * After a 101 head: ends the response and hands the socket to the protocol
+   * that takes over (a WebSocket, services/chaos/websocket/). The connection
+   * reads no more HTTP and holds the socket until it closes (MAX_RESPONSE_MS
+   * at most), still counted as the held response it is.
+   */
+  upgrade(): Socket {
+    this.end('upgrade');
+    return this.socket;
   }
 
   /** Writes body bytes; returns false when the caller should wait for drain. */

@@ -146,7 +146,26 @@ function headerDescription(name: string): string {
     : 'Set by this endpoint (see its documentation).';
 }
 
-function responses(endpoint: Pick<AnyEndpoint<never>, 'summary' | 'headers' | 'params' | 'methods'>): Record<string, OpenApiResponse> {
+/** What a WebSocket endpoint answers besides its own: the upgrade, and the real 426 to a plain request (docs/websocket.md). */
+function upgradeResponses(): Record<string, OpenApiResponse> {
+  const text = { type: 'string' as const };
+  return {
+    '101': {
+      description: 'Switching Protocols: the request was a WebSocket opening handshake (Upgrade: websocket, Connection: Upgrade, Sec-WebSocket-Key, Sec-WebSocket-Version: 13); a WebSocket follows (RFC 6455).',
+      headers: {
+        Upgrade: { description: 'websocket', schema: text },
+        'Sec-WebSocket-Accept': { description: 'The handshake answer to Sec-WebSocket-Key.', schema: text },
+      },
+    },
+    '426': {
+      description: 'Upgrade Required: a request that is not a WebSocket handshake (a real error, no X-Chaos-* line; Upgrade: websocket).',
+      headers: { Upgrade: { description: 'websocket', schema: text } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    },
+  };
+}
+
+function responses(endpoint: Pick<AnyEndpoint<never>, 'summary' | 'headers' | 'params' | 'methods' | 'transports'>): Record<string, OpenApiResponse> {
   const declared = endpoint.headers ?? [];
   const headers = Object.fromEntries(declared.map((name) => [name, { description: headerDescription(name), schema: { type: 'string' as const } }]));
   const problem = (description: string, schema: string): OpenApiResponse => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
@@ -156,6 +175,7 @@ function responses(endpoint: Pick<AnyEndpoint<never>, 'summary' | 'headers' | 'p
       ...(declared.length > 0 ? { headers } : {}),
     },
     ...(Object.keys(endpoint.params).length > 0 ? { '400': problem('A parameter is malformed, unknown or missing (a real error, no X-Chaos-* line).', 'ParamError') } : {}),
+    ...(endpoint.transports?.protocols?.includes('websocket') === true ? upgradeResponses() : {}),
     // An endpoint that takes every method never meets the router's 405.
     ...(allowedMethods(endpoint).length < METHODS.length ? { '405': problem('The method is not served here; Allow names those that are.', 'Error') } : {}),
   };

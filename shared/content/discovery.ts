@@ -11,7 +11,10 @@ import { createHash, createPublicKey } from 'node:crypto';
 import type { Config } from '../config/config.js';
 import type { HeaderList } from '../primitives/headers.js';
 import { jsonBody } from '../primitives/json.js';
-import { TEST_RSA_PUBLIC_KEY_PEM } from './auth-test-key.js';
+import { oneOf } from '../primitives/params.js';
+import { seededBytes } from '../primitives/seed.js';
+import { idKey } from '../store/types.js';
+import { TEST_RSA_PUBLIC_KEY_PEM } from './auth/test-key.js';
 
 /** Paths on the control host that the documents link to (each is served there). */
 export const LINKED_PATHS = {
@@ -113,7 +116,7 @@ export function protectedResourceMetadata(resource: string, authorizationServers
 
 /**
  * The control host's one signing key, public half: the published test key
- * (shared/content/auth-test-key.ts) that signs the tokens of the control
+ * (shared/content/auth/test-key.ts) that signs the tokens of the control
  * host's /jwt. A fixed key keeps every replica's JWKS byte-identical.
  */
 const TEST_JWK = createPublicKey(TEST_RSA_PUBLIC_KEY_PEM).export({ format: 'jwk' });
@@ -124,6 +127,48 @@ export const JWK_KID = createHash('sha256').update(JSON.stringify({ e: RSA_E, kt
 
 export function jwkSet(): Json {
   return { keys: [{ kty: 'RSA', use: 'sig', alg: 'RS256', kid: JWK_KID, n: RSA_N, e: RSA_E }] };
+}
+
+// --- chaos /.well-known/jwks.json -----------------------------------------
+
+export const JWKS_MODES = ['kid-mismatch', 'rotating', 'wrong-use'] as const;
+export type JwksMode = (typeof JWKS_MODES)[number];
+export const JWKS_PARAMS = {
+  mode: oneOf(JWKS_MODES, { default: 'kid-mismatch', description: 'which lie (the twin publishes the signing key as it is)' }),
+};
+export const JWKS_MISMATCHED_KID = 'chaos-signing-key-1';
+export const JWKS_ROTATION_WINDOW_MS = 10 * 60_000;
+export const jwksRotationKey = (client: string): string => idKey('jwks-rotation', client);
+
+function thumbprint(n: string, e: string): string {
+  return createHash('sha256').update(JSON.stringify({ e, kty: 'RSA', n })).digest('base64url');
+}
+
+/**
+ * The n-th rotated key: a 2048-bit modulus seeded by the rotation count, so
+ * the same count gives the same key (no private half exists, and none is needed:
+ * no token is ever signed with it). Its kid is its RFC 7638 thumbprint.
+ */
+export function rotatedJwk(rotation: number): Json {
+  const n = seededBytes(`jwks-rotation-${rotation}`, 256);
+  n[0] = (n[0] as number) | 0x80;
+  n[255] = (n[255] as number) | 0x01;
+  const nText = n.toString('base64url');
+  return { kty: 'RSA', use: 'sig', alg: 'RS256', kid: thumbprint(nText, 'AQAB'), n: nText, e: 'AQAB' };
+}
+
+/** The chaos JWK Set of a mode (`rotation` counts the client's calls; used by rotating only). */
+export function chaosJwkSet(mode: JwksMode, rotation: number): Json {
+  const [key] = jwkSet().keys as Json[];
+  switch (mode) {
+    case 'kid-mismatch':
+      return { keys: [{ ...key, kid: JWKS_MISMATCHED_KID }] };
+    case 'rotating':
+      return { keys: [rotatedJwk(rotation)] };
+    case 'wrong-use':
+      // RFC 7517 §4.2: "enc" keys are for encryption; a validator must not verify signatures with it.
+      return { keys: [{ ...key, use: 'enc' }] };
+  }
 }
 
 // --- WebFinger and host-meta (JRD) ----------------------------------------

@@ -1,11 +1,43 @@
-// Twin content, rate-limiting family: /retry-after-formats and /throttle
-// (/rate-limit keeps its own in status.ts). Parameters, bodies and the true
-// values both hosts derive from; only the chaos host's headers lie.
+// Twin content, rate-limiting family: /rate-limit, /retry-after-formats and
+// /throttle. Parameters, bodies and the true values both hosts derive from;
+// only the chaos host's headers lie.
 import type { HeaderList } from '../primitives/headers.js';
 import { httpDate } from '../primitives/headers.js';
 import { jsonBody } from '../primitives/json.js';
-import { int, oneOf, str } from '../primitives/params.js';
+import { bool, int, oneOf, str } from '../primitives/params.js';
 import { idKey } from '../store/types.js';
+
+// ---- /rate-limit ----------------------------------------------------------
+
+/** The quota the fake limit claims (the banner's 60 per minute). */
+export const RATE_LIMIT_QUOTA = 60;
+
+export const RATE_LIMIT_PARAMS = {
+  retry_after: int({ min: 1, max: 3600, default: 60, description: 'seconds' }),
+  lie: bool({ default: false, description: 'when true, Retry-After says 1 whatever retry_after says' }),
+};
+
+export function rateLimitBody(requested: number, sent: number): Record<string, unknown> {
+  return {
+    endpoint: '/rate-limit',
+    retry_after: requested,
+    retry_after_header: sent,
+    lied: sent !== requested,
+    limit: RATE_LIMIT_QUOTA,
+    remaining: 0,
+    reset: requested,
+  };
+}
+
+/** Retry-After as sent, then the X-RateLimit trio; Reset is the true delta in seconds. */
+export function rateLimitHeaders(sent: number, requested: number): HeaderList {
+  return [
+    ['Retry-After', String(sent)],
+    ['X-RateLimit-Limit', String(RATE_LIMIT_QUOTA)],
+    ['X-RateLimit-Remaining', '0'],
+    ['X-RateLimit-Reset', String(requested)],
+  ];
+}
 
 // ---- /retry-after-formats -------------------------------------------------
 

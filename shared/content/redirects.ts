@@ -1,11 +1,29 @@
-// Twin content, redirects family: /redirect-loop, /redirect-kinds (and its
-// target), /redirect-location (and its final page), /redirect-cross-host.
-// The parameters, Locations and bodies both hosts derive from, so a twin
-// serves the same resource and only the lie differs. (/redirect-chain keeps
-// its own in format.ts.)
+// Twin content, redirects family: /redirect-chain, /redirect-loop,
+// /redirect-kinds (and its target), /redirect-location (and its final page),
+// /redirect-cross-host. The parameters, Locations and bodies both hosts
+// derive from, so a twin serves the same resource and only the lie differs.
 import type { Config } from '../config/config.js';
 import { jsonBody } from '../primitives/json.js';
 import { bool, int, oneOf } from '../primitives/params.js';
+
+// ---- /redirect-chain ------------------------------------------------------
+
+export const REDIRECT_MAX = 20;
+
+/** Where hop `n` (n ≥ 1) points: a relative reference, exactly as the spec writes it. */
+export function redirectLocation(n: number): string {
+  return `/redirect-chain?n=${n - 1}`;
+}
+
+export function redirectHopBody(n: number): Buffer {
+  return jsonBody({ endpoint: '/redirect-chain', hops_remaining: n, location: redirectLocation(n) });
+}
+
+export const REDIRECT_FINAL_BODY = jsonBody({
+  endpoint: '/redirect-chain',
+  message: 'redirect chain resolved',
+  hops_completed: true,
+});
 
 // ---- /redirect-loop -------------------------------------------------------
 

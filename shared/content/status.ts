@@ -1,15 +1,11 @@
-// Twin content, status family: /status/{code}, /flaky, /rate-limit,
-// /retry-mismatch, /auth-required, /status-line, /weighted-status.
-// What the status, fault and limit endpoints share between the chaos host and
-// their control twins: parameters, bodies and the seeded draws, so a twin
-// serves the same resource and only the lie differs.
-import type { Config } from '../config/config.js';
-import type { HeaderList } from '../primitives/headers.js';
+// Twin content, status family: /status/{code}, /status-line, /weighted-status.
+// What the status endpoints share between the chaos host and their control
+// twins: parameters, bodies and the seeded draws, so a twin serves the same
+// resource and only the lie differs.
 import { reasonPhrase } from '../primitives/headers.js';
 import { jsonBody } from '../primitives/json.js';
-import { bool, grammar, int, num, oneOf, str, type ItemOutcome, type Param } from '../primitives/params.js';
-import { rngFromSeed, seededBytes } from '../primitives/seed.js';
-import { idKey } from '../store/types.js';
+import { grammar, int, oneOf, str, type ItemOutcome } from '../primitives/params.js';
+import { rngFromSeed } from '../primitives/seed.js';
 
 // ---- /status/{code} -------------------------------------------------------
 
@@ -66,166 +62,6 @@ export function protocolSwitchBody(requested: number): { endpoint: string; error
     requested,
     reason: `${requested} ${reasonPhrase(requested)} would switch the connection to another protocol; this endpoint does not send it`,
   };
-}
-
-// ---- /flaky ---------------------------------------------------------------
-
-/**
- * The failure status: an integer 100–599 (clamped), except 101, which would
- * switch protocols; it is refused as a bad parameter whatever the draw says,
- * so the same URL never answers 400 on one call and 200 on the next.
- */
-function failureStatus(): Param<number> {
-  const base = int({ min: 100, max: 599, default: 500, description: 'status returned on failure (101 is refused)' });
-  return {
-    ...base,
-    accepted: 'integer from 100 to 599, except 101',
-    parse(raw) {
-      const outcome = base.parse(raw);
-      if (outcome.ok && switchesProtocols(outcome.value)) return { ok: false, reason: 'must not be 101: it would switch protocols' };
-      return outcome;
-    },
-  };
-}
-
-export const FLAKY_PARAMS = {
-  p: num({ min: 0, max: 1, default: 0.5, description: 'failure probability' }),
-  status: failureStatus(),
-  seed: str({ maxLength: 256, description: 'same seed, same outcome; omitted: a fresh seed, reported in X-Chaos-Flaky-Seed' }),
-};
-
-/**
- * The seeded draw in [0, 1): a pure function of the seed alone, so for one
- * seed a call fails exactly when p is above the draw (p=0 never, p=1 always).
- */
-export function flakyDraw(seed: string): number {
-  return rngFromSeed(`flaky:${seed}`).nextFloat();
-}
-
-export function flakyBody(failed: boolean, status: number, p: number, seed: string | null): Record<string, unknown> {
-  return { endpoint: '/flaky', failed, status, reason: reasonPhrase(status), probability: p, seed };
-}
-
-// ---- /rate-limit ----------------------------------------------------------
-
-/** The quota the fake limit claims (the banner's 60 per minute). */
-export const RATE_LIMIT_QUOTA = 60;
-
-export const RATE_LIMIT_PARAMS = {
-  retry_after: int({ min: 1, max: 3600, default: 60, description: 'seconds' }),
-  lie: bool({ default: false, description: 'when true, Retry-After says 1 whatever retry_after says' }),
-};
-
-export function rateLimitBody(requested: number, sent: number): Record<string, unknown> {
-  return {
-    endpoint: '/rate-limit',
-    retry_after: requested,
-    retry_after_header: sent,
-    lied: sent !== requested,
-    limit: RATE_LIMIT_QUOTA,
-    remaining: 0,
-    reset: requested,
-  };
-}
-
-/** Retry-After as sent, then the X-RateLimit trio; Reset is the true delta in seconds. */
-export function rateLimitHeaders(sent: number, requested: number): HeaderList {
-  return [
-    ['Retry-After', String(sent)],
-    ['X-RateLimit-Limit', String(RATE_LIMIT_QUOTA)],
-    ['X-RateLimit-Remaining', '0'],
-    ['X-RateLimit-Reset', String(requested)],
-  ];
-}
-
-// ---- /retry-mismatch ------------------------------------------------------
-
-export const RETRY_WINDOW_MS = 60_000;
-
-export const RETRY_PARAMS = {
-  id: str({ minLength: 1, maxLength: 128, required: true, description: 'client-supplied identity token; state is kept per id' }),
-};
-
-/** The record of an id: a fixed-size digest, so a long id costs no more store memory than a short one. */
-export function retryStoreKey(id: string): string {
-  return idKey('retry', id);
-}
-
-/** The same shape for both versions; items are a pure function of (id, version). */
-export function retryBody(id: string, version: 1 | 2): Record<string, unknown> {
-  const rng = rngFromSeed(`retry-mismatch:${version}:${id}`);
-  const items: { sku: string; quantity: number; price_cents: number }[] = [];
-  let total = 0;
-  for (let i = 0; i < 3; i++) {
-    const sku = `SKU-${rng.nextUint32().toString(16).padStart(8, '0').toUpperCase()}`;
-    const quantity = rng.intBetween(1, 9);
-    const price = rng.intBetween(100, 99_999);
-    total += quantity * price;
-    items.push({ sku, quantity, price_cents: price });
-  }
-  return { endpoint: '/retry-mismatch', id, data: { version, items, total_cents: total } };
-}
-
-// ---- /auth-required -------------------------------------------------------
-
-export const AUTH_SCHEMES = ['basic', 'bearer', 'digest', 'none'] as const;
-export type AuthScheme = (typeof AUTH_SCHEMES)[number];
-export const REALM_MAX = 64;
-
-export const AUTH_PARAMS = {
-  scheme: oneOf(AUTH_SCHEMES, { default: 'basic', description: 'challenge scheme; none = a 401 without WWW-Authenticate' }),
-  // Longer input is cut after sanitising, never refused: the raw bound is the request line's.
-  realm: str({
-    maxLength: 16_384, // above the request line's own bound (8–16 KiB), so never the one that refuses
-    description: 'default: the service domain; only letters, digits, . _ - and space are kept; cut to 64',
-  }),
-};
-
-/** Keeps ASCII letters, digits, `.`, `_`, `-` and space, then cuts to 64 characters. */
-export function sanitizeRealm(raw: string): string {
-  return raw.replace(/[^A-Za-z0-9._ -]/g, '').slice(0, REALM_MAX);
-}
-
-const defaultRealms = new WeakMap<Config, string>();
-/** The service's domain name: the hub's host name, sanitised (computed once per config). */
-export function defaultRealm(config: Config): string {
-  let realm = defaultRealms.get(config);
-  if (realm === undefined) {
-    realm = sanitizeRealm(new URL(config.urls.hub).hostname);
-    defaultRealms.set(config, realm);
-  }
-  return realm;
-}
-
-export function realmFor(config: Config, raw: string | undefined): string {
-  return raw === undefined ? defaultRealm(config) : sanitizeRealm(raw);
-}
-
-/**
- * Digest nonce and opaque: a fixed function of the realm, so a challenge is
- * reproducible. This is a test service; a real server must use fresh nonces.
- */
-export function digestNonce(realm: string): { nonce: string; opaque: string } {
-  const bytes = seededBytes(`auth-required:digest:${realm}`, 32);
-  return { nonce: bytes.toString('hex', 0, 16), opaque: bytes.toString('hex', 16, 32) };
-}
-
-/** Realms are sanitised to characters that need no escaping inside quotes. */
-export function basicChallenge(realm: string): string {
-  return `Basic realm="${realm}"`;
-}
-
-export function bearerChallenge(realm: string): string {
-  return `Bearer realm="${realm}"`;
-}
-
-export function digestChallenge(realm: string, algorithm: 'SHA-256' | 'MD5'): string {
-  const { nonce, opaque } = digestNonce(realm);
-  return `Digest realm="${realm}", qop="auth", algorithm=${algorithm}, nonce="${nonce}", opaque="${opaque}"`;
-}
-
-export function authBody(scheme: AuthScheme, realm: string, authenticated: boolean, note: string): Record<string, unknown> {
-  return { endpoint: '/auth-required', authenticated, scheme, realm, note };
 }
 
 // ---- /status-line ---------------------------------------------------------

@@ -21,6 +21,7 @@ import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '
 import { listenOn } from '../runtime/listen.js';
 import type { Store } from '../store/types.js';
 import { clientFromForwarded, peerAddress } from '../config/trust.js';
+import { offerUpgrade, upgradeTaken } from './upgrades.js';
 
 export interface HttpContext {
   readonly req: IncomingMessage;
@@ -144,6 +145,7 @@ export class HttpService {
       }, config.firstRequestTimeoutMs);
       socket.once('close', () => clearTimeout(silent));
     });
+    this.server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => this.#upgrade(req, socket, head));
     this.server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
       if (!socket.writable) return;
       const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
@@ -210,6 +212,23 @@ export class HttpService {
       state.checks = new ClientChecks(this.options.config, this.options.host, clientAddress, limited);
     }
     return state.checks;
+  }
+
+  /**
+   * A request that asks to switch protocols goes through the pipeline like any
+   * other, answered on a response of its own over the socket node:http handed
+   * over: an endpoint that switches takes the socket (upgrades.ts); after any
+   * other answer (a 426, a 429, a 404) the socket closes.
+   */
+  #upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    const res = new http.ServerResponse(req);
+    res.assignSocket(socket);
+    res.shouldKeepAlive = false;
+    offerUpgrade(req, { socket, head });
+    res.once('finish', () => {
+      if (!upgradeTaken(req)) socket.end();
+    });
+    this.#handle(req, res);
   }
 
   #handle(req: IncomingMessage, res: ServerResponse): void {

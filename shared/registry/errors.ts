@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   414: 'uri_too_long',
   417: 'expectation_failed',
   421: 'misdirected_request',
+  426: 'upgrade_required',
   431: 'request_header_fields_too_large',
   500: 'internal_error',
   501: 'not_implemented',

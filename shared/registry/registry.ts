@@ -13,12 +13,13 @@ export const CATEGORIES = {
   chaos: [
     'latency', 'status', 'payload', 'redirects', 'headers', 'rate-limiting', 'fault-injection',
     'inspection', 'auth', 'cors', 'agent', 'discovery', 'pagination', 'method',
+    'websocket',
   ],
-  // Ten, as the spec's banner reports: redirects are counted under status, and
-  // the agent twins (drift, agent card, skills, MCP) have their own.
+  // The spec's banner reports ten (redirects are counted under status, and the
+  // agent twins have their own); websocket (issue 27) makes eleven.
   control: [
     'latency', 'status', 'payload', 'headers', 'rate-limiting', 'auth', 'method', 'agent',
-    'crawler-files', 'infinite',
+    'crawler-files', 'infinite', 'websocket',
   ],
   bots: ['crawler-files', 'app-linking', 'federated-identity', 'site-trust'],
 } as const satisfies Record<HostName, readonly string[]>;

@@ -1,6 +1,6 @@
 // The V8 flags each service is tuned for. Every launcher passes them: the
 // supervisor of `make up`, the image's entrypoint (deploy/entrypoint.sh, kept
-// equal by tests/integration/image-layout.test.ts) and the benchmarks. A
+// equal by tests/integration/stack/image-layout.test.ts) and the benchmarks. A
 // service started without them still runs, and says so once at start-up.
 //
 // Chaos holds thousands of connections at once (/slow, /drip), and all of

@@ -1,4 +1,4 @@
-// Shared by the chaos-wire-*.test.ts files: short timeouts, an honest request,
+// Shared by the wire/ suite (tests/integration/wire/connections, framing and requests): short timeouts, an honest request,
 // and a chaos server started with a test-only registry.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChaosContext } from '../../services/chaos/endpoint.js';

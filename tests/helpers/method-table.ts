@@ -1,6 +1,6 @@
 // SPEC §4.1's /method table, as the tests expect it: GET and HEAD answered;
 // OPTIONS a non-GET method like the others except in options-mismatch (DESIGN §8).
-import { ALLOW_SIX, ALLOW_TRUE, type MethodMode } from '../../shared/content/format.js';
+import { ALLOW_SIX, ALLOW_TRUE, type MethodMode } from '../../shared/content/method.js';
 
 export interface MethodAnswer {
   readonly status: number;

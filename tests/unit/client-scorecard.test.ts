@@ -1,7 +1,7 @@
 // docs/clients.md is the client scorecard's output (scripts/client-scorecard.ts):
 // every lie the script knows, in its order, one row per client, and nothing
 // the script would render differently. The clients themselves run in
-// tests/integration/client-scorecard.test.ts (curl only: all of them take minutes).
+// tests/integration/clients/client-scorecard.test.ts (curl only: all of them take minutes).
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import {

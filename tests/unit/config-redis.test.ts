@@ -1,7 +1,7 @@
 // REDIS_URL and REDIS_PREFIX (DESIGN §7, §9): what parses, what stops
 // start-up with a clear message, and that a refused URL's password is not
 // echoed in it. The prefix reaching the keys is tested on a real Redis
-// (tests/integration/store-redis.test.ts, redis-processes.test.ts).
+// (tests/integration/store/redis.test.ts, store/processes.test.ts).
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../shared/config/config.js';
 import { spawnNode } from '../helpers/process.js';

@@ -1,14 +1,6 @@
 import t from 'tap';
-import {
-  coalesce,
-  COMPRESSION_ENCODED,
-  negotiateEncoding,
-  parseEntityTags,
-  parseHttpDate,
-  parseRange,
-  resolveRange,
-  weakMatch,
-} from '../../shared/content/delivery.js';
+import { coalesce, COMPRESSION_ENCODED, negotiateEncoding, parseRange, resolveRange } from '../../shared/content/payload/index.js';
+import { parseEntityTags, parseHttpDate, weakMatch } from '../../shared/content/headers.js';
 
 t.test('parseRange: what is ignored and what is read', async (t) => {
   t.same(parseRange('bytes=0-99'), [{ kind: 'int', first: 0, last: 99 }]);

@@ -42,7 +42,7 @@ t.test('bad requests are refused and write nothing', async (t) => {
   t.throws(() => scaffold(root, { category: 'payload', slug: 'x', controlCategory: 'nope' }), /unknown control category/);
   t.throws(() => scaffold(root, { category: 'payload', slug: 'truncate', controlCategory: 'payload' }), /already there: services\/chaos\/endpoints\/payload\/truncate.ts/);
   t.equal(readFileSync(join(root, 'services/chaos/endpoints/payload/index.ts'), 'utf8'), before, 'the index is untouched');
-  t.notOk(existsSync(join(root, 'tests/integration/x.test.ts')));
+  t.notOk(existsSync(join(root, 'tests/integration/payload/x.test.ts')));
 });
 
 t.test('a scaffolded pair compiles, serves, is documented, and its test stub fails until written', async (t) => {
@@ -51,7 +51,7 @@ t.test('a scaffolded pair compiles, serves, is documented, and its test stub fai
   t.same(result.written, [
     'services/chaos/endpoints/redirects/scaffold-probe.ts',
     'services/control/endpoints/redirects/scaffold-probe.ts',
-    'tests/integration/scaffold-probe.test.ts',
+    'tests/integration/redirects/scaffold-probe.test.ts',
   ]);
   t.same(result.changed, ['services/chaos/endpoints/redirects/index.ts', 'services/control/endpoints/redirects/index.ts', 'docs/redirects.md']);
   t.match(readFileSync(join(root, 'docs/redirects.md'), 'utf8'), /\n## `\/scaffold-probe`\n/);
@@ -60,12 +60,12 @@ t.test('a scaffolded pair compiles, serves, is documented, and its test stub fai
     JSON.stringify({
       extends: join(ROOT, 'tsconfig.json'),
       compilerOptions: { rootDir: '.', outDir: 'dist', sourceMap: false, declaration: false },
-      include: ['services/**/*.ts', 'shared/**/*.ts', 'proxy/**/*.ts', 'tests/helpers/*.ts', 'tests/integration/scaffold-probe.test.ts'],
+      include: ['services/**/*.ts', 'shared/**/*.ts', 'proxy/**/*.ts', 'tests/helpers/*.ts', 'tests/integration/redirects/scaffold-probe.test.ts'],
     }),
   );
   execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'pipe' });
   // The generated test: it reaches both endpoints (its first assertions pass), then fails on purpose.
-  const run = spawnSync(process.execPath, [join(root, 'dist/tests/integration/scaffold-probe.test.js')], {
+  const run = spawnSync(process.execPath, [join(root, 'dist/tests/integration/redirects/scaffold-probe.test.js')], {
     encoding: 'utf8',
     timeout: 60_000,
     env: { ...process.env, LOG_LEVEL: 'silent' },

@@ -40,8 +40,8 @@ t.test('docs/infinite.md states what the service does, not work in progress', as
   const infinite = readFileSync(repoPath('docs/infinite.md'), 'utf8');
   const errors = section(infinite, 'Errors');
   t.ok(errors.length > 1000, 'the errors section exists');
-  t.notMatch(infinite, /X-Robots-Tag` yet|does not add `X-Robots-Tag`/, 'the 400 and 405 do carry X-Robots-Tag (tests/integration/infinite.test.ts)');
-  t.notMatch(infinite, /should carry `Disallow/, 'robots.txt does carry the Disallow (tests/integration/control-files.test.ts)');
+  t.notMatch(infinite, /X-Robots-Tag` yet|does not add `X-Robots-Tag`/, 'the 400 and 405 do carry X-Robots-Tag (tests/integration/infinite/endpoint.test.ts)');
+  t.notMatch(infinite, /should carry `Disallow/, 'robots.txt does carry the Disallow (tests/integration/crawler-files.test.ts)');
   t.match(errors, /router adds it to its own 400 \(bad `fields` or `links`, malformed\s+percent-encoding\) and 405/);
   t.match(errors, /`\/robots.txt` carries `Disallow: \/infinite\/`/);
 });

@@ -46,7 +46,7 @@ t.test('the real registries build, and every declared twin is served where it po
 
 t.test('control endpoints without a chaos twin say so', async (t) => {
   const none = controlEndpoints.filter((e) => e.counterpart === null).map((e) => e.id).sort();
-  t.same(none, ['agent-skill', 'echo-agent', 'infinite', 'oauth-authorize', 'oauth-token']);
+  t.same(none, ['agent-skill', 'echo-agent', 'infinite', 'oauth-authorize', 'oauth-token', 'ws-echo']);
   const urls = testConfig().urls;
   for (const endpoint of controlEndpoints) {
     if (endpoint.counterpart === null) t.equal(counterpartUrl('control', endpoint, urls), null, `${endpoint.id} names no twin`);
@@ -100,7 +100,10 @@ t.test('picks: /random draws a parameter from its picks, which must be in range'
 
 t.test('/random: its summary names exactly the endpoints that hold the connection, from the registry', async (t) => {
   const held = chaosEndpoints.filter((e) => e.holdsConnection === true).map((e) => e.path);
-  t.same([...held].sort(), ['/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/slow', '/slow-headers', '/sse', '/stall']);
+  t.same([...held].sort(), [
+    '/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/slow', '/slow-headers', '/sse', '/stall',
+    '/ws/close', '/ws/deflate', '/ws/frames', '/ws/handshake', '/ws/ping-flood', '/ws/pong-lie',
+  ]);
   const named = <C>(registry: Registry<C>): string[] => {
     const random = registry.endpoints.find((e) => e.id === 'random') as AnyEndpoint<C>;
     t.ok(neverRandom(random), '/random never picks itself');

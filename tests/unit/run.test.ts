@@ -8,7 +8,7 @@ import { ChaosServer } from '../../services/chaos/server.js';
 import type { Config } from '../../shared/config/config.js';
 import { createLogger, type Logger } from '../../shared/config/log.js';
 import { startService, type Service } from '../../shared/runtime/run.js';
-import { retryStoreKey } from '../../shared/content/status.js';
+import { retryStoreKey } from '../../shared/content/fault-injection/index.js';
 import { FallbackStore } from '../../shared/store/fallback.js';
 import { createStore } from '../../shared/store/index.js';
 import { MemoryStore } from '../../shared/store/memory.js';

@@ -66,7 +66,7 @@ t.test('fresh seeds differ', async (t) => {
 });
 
 t.test('the /bytes stream cache returns exactly seededBytes', async (t) => {
-  const { bytesForSeed } = await import('../../shared/content/payload.js');
+  const { bytesForSeed } = await import('../../shared/content/payload/index.js');
   for (const seed of ['42', '', 'x', 'ünï']) {
     for (const n of [1, 3, 256, 4096]) t.same(bytesForSeed(seed, n), seededBytes(seed, n), `${seed}/${n}`);
   }

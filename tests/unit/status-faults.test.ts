@@ -6,16 +6,9 @@ import { loadConfig } from '../../shared/config/config.js';
 import { int, str } from '../../shared/primitives/params.js';
 import { neverRandom, pickFor, randomPool } from '../../shared/registry/random-pick.js';
 import { Registry, RegistryError } from '../../shared/registry/registry.js';
-import {
-  FLAKY_PARAMS,
-  bodyFraming,
-  defaultRealm,
-  flakyDraw,
-  isInterim,
-  retryBody,
-  sanitizeRealm,
-  switchesProtocols,
-} from '../../shared/content/status.js';
+import { FLAKY_PARAMS, flakyDraw, retryBody } from '../../shared/content/fault-injection/index.js';
+import { bodyFraming, isInterim, switchesProtocols } from '../../shared/content/status.js';
+import { defaultRealm, sanitizeRealm } from '../../shared/content/auth/index.js';
 import { testConfig } from '../helpers/servers.js';
 
 t.test('only 101 switches protocols; other 1xx are interim; 204/304 bodiless, 205 empty', async (t) => {
@@ -83,7 +76,10 @@ t.test('/random pool: built from `random`, never with /slow, /drip, /stall, /slo
   t.equal(randomPool(registry), pool, 'built once per registry');
 
   const forbidden = chaosEndpoints.filter((e) => neverRandom(e));
-  t.same(forbidden.map((e) => e.path).sort(), ['/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall'], 'held endpoints and /random itself');
+  t.same(forbidden.map((e) => e.path).sort(), [
+    '/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall',
+    '/ws/close', '/ws/deflate', '/ws/frames', '/ws/handshake', '/ws/ping-flood', '/ws/pong-lie',
+  ], 'held endpoints and /random itself');
   for (const endpoint of forbidden) {
     // The same definition, marked for /random by mistake.
     const rogue = { ...endpoint, random: 'seeded' as const };

@@ -4,8 +4,7 @@
 import t from 'tap';
 import { MemoryStore } from '../../shared/store/memory.js';
 import { runStoreCases } from '../helpers/store-cases.js';
-import { retryStoreKey } from '../../shared/content/status.js';
-import { failFirstStoreKey } from '../../shared/content/fault-injection.js';
+import { retryStoreKey, failFirstStoreKey } from '../../shared/content/fault-injection/index.js';
 
 runStoreCases(t, 'memory', () => new MemoryStore());
 

@@ -1,7 +1,7 @@
 // The seeded draws of /jitter and /weighted-status as pure functions: in their
 // bounds for every seed, shaped as documented, and the codes grammar's rules.
 import t from 'tap';
-import { JITTER_DISTS, JITTER_MAX_MS, jitterDraw } from '../../shared/content/payload.js';
+import { JITTER_DISTS, JITTER_MAX_MS, jitterDraw } from '../../shared/content/latency.js';
 import { parseWeightedCodes, weightedDraw } from '../../shared/content/status.js';
 
 const SEEDS = Array.from({ length: 4000 }, (_, i) => `draw-${i}`);

@@ -4,7 +4,7 @@
 // cannot pin a copy each.
 import type { Socket } from 'node:net';
 import t from 'tap';
-import { digitPattern } from '../../shared/content/payload.js';
+import { digitPattern } from '../../shared/content/payload/index.js';
 import { JOIN_MAX_BYTES, Wire, type WireOwner } from '../../services/chaos/wire.js';
 
 /** A socket that records what it is handed, and whether writes were corked together. */

@@ -9,8 +9,7 @@ import { defineBotsEndpoint, type HttpContext, type HttpEndpoint } from '../../.
 import { oneOf, safeDecode, type ParamSpecs } from '../../../shared/primitives/params.js';
 import type { Category, Registry } from '../../../shared/registry/registry.js';
 import type { Config } from '../../../shared/config/config.js';
-import { sitemapPaths } from '../../../shared/content/crawler-files/documents.js';
-import { perConfigDaily, prettyJson, type Day, type Site } from '../../../shared/content/crawler-files/site.js';
+import { sitemapPaths, perConfigDaily, prettyJson, type Day, type Site } from '../../../shared/content/crawler-files/index.js';
 
 export interface FileReply {
   readonly status: number;

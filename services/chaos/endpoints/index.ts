@@ -18,6 +18,7 @@ import payload from './payload/index.js';
 import rateLimiting from './rate-limiting/index.js';
 import redirects from './redirects/index.js';
 import status from './status/index.js';
+import websocket from './websocket/index.js';
 
 /** Each category's folder; the type makes every category of CATEGORIES.chaos have one. */
 const folders: { readonly [C in Category<'chaos'>]: readonly ChaosEndpoint[] } = {
@@ -35,6 +36,7 @@ const folders: { readonly [C in Category<'chaos'>]: readonly ChaosEndpoint[] } =
   discovery,
   pagination,
   method,
+  websocket,
 };
 
 export const chaosEndpoints: readonly ChaosEndpoint[] = CATEGORIES.chaos.flatMap((category) => folders[category]);

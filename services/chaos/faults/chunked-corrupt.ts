@@ -17,14 +17,14 @@
 //   Transfer-Encoding: chunked (RFC 9112 §6.3: a sender must not; a
 //   recipient must let chunked win and close after).
 // The connection closes after the body: nothing after broken framing can be read.
-import type { ChunkedCorruption } from '../../../shared/content/fault-injection.js';
+import type { ChunkedCorruption } from '../../../shared/content/fault-injection/index.js';
 import type { HeaderList } from '../../../shared/primitives/headers.js';
 import type { ResponseSink } from '../wire.js';
 import { insertHeaderLines, removeHeaderLines, replaceHeader } from './head-text.js';
 import { Stage, asBytes, type Fault } from './stage.js';
 
-// The kinds are named where /mix's grammar reads them (shared/content/fault-injection.ts).
-export { CHUNKED_CORRUPTIONS, type ChunkedCorruption } from '../../../shared/content/fault-injection.js';
+// The kinds are named where /mix's grammar reads them (shared/content/fault-injection/mix.ts).
+export { CHUNKED_CORRUPTIONS, type ChunkedCorruption } from '../../../shared/content/fault-injection/index.js';
 
 export function chunkedCorrupt(kind: ChunkedCorruption): Fault {
   return (next) => new ChunkedCorrupt(next, kind);

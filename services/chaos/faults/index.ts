@@ -1,17 +1,12 @@
 // The wire faults by slug (one file each, named by its slug), and the one
 // place a fault is registered. Each fault is named, with the argument /mix
-// takes for it, in shared/content/fault-injection.ts (FAULT_TERMS: both /mix
+// takes for it, in shared/content/fault-injection/mix.ts (FAULT_TERMS: both /mix
 // twins parse that grammar, and only the chaos host has the faults); FAULTS
 // binds an implementation to every name there and to no other, or this file
 // does not compile.
 import {
-  type ChunkedCorruption,
-  type FaultArgumentOf,
-  type FaultName,
-  type MixFault,
-  MIX_PIECES,
-  type ResetPhase,
-} from '../../../shared/content/fault-injection.js';
+  type ChunkedCorruption, type FaultArgumentOf, type FaultName, type MixFault, MIX_PIECES, type ResetPhase,
+} from '../../../shared/content/fault-injection/index.js';
 import type { HeaderList } from '../../../shared/primitives/headers.js';
 import { chunkedCorrupt } from './chunked-corrupt.js';
 import { closeEarly } from './close-early.js';

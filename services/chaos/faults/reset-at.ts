@@ -8,13 +8,13 @@
 // (data, then EOF: libuv takes a partial read plus POLLHUP for EOF; curl's
 // recv() still sees ECONNRESET), so the client gets a moment to read them and
 // then sees the reset.
-import type { ResetPhase } from '../../../shared/content/fault-injection.js';
+import type { ResetPhase } from '../../../shared/content/fault-injection/index.js';
 import type { HeaderList } from '../../../shared/primitives/headers.js';
 import type { ResponseSink } from '../wire.js';
 import { CutAfter, Stage, flushHead, type Fault } from './stage.js';
 
-// The phases are named where /mix's grammar reads them (shared/content/fault-injection.ts).
-export { RESET_PHASES, type ResetPhase } from '../../../shared/content/fault-injection.js';
+// The phases are named where /mix's grammar reads them (shared/content/fault-injection/mix.ts).
+export { RESET_PHASES, type ResetPhase } from '../../../shared/content/fault-injection/index.js';
 
 /** How long the reset follows bytes already sent (see above). */
 export const RESET_AFTER_MS = 20;

@@ -2,7 +2,7 @@
 // prebuilt bodies it serves. Its chaotic twin is on the bots host at the same
 // path (X-Chaos-Counterpart), unless `counterpart` names another path there.
 import { defineControlEndpoint, type HttpEndpoint } from '../../../shared/http/http-service.js';
-import { controlFiles, type ControlFiles } from '../../../shared/content/crawler-files/documents.js';
+import { controlFiles, type ControlFiles } from '../../../shared/content/crawler-files/index.js';
 
 export interface ControlFileDef {
   readonly id: string;

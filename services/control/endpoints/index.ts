@@ -26,6 +26,7 @@ import rateLimiting from './rate-limiting/index.js';
 import redirects from './redirects/index.js';
 import siteTrust from './site-trust/index.js';
 import status from './status/index.js';
+import websocket from './websocket/index.js';
 
 /** The folders that mirror a chaotic host's categories; the type makes every one of them exist. */
 const twinFolders: { readonly [F in Category<'chaos'> | Category<'bots'>]: readonly HttpEndpoint[] } = {
@@ -43,6 +44,7 @@ const twinFolders: { readonly [F in Category<'chaos'> | Category<'bots'>]: reado
   discovery,
   pagination,
   method,
+  websocket,
   'crawler-files': crawlerFiles,
   'app-linking': appLinking,
   'federated-identity': federatedIdentity,

@@ -1,6 +1,6 @@
 // Small word lists for the infinite-content generator. Changing, adding or
 // reordering an entry changes generated content for existing URLs (the golden
-// vectors in tests/integration/infinite-generator.test.ts pin them): append
+// vectors in tests/integration/infinite/generator.test.ts pin them): append
 // nothing casually.
 
 /** Display first name, then its ASCII form for usernames and emails. */

@@ -1,8 +1,9 @@
-// What the crawler, app-linking and federated files of both hosts are made
-// of: the public URLs and identities they name, the day they are dated, and a
-// per-config cache so every body is built once (a day, for dated ones).
-// The control and bots hosts both import it (shared content): each chaotic
-// bots file is the control file with one documented thing broken.
+// What the crawler, app-linking, federated-identity and site-trust files of
+// both hosts are made of: the public URLs and identities they name, the paths
+// they link, the day they are dated, and a per-config cache so every body is
+// built once (a day, for dated ones). The control and bots hosts both import
+// it: each chaotic bots file is the control file with one documented thing
+// broken.
 import type { Config } from '../../config/config.js';
 import { rngFromSeed, seededBytes } from '../../primitives/seed.js';
 
@@ -90,32 +91,49 @@ export const AI_CRAWLERS = [
 /** The paths robots.txt and ai.txt keep crawlers out of: endless generated pages. */
 export const DISALLOWED_PREFIX = '/infinite/';
 
-/** The app the app-linking files associate with (example.com's reverse DNS: owned by nobody). */
-export const APPLE_TEAM_ID = 'CHAOSTEAM1';
-export const APP_BUNDLE_ID = 'com.example.chaos';
-export const APPLE_APP_ID = `${APPLE_TEAM_ID}.${APP_BUNDLE_ID}`;
-export const ANDROID_PACKAGE = 'com.example.chaos';
+/** Paths of the control files, in the order the sitemap and llms.txt list them. */
+export const FILE_PATHS = {
+  catalog: '/',
+  llms: '/llms.txt',
+  humans: '/humans.txt',
+  robots: '/robots.txt',
+  sitemap: '/sitemap.xml',
+  ai: '/.well-known/ai.txt',
+  security: '/.well-known/security.txt',
+  securityPage: '/security',
+  ads: '/ads.txt',
+  gpc: '/.well-known/gpc.json',
+  atprotoDid: '/.well-known/atproto-did',
+  didJson: '/.well-known/did.json',
+  webfinger: '/.well-known/webfinger',
+  nodeinfo: '/.well-known/nodeinfo',
+  nodeinfo20: '/nodeinfo/2.0',
+  aasa: '/.well-known/apple-app-site-association',
+  assetlinks: '/.well-known/assetlinks.json',
+  manifest: '/manifest.webmanifest',
+  icon: '/icon.png',
+} as const;
 
-/** Colon-separated upper-case hex, as Digital Asset Links writes certificate fingerprints. */
-export function colonHex(bytes: Buffer): string {
-  return [...bytes].map((b) => b.toString(16).padStart(2, '0').toUpperCase()).join(':');
-}
-/** SHA-256 fingerprint of the (fictional) signing certificate: 32 seeded bytes. */
-export const CERT_FINGERPRINT = colonHex(seededBytes(`assetlinks:${ANDROID_PACKAGE}`, 32));
-
-/** What nodeinfo reports; the interface is at version 1.0.0 (SPEC §9). */
-export const SOFTWARE = { name: 'chaos-endpoint-service', version: '1.0.0' } as const;
-export const NODEINFO_20_REL = 'http://nodeinfo.diaspora.software/ns/schema/2.0';
-export const NODEINFO_20_PROFILE = `application/json; profile="${NODEINFO_20_REL}#"`;
-
-/** A did:plc-shaped identifier (24 base32 characters) that no PLC directory knows. */
-export function fakePlcDid(seed: string): string {
-  const rng = rngFromSeed(seed);
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
-  let id = '';
-  for (let i = 0; i < 24; i++) id += alphabet[rng.intBetween(0, 31)];
-  return `did:plc:${id}`;
-}
+/**
+ * How each host names and describes itself (nodeinfo metadata, manifest): the
+ * bots host serves the same documents about itself, so apart from a mode's lie
+ * its files describe the bots host, not the control twins.
+ */
+export const HOST_IDENTITY = {
+  control: {
+    name: 'Chaos Endpoint Service: control host',
+    shortName: 'Chaos control',
+    nodeName: 'Chaos Endpoint Service (control host)',
+    description: 'Well-formed twins of endpoints that misbehave on purpose',
+  },
+  bots: {
+    name: 'Chaos Endpoint Service: bots host',
+    shortName: 'Chaos bots',
+    nodeName: 'Chaos Endpoint Service (bots host)',
+    description: 'Crawler, app-linking and federated files that misbehave on purpose, one documented lie per mode',
+  },
+} as const;
+export type FileHost = keyof typeof HOST_IDENTITY;
 
 export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);

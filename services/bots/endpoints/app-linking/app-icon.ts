@@ -1,5 +1,4 @@
-import { ICON_PARAMS, ICON_SIZES, ICONS } from '../../../../shared/content/crawler-files/documents.js';
-import { iconPng } from '../../../../shared/content/crawler-files/png.js';
+import { ICON_PARAMS, ICON_SIZES, ICONS, iconPng } from '../../../../shared/content/app-linking.js';
 import { defineBotsEndpoint } from '../../../../shared/http/http-service.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { FILE_HEADERS, modeNames, reply, sendFile, twinQueryParams, type FileReply } from '../file.js';

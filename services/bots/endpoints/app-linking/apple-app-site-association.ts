@@ -1,5 +1,5 @@
-import { appleAppSiteAssociation } from '../../../../shared/content/crawler-files/documents.js';
-import { APP_BUNDLE_ID, APPLE_APP_ID, prettyJson } from '../../../../shared/content/crawler-files/site.js';
+import { appleAppSiteAssociation, APP_BUNDLE_ID, APPLE_APP_ID } from '../../../../shared/content/app-linking.js';
+import { prettyJson } from '../../../../shared/content/crawler-files/index.js';
 import { chaosFile, DEAD_PREFIX, json, JSON_TYPE, redirect, reply } from '../file.js';
 
 /** Apple's CDN refuses an apple-app-site-association file over 128 KB. */

@@ -1,5 +1,4 @@
-import { assetLinks, HANDLE_ALL_URLS } from '../../../../shared/content/crawler-files/documents.js';
-import { ANDROID_PACKAGE, CERT_FINGERPRINT } from '../../../../shared/content/crawler-files/site.js';
+import { assetLinks, HANDLE_ALL_URLS, ANDROID_PACKAGE, CERT_FINGERPRINT } from '../../../../shared/content/app-linking.js';
 import { chaosFile, HTML, json, JSON_TYPE, redirect, reply } from '../file.js';
 
 /** The control fingerprint without its last byte: 31 bytes. */

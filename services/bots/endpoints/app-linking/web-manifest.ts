@@ -1,5 +1,5 @@
-import { iconEntries, webManifest } from '../../../../shared/content/crawler-files/documents.js';
-import { prettyJson } from '../../../../shared/content/crawler-files/site.js';
+import { iconEntries, webManifest } from '../../../../shared/content/app-linking.js';
+import { prettyJson } from '../../../../shared/content/crawler-files/index.js';
 import { chaosFile, DEAD_PREFIX, HTML, json, reply, type FileReply } from '../file.js';
 
 const MANIFEST = 'application/manifest+json';

@@ -1,4 +1,4 @@
-import { AI_CRAWLERS } from '../../../../shared/content/crawler-files/site.js';
+import { AI_CRAWLERS } from '../../../../shared/content/crawler-files/index.js';
 import { chaosFile, HTML, reply, text, TEXT } from '../file.js';
 
 /** RFC 9309 §2.5: crawlers must parse at least 500 KiB and may ignore the rest. */

@@ -1,4 +1,4 @@
-import { escapeXml, type Day, type Site } from '../../../../shared/content/crawler-files/site.js';
+import { escapeXml, type Day, type Site } from '../../../../shared/content/crawler-files/index.js';
 import { chaosFile, DEAD_PREFIX, reply } from '../file.js';
 
 const XML = 'application/xml; charset=utf-8';

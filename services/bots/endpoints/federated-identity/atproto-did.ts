@@ -1,4 +1,4 @@
-import { fakePlcDid } from '../../../../shared/content/crawler-files/site.js';
+import { fakePlcDid } from '../../../../shared/content/federated-identity.js';
 import { chaosFile, reply, text, TEXT } from '../file.js';
 
 /** The did:key of the did:key method's own example: a valid DID of a method atproto refuses. */

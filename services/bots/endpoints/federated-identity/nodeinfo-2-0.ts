@@ -1,5 +1,5 @@
-import { nodeinfo20 } from '../../../../shared/content/crawler-files/documents.js';
-import { NODEINFO_20_PROFILE, prettyJson, SOFTWARE } from '../../../../shared/content/crawler-files/site.js';
+import { nodeinfo20, NODEINFO_20_PROFILE, SOFTWARE } from '../../../../shared/content/federated-identity.js';
+import { prettyJson } from '../../../../shared/content/crawler-files/index.js';
 import { chaosFile, HTML, json, reply } from '../file.js';
 
 /** Stands for NaN while the document is serialised (JSON.stringify has no NaN). */

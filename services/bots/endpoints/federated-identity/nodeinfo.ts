@@ -1,4 +1,4 @@
-import { NODEINFO_20_REL } from '../../../../shared/content/crawler-files/site.js';
+import { NODEINFO_20_REL } from '../../../../shared/content/federated-identity.js';
 import { chaosFile, json } from '../file.js';
 
 export const HTTPS_REL = NODEINFO_20_REL.replace('http://', 'https://');

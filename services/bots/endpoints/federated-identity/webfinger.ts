@@ -1,5 +1,5 @@
-import { FILE_PATHS, WEBFINGER_PARAMS, webfingerAccount } from '../../../../shared/content/crawler-files/documents.js';
-import { NODEINFO_20_REL, perConfigDaily, prettyJson, type Site } from '../../../../shared/content/crawler-files/site.js';
+import { FILE_PATHS, perConfigDaily, prettyJson, type Site } from '../../../../shared/content/crawler-files/index.js';
+import { WEBFINGER_PARAMS, webfingerAccount, NODEINFO_20_REL } from '../../../../shared/content/federated-identity.js';
 import { defineBotsEndpoint } from '../../../../shared/http/http-service.js';
 import { oneOf, str } from '../../../../shared/primitives/params.js';
 import { FILE_HEADERS, HTML, JSON_TYPE, modeNames, reply, sendFile, twinQueryParams } from '../file.js';

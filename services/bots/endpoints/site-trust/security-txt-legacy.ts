@@ -1,4 +1,4 @@
-import { rfc3339 } from '../../../../shared/content/crawler-files/site.js';
+import { rfc3339 } from '../../../../shared/content/crawler-files/index.js';
 import { chaosFile, redirect, text } from '../file.js';
 
 export default chaosFile({

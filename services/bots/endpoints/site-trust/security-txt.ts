@@ -1,5 +1,5 @@
-import { SECURITY_TXT_LIFETIME_DAYS } from '../../../../shared/content/crawler-files/documents.js';
-import { rfc3339 } from '../../../../shared/content/crawler-files/site.js';
+import { SECURITY_TXT_LIFETIME_DAYS } from '../../../../shared/content/site-trust.js';
+import { rfc3339 } from '../../../../shared/content/crawler-files/index.js';
 import { chaosFile, DEAD_PREFIX, HTML, reply, text } from '../file.js';
 
 export const EXPIRED = '2020-01-01T00:00:00Z';

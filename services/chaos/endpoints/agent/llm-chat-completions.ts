@@ -1,7 +1,7 @@
 import {
-  LLM_EXAMPLE, LLM_MODE_PARAM, LLM_MODES, LLM_PATH, MAX_LLM_BODY, SSE_DONE, completionChunks, completionObject, echoCompletion, openAiError, openAiErrorObject, parseChatRequest, sseEvent,
-  type ChatRequest, type Completion, type LlmMode,
-} from '../../../../shared/content/llm.js';
+  LLM_EXAMPLE, LLM_MODE_PARAM, LLM_MODES, LLM_PATH, MAX_LLM_BODY, SSE_DONE, completionChunks, completionObject, echoCompletion,
+  openAiError, openAiErrorObject, parseChatRequest, sseEvent, type ChatRequest, type Completion, type LlmMode,
+} from '../../../../shared/content/agent/index.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { splitQuery } from '../../../../shared/primitives/params.js';
 import { rngFromSeed, type Rng } from '../../../../shared/primitives/seed.js';

@@ -1,6 +1,8 @@
 import { LINKED_PATHS, MCP_PROTOCOL_VERSIONS } from '../../../../shared/content/discovery.js';
-import { parseRpc, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND, type RpcId } from '../../../../shared/content/json-rpc.js';
-import { callEchoTool, ECHO_TOOL, LYING_ECHO_TOOL, MCP_EXAMPLE, MCP_MODES, MCP_STALE_VERSION, type McpMode } from '../../../../shared/content/mcp.js';
+import {
+  parseRpc, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND, type RpcId, callEchoTool, ECHO_TOOL, LYING_ECHO_TOOL, MCP_EXAMPLE, MCP_MODES,
+  MCP_STALE_VERSION, type McpMode,
+} from '../../../../shared/content/agent/index.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';

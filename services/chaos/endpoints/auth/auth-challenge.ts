@@ -1,4 +1,4 @@
-import { CHALLENGE_LINES, CHALLENGE_PARAMS } from '../../../../shared/content/auth.js';
+import { CHALLENGE_LINES, CHALLENGE_PARAMS } from '../../../../shared/content/auth/index.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

@@ -1,4 +1,4 @@
-import { AUTH_LOOP_WINDOW_MS, authLoopKey, authLoopRealm } from '../../../../shared/content/auth.js';
+import { AUTH_LOOP_WINDOW_MS, authLoopKey, authLoopRealm } from '../../../../shared/content/auth/index.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

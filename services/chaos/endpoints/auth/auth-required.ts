@@ -1,14 +1,6 @@
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
-import {
-  AUTH_PARAMS,
-  authBody,
-  basicChallenge,
-  bearerChallenge,
-  digestChallenge,
-  realmFor,
-  type AuthScheme,
-} from '../../../../shared/content/status.js';
+import { AUTH_PARAMS, authBody, basicChallenge, bearerChallenge, digestChallenge, realmFor, type AuthScheme } from '../../../../shared/content/auth/index.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 function challenge(scheme: AuthScheme, realm: string): HeaderList {

@@ -1,4 +1,4 @@
-import { JWT_DEFECTS, JWT_PARAMS, JWT_REALM, bearerToken, chaosToken, decodeJwt } from '../../../../shared/content/auth.js';
+import { JWT_DEFECTS, JWT_PARAMS, JWT_REALM, bearerToken, chaosToken, decodeJwt } from '../../../../shared/content/auth/index.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

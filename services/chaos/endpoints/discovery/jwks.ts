@@ -1,5 +1,4 @@
-import { chaosJwkSet, JWKS_PARAMS, JWKS_ROTATION_WINDOW_MS, jwksRotationKey } from '../../../../shared/content/auth.js';
-import { CORS_ANY } from '../../../../shared/content/discovery.js';
+import { chaosJwkSet, JWKS_PARAMS, JWKS_ROTATION_WINDOW_MS, jwksRotationKey, CORS_ANY } from '../../../../shared/content/discovery.js';
 import type { HeaderList, HeaderValue } from '../../../../shared/primitives/headers.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';

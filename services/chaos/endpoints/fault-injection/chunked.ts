@@ -1,4 +1,4 @@
-import { CHUNKED_PARAMS, chunkedParts, type ChunkedMode } from '../../../../shared/content/fault-injection.js';
+import { CHUNKED_PARAMS, chunkedParts, type ChunkedMode } from '../../../../shared/content/fault-injection/index.js';
 import { chunkedCorrupt, type ChunkedCorruption } from '../../faults/chunked-corrupt.js';
 import { compose } from '../../faults/stage.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';

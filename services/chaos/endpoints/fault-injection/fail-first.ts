@@ -1,4 +1,4 @@
-import { FAIL_FIRST_PARAMS, failFirstBody, failFirstStoreKey } from '../../../../shared/content/fault-injection.js';
+import { FAIL_FIRST_PARAMS, failFirstBody, failFirstStoreKey } from '../../../../shared/content/fault-injection/index.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

@@ -1,6 +1,7 @@
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { freshSeed } from '../../../../shared/primitives/seed.js';
-import { FLAKY_PARAMS, flakyBody, flakyDraw, isInterim } from '../../../../shared/content/status.js';
+import { FLAKY_PARAMS, flakyBody, flakyDraw } from '../../../../shared/content/fault-injection/index.js';
+import { isInterim } from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { canSendInterim, sendStatus } from '../../status-writer.js';
 

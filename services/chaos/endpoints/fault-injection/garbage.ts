@@ -1,4 +1,4 @@
-import { GARBAGE_PARAMS, garbageBytes } from '../../../../shared/content/fault-injection.js';
+import { GARBAGE_PARAMS, garbageBytes } from '../../../../shared/content/fault-injection/index.js';
 import { compose } from '../../faults/stage.js';
 import { garbage } from '../../faults/garbage.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';

@@ -1,4 +1,4 @@
-import { KEEPALIVE_PROMISE, keepaliveBody } from '../../../../shared/content/fault-injection.js';
+import { KEEPALIVE_PROMISE, keepaliveBody } from '../../../../shared/content/fault-injection/index.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { replaceHeader } from '../../faults/head-text.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';

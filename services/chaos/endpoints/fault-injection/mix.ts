@@ -1,4 +1,4 @@
-import { FAULT_TERMS, MIX_DELAY_MAX_MS, MIX_PARAMS, mixContent, mixParts, ownContentType } from '../../../../shared/content/fault-injection.js';
+import { FAULT_TERMS, MIX_DELAY_MAX_MS, MIX_PARAMS, mixContent, mixParts, ownContentType } from '../../../../shared/content/fault-injection/index.js';
 import { bodyFraming } from '../../../../shared/content/status.js';
 import { formatHead, reasonPhrase, type HeaderList } from '../../../../shared/primitives/headers.js';
 import { compose, FAULTS, mixFault, type Fault } from '../../faults/index.js';

@@ -1,4 +1,4 @@
-import { RESET_PARAMS, resetBody } from '../../../../shared/content/fault-injection.js';
+import { RESET_PARAMS, resetBody } from '../../../../shared/content/fault-injection/index.js';
 import { compose } from '../../faults/stage.js';
 import { resetAt } from '../../faults/reset-at.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';

@@ -1,5 +1,5 @@
 import { jsonBody } from '../../../../shared/primitives/json.js';
-import { RETRY_PARAMS, RETRY_WINDOW_MS, retryBody, retryStoreKey } from '../../../../shared/content/status.js';
+import { RETRY_PARAMS, RETRY_WINDOW_MS, retryBody, retryStoreKey } from '../../../../shared/content/fault-injection/index.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

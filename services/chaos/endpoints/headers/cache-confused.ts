@@ -1,4 +1,4 @@
-import { CACHE_CONTROL, CACHE_MODES, cacheConfusedBody } from '../../../../shared/content/format.js';
+import { CACHE_CONTROL, CACHE_MODES, cacheConfusedBody } from '../../../../shared/content/headers.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

@@ -1,4 +1,4 @@
-import { COOKIES_PARAMS, chaosCookies, cookiesBody } from '../../../../shared/content/format.js';
+import { COOKIES_PARAMS, chaosCookies, cookiesBody } from '../../../../shared/content/headers.js';
 import type { Config } from '../../../../shared/config/config.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

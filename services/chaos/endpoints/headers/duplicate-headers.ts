@@ -1,6 +1,6 @@
 import {
   DUPLICATE_CONTENT_TYPES, DUPLICATE_HEADERS_PARAMS, DUPLICATED_HEADER, duplicateExtraLines, duplicateHeadersBody, duplicateStatus,
-} from '../../../../shared/content/format.js';
+} from '../../../../shared/content/headers.js';
 import { chaosHead, defineChaosEndpoint, withContext } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

@@ -1,9 +1,4 @@
-import {
-  ETAG_BODY,
-  ETAG_OPAQUE,
-  ETAG_STRONG,
-  etagDocument,
-} from '../../../../shared/content/delivery.js';
+import { ETAG_BODY, ETAG_OPAQUE, ETAG_STRONG, etagDocument } from '../../../../shared/content/headers.js';
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { oneOf, str } from '../../../../shared/primitives/params.js';
 import { freshSeed, rngFromSeed } from '../../../../shared/primitives/seed.js';

@@ -1,4 +1,4 @@
-import { FLOOD_ENTRIES, HEADER_FLOOD_MAX, headerFloodBody } from '../../../../shared/content/format.js';
+import { FLOOD_ENTRIES, HEADER_FLOOD_MAX, headerFloodBody } from '../../../../shared/content/headers.js';
 import { addChaosHeaders, type HeaderList } from '../../../../shared/primitives/headers.js';
 import { int } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';

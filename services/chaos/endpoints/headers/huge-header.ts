@@ -1,4 +1,4 @@
-import { HUGE_HEADER_NAME, HUGE_HEADER_PARAMS, hugeHeaderBody, hugeHeaderValue } from '../../../../shared/content/format.js';
+import { HUGE_HEADER_NAME, HUGE_HEADER_PARAMS, hugeHeaderBody, hugeHeaderValue } from '../../../../shared/content/headers.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

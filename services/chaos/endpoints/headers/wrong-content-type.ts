@@ -1,4 +1,4 @@
-import { CONTENT_TYPE_MODES, mislabelledBody } from '../../../../shared/content/format.js';
+import { CONTENT_TYPE_MODES, mislabelledBody } from '../../../../shared/content/headers.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 

@@ -1,4 +1,4 @@
-import { DRIP_PARAMS, dripBody, fitDrip } from '../../../../shared/content/payload.js';
+import { DRIP_PARAMS, dripBody, fitDrip } from '../../../../shared/content/latency.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 import { drip } from '../../faults/drip.js';
 import { compose } from '../../faults/stage.js';

@@ -1,4 +1,4 @@
-import { JITTER_MAX_MS, JITTER_PARAMS, jitterBody, jitterDraw } from '../../../../shared/content/payload.js';
+import { JITTER_MAX_MS, JITTER_PARAMS, jitterBody, jitterDraw } from '../../../../shared/content/latency.js';
 import { freshSeed } from '../../../../shared/primitives/seed.js';
 import { defineChaosEndpoint, sendComplete, withContext } from '../../endpoint.js';
 import { delayFirstByte } from '../../faults/delay-first-byte.js';

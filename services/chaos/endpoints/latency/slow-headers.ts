@@ -1,4 +1,4 @@
-import { SLOW_HEADERS_PARAMS, fitSlowHeaders, slowHeaderLines, slowHeadersBody, slowHeadersBoundMs } from '../../../../shared/content/payload.js';
+import { SLOW_HEADERS_PARAMS, fitSlowHeaders, slowHeaderLines, slowHeadersBody, slowHeadersBoundMs } from '../../../../shared/content/latency.js';
 import { formatHead } from '../../../../shared/primitives/headers.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 

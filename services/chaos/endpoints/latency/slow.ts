@@ -1,4 +1,4 @@
-import { SLOW_MAX_MS, SLOW_PARAMS, slowBody } from '../../../../shared/content/payload.js';
+import { SLOW_MAX_MS, SLOW_PARAMS, slowBody } from '../../../../shared/content/latency.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete, withContext } from '../../endpoint.js';
 import { compose } from '../../faults/stage.js';

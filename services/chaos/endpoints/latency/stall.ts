@@ -1,4 +1,4 @@
-import { STALL_MAX_MS, STALL_PARAMS, fitStall, stallBody } from '../../../../shared/content/payload.js';
+import { STALL_MAX_MS, STALL_PARAMS, fitStall, stallBody } from '../../../../shared/content/latency.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

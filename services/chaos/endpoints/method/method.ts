@@ -1,4 +1,4 @@
-import { ALLOW_SIX, ALLOW_TRUE, METHOD_MODES, SIX_METHODS, methodGetBody, type MethodMode } from '../../../../shared/content/format.js';
+import { ALLOW_SIX, ALLOW_TRUE, METHOD_MODES, SIX_METHODS, methodGetBody, type MethodMode } from '../../../../shared/content/method.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint, type ChaosContext } from '../../endpoint.js';

@@ -1,5 +1,5 @@
 import { oneOf } from '../../../../shared/primitives/params.js';
-import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/content/payload.js';
+import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/content/payload/index.js';
 import { defineChaosEndpoint, sendResponse } from '../../endpoint.js';
 
 const PNG_FIRST_BYTE = 0x89;

@@ -1,4 +1,4 @@
-import { CHARSET_PARAMS, charsetChaos } from '../../../../shared/content/streams.js';
+import { CHARSET_PARAMS, charsetChaos } from '../../../../shared/content/payload/index.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

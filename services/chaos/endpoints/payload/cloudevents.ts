@@ -1,4 +1,4 @@
-import { CLOUDEVENTS_PARAMS, chaosCloudEvent } from '../../../../shared/content/standards.js';
+import { CLOUDEVENTS_PARAMS, chaosCloudEvent } from '../../../../shared/content/payload/index.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

@@ -1,5 +1,5 @@
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
-import { COMPRESSION_ENCODED, COMPRESSION_PLAIN, COMPRESSION_TYPE } from '../../../../shared/content/delivery.js';
+import { COMPRESSION_ENCODED, COMPRESSION_PLAIN, COMPRESSION_TYPE } from '../../../../shared/content/payload/index.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
@@ -13,7 +13,7 @@ interface Lie {
   readonly lines: HeaderList;
 }
 
-// Bodies are precomputed (shared/content/delivery.ts); Accept-Encoding is never
+// Bodies are precomputed (shared/content/payload/delivery.ts); Accept-Encoding is never
 // consulted: a server that lies about its coding does not negotiate either.
 const LIES: Readonly<Record<Mode, Lie>> = {
   // Claims gzip; the body is the plain text.

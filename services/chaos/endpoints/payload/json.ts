@@ -1,4 +1,4 @@
-import { JSON_MODES, jsonChaosBody } from '../../../../shared/content/format.js';
+import { JSON_MODES, jsonChaosBody } from '../../../../shared/content/payload/index.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

@@ -1,4 +1,4 @@
-import { JSONAPI_PARAMS, chaosJsonApi } from '../../../../shared/content/standards.js';
+import { JSONAPI_PARAMS, chaosJsonApi } from '../../../../shared/content/payload/index.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

@@ -1,4 +1,4 @@
-import { NDJSON_CONTENT_TYPE, NDJSON_PARAMS, ndjsonChaosBody } from '../../../../shared/content/streams.js';
+import { NDJSON_CONTENT_TYPE, NDJSON_PARAMS, ndjsonChaosBody } from '../../../../shared/content/payload/index.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

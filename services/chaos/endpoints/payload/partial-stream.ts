@@ -1,4 +1,4 @@
-import { PARTIAL_STREAM_PARAMS, partialStreamDocument } from '../../../../shared/content/payload.js';
+import { PARTIAL_STREAM_PARAMS, partialStreamDocument } from '../../../../shared/content/payload/index.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 import { closeEarly } from '../../faults/close-early.js';
 import { compose } from '../../faults/stage.js';

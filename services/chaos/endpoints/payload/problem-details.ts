@@ -1,4 +1,4 @@
-import { PROBLEM_PARAMS, chaosProblem } from '../../../../shared/content/standards.js';
+import { PROBLEM_PARAMS, chaosProblem } from '../../../../shared/content/payload/index.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

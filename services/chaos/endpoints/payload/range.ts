@@ -1,14 +1,6 @@
 import {
-  answerRange,
-  coalesce,
-  parseRange,
-  partialAnswer,
-  RANGE_FULL,
-  RANGE_SIZE,
-  resolveRange,
-  type Interval,
-  type RangeAnswer,
-} from '../../../../shared/content/delivery.js';
+  answerRange, coalesce, parseRange, partialAnswer, RANGE_FULL, RANGE_SIZE, resolveRange, type Interval, type RangeAnswer,
+} from '../../../../shared/content/payload/index.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 

@@ -1,4 +1,4 @@
-import { SSE_HEARTBEAT, SSE_MAX_MS, SSE_PARAMS, fitSse, sseChaosEvents, sseContentType } from '../../../../shared/content/streams.js';
+import { SSE_HEARTBEAT, SSE_MAX_MS, SSE_PARAMS, fitSse, sseChaosEvents, sseContentType } from '../../../../shared/content/payload/index.js';
 import type { HeaderValue } from '../../../../shared/primitives/headers.js';
 import { chaosHead, defineChaosEndpoint, type ChaosContext } from '../../endpoint.js';
 import type { ResponseSink } from '../../wire.js';

@@ -1,4 +1,4 @@
-import { TRUNCATE_PARAMS, digitPattern } from '../../../../shared/content/payload.js';
+import { TRUNCATE_PARAMS, digitPattern } from '../../../../shared/content/payload/index.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 import { compose } from '../../faults/stage.js';
 import { truncateAt } from '../../faults/truncate-at.js';

@@ -1,4 +1,4 @@
-import { XML_CONTENT_TYPE, XML_PARAMS, xmlChaosBody } from '../../../../shared/content/streams.js';
+import { XML_CONTENT_TYPE, XML_PARAMS, xmlChaosBody } from '../../../../shared/content/payload/index.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

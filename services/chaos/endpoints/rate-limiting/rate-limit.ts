@@ -1,5 +1,5 @@
 import { jsonBody } from '../../../../shared/primitives/json.js';
-import { RATE_LIMIT_PARAMS, rateLimitBody, rateLimitHeaders } from '../../../../shared/content/status.js';
+import { RATE_LIMIT_PARAMS, rateLimitBody, rateLimitHeaders } from '../../../../shared/content/rate-limiting.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({

@@ -1,8 +1,6 @@
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { freshSeed } from '../../../../shared/primitives/seed.js';
-import {
-  WEIGHTED_DEFAULT, WEIGHTED_STATUS_PARAMS, isInterim, weightedCodesText, weightedDraw, weightedStatusBody,
-} from '../../../../shared/content/status.js';
+import { WEIGHTED_DEFAULT, WEIGHTED_STATUS_PARAMS, isInterim, weightedCodesText, weightedDraw, weightedStatusBody } from '../../../../shared/content/status.js';
 import { defineChaosEndpoint } from '../../endpoint.js';
 import { canSendInterim, sendStatus } from '../../status-writer.js';
 

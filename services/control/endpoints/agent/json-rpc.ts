@@ -2,10 +2,10 @@
 // endpoints (the A2A echo agent and the MCP server): a bounded body read and
 // the envelope shapes. Requests bigger than the cap are refused, never buffered.
 import type { IncomingMessage } from 'node:http';
-import { parseRpc, rpcError, RPC_INVALID_REQUEST, type RpcRequest } from '../../../../shared/content/json-rpc.js';
+import { parseRpc, rpcError, RPC_INVALID_REQUEST, type RpcRequest } from '../../../../shared/content/agent/index.js';
 
-// The envelope lives in shared/content/json-rpc.ts, which the chaos /mcp uses too.
-export * from '../../../../shared/content/json-rpc.js';
+// The envelope lives in shared/content/agent/json-rpc.ts, which the chaos /mcp uses too.
+export * from '../../../../shared/content/agent/json-rpc.js';
 
 export const MAX_RPC_BODY = 64 * 1024;
 

@@ -1,6 +1,7 @@
 import {
-  LLM_EXAMPLE, LLM_MODE_PARAM, LLM_PATH, MAX_LLM_BODY, SSE_DONE, completionChunks, completionObject, echoCompletion, openAiError, parseChatRequest, sseEvent,
-} from '../../../../shared/content/llm.js';
+  LLM_EXAMPLE, LLM_MODE_PARAM, LLM_PATH, MAX_LLM_BODY, SSE_DONE, completionChunks, completionObject, echoCompletion, openAiError,
+  parseChatRequest, sseEvent,
+} from '../../../../shared/content/agent/index.js';
 import { defineControlEndpoint, type HttpContext } from '../../../../shared/http/http-service.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { readBody } from './json-rpc.js';

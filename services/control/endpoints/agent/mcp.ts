@@ -1,5 +1,5 @@
 import { LINKED_PATHS, MCP_PROTOCOL_VERSIONS, mcpServerName } from '../../../../shared/content/discovery.js';
-import { callEchoTool, ECHO_TOOL, MCP_EXAMPLE, MCP_MODES } from '../../../../shared/content/mcp.js';
+import { callEchoTool, ECHO_TOOL, MCP_EXAMPLE, MCP_MODES } from '../../../../shared/content/agent/index.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineControlEndpoint, type HttpContext } from '../../../../shared/http/http-service.js';
 import { readRpcRequest, rpcError, rpcResult, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND } from './json-rpc.js';

@@ -1,5 +1,6 @@
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
-import { FILE_PATHS, ICON_PARAMS, ICONS } from '../../../../shared/content/crawler-files/documents.js';
+import { FILE_PATHS } from '../../../../shared/content/crawler-files/index.js';
+import { ICON_PARAMS, ICONS } from '../../../../shared/content/app-linking.js';
 
 export default defineControlEndpoint({
   id: 'app-icon',

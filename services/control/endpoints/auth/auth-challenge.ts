@@ -1,4 +1,4 @@
-import { basicMatches, CHALLENGE_PARAMS, CHALLENGE_REALM, VALID_CHALLENGE } from '../../../../shared/content/auth.js';
+import { basicMatches, CHALLENGE_PARAMS, CHALLENGE_REALM, VALID_CHALLENGE } from '../../../../shared/content/auth/index.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { CONTROL_PASSWORD, CONTROL_USER } from './auth-required.js';

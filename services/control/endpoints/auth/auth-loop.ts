@@ -1,4 +1,4 @@
-import { AUTH_LOOP_REALM, basicMatches } from '../../../../shared/content/auth.js';
+import { AUTH_LOOP_REALM, basicMatches } from '../../../../shared/content/auth/index.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { CONTROL_PASSWORD, CONTROL_USER } from './auth-required.js';

@@ -3,15 +3,8 @@ import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import {
-  AUTH_PARAMS,
-  authBody,
-  basicChallenge,
-  bearerChallenge,
-  digestChallenge,
-  digestNonce,
-  realmFor,
-  type AuthScheme,
-} from '../../../../shared/content/status.js';
+  AUTH_PARAMS, authBody, basicChallenge, bearerChallenge, digestChallenge, digestNonce, realmFor, type AuthScheme,
+} from '../../../../shared/content/auth/index.js';
 
 /** The documented test credentials (public on purpose: this is a test service). */
 export const CONTROL_USER = 'chaos';

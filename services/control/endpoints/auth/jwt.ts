@@ -1,4 +1,6 @@
-import { JWT_CHECKS, JWT_DEFECTS, JWT_PARAMS, JWT_REALM, bearerToken, chaosToken, controlToken, decodeJwt, jwtRefusal } from '../../../../shared/content/auth.js';
+import {
+  JWT_CHECKS, JWT_DEFECTS, JWT_PARAMS, JWT_REALM, bearerToken, chaosToken, controlToken, decodeJwt, jwtRefusal,
+} from '../../../../shared/content/auth/index.js';
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';

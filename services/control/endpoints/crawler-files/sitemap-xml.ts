@@ -1,4 +1,4 @@
-import { controlSitemap, FILE_PATHS } from '../../../../shared/content/crawler-files/documents.js';
+import { controlSitemap, FILE_PATHS } from '../../../../shared/content/crawler-files/index.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({

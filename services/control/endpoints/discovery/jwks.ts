@@ -1,5 +1,4 @@
-import { JWKS_PARAMS } from '../../../../shared/content/auth.js';
-import { controlDocuments, CORS_ANY } from '../../../../shared/content/discovery.js';
+import { JWKS_PARAMS, controlDocuments, CORS_ANY } from '../../../../shared/content/discovery.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 // Named by jwks_uri of this host's OpenID and RFC 8414 documents; its key

@@ -1,5 +1,5 @@
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
-import { CHUNKED_PARAMS, chunkedParts } from '../../../../shared/content/fault-injection.js';
+import { CHUNKED_PARAMS, chunkedParts } from '../../../../shared/content/fault-injection/index.js';
 
 export default defineControlEndpoint({
   id: 'chunked',

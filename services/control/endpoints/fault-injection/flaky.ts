@@ -1,6 +1,6 @@
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
-import { FLAKY_PARAMS, flakyBody } from '../../../../shared/content/status.js';
+import { FLAKY_PARAMS, flakyBody } from '../../../../shared/content/fault-injection/index.js';
 
 export default defineControlEndpoint({
   id: 'flaky',

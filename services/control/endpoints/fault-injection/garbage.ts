@@ -1,5 +1,5 @@
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
-import { GARBAGE_PARAMS, garbageBytes } from '../../../../shared/content/fault-injection.js';
+import { GARBAGE_PARAMS, garbageBytes } from '../../../../shared/content/fault-injection/index.js';
 
 export default defineControlEndpoint({
   id: 'garbage',

@@ -1,4 +1,4 @@
-import { MIX_DELAY_MAX_MS, MIX_PARAMS, mixContent, ownContentType } from '../../../../shared/content/fault-injection.js';
+import { MIX_DELAY_MAX_MS, MIX_PARAMS, mixContent, ownContentType } from '../../../../shared/content/fault-injection/index.js';
 import { bodyFraming } from '../../../../shared/content/status.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { msLeft } from '../../../../shared/primitives/timers.js';

@@ -1,6 +1,6 @@
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
-import { RESET_PARAMS, resetTwinBody } from '../../../../shared/content/fault-injection.js';
+import { RESET_PARAMS, resetTwinBody } from '../../../../shared/content/fault-injection/index.js';
 
 export default defineControlEndpoint({
   id: 'reset',

@@ -1,6 +1,6 @@
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
-import { RETRY_PARAMS, retryBody } from '../../../../shared/content/status.js';
+import { RETRY_PARAMS, retryBody } from '../../../../shared/content/fault-injection/index.js';
 
 export default defineControlEndpoint({
   id: 'retry-mismatch',

@@ -1,5 +1,5 @@
-import { NODEINFO_20_PROFILE } from '../../../../shared/content/crawler-files/site.js';
-import { FILE_PATHS } from '../../../../shared/content/crawler-files/documents.js';
+import { NODEINFO_20_PROFILE } from '../../../../shared/content/federated-identity.js';
+import { FILE_PATHS } from '../../../../shared/content/crawler-files/index.js';
 import { controlFile } from '../file.js';
 
 export default controlFile({

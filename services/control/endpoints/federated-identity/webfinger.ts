@@ -1,7 +1,7 @@
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
-import { FILE_PATHS, WEBFINGER_PARAMS, webfingerAccount, webfingerJrd } from '../../../../shared/content/crawler-files/documents.js';
-import { perConfigDaily } from '../../../../shared/content/crawler-files/site.js';
+import { FILE_PATHS, perConfigDaily } from '../../../../shared/content/crawler-files/index.js';
+import { WEBFINGER_PARAMS, webfingerAccount, webfingerJrd } from '../../../../shared/content/federated-identity.js';
 
 const known = perConfigDaily((site) => ({
   resources: new Set([webfingerAccount('control', site.controlHostname), `${site.control}/`, site.control]),

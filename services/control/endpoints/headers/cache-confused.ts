@@ -1,4 +1,4 @@
-import { CACHE_COHERENT_BODY, CACHE_MODES, COHERENT_CACHE_CONTROL } from '../../../../shared/content/format.js';
+import { CACHE_COHERENT_BODY, CACHE_MODES, COHERENT_CACHE_CONTROL } from '../../../../shared/content/headers.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 

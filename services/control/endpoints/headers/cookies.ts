@@ -1,4 +1,4 @@
-import { COOKIES_PARAMS, TWIN_COOKIE, cookiesBody } from '../../../../shared/content/format.js';
+import { COOKIES_PARAMS, TWIN_COOKIE, cookiesBody } from '../../../../shared/content/headers.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({

@@ -1,4 +1,4 @@
-import { DUPLICATE_HEADERS_PARAMS, duplicateHeadersBody, duplicateStatus, duplicateTwinLines } from '../../../../shared/content/format.js';
+import { DUPLICATE_HEADERS_PARAMS, duplicateHeadersBody, duplicateStatus, duplicateTwinLines } from '../../../../shared/content/headers.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({

@@ -1,12 +1,4 @@
-import {
-  ETAG_BODY,
-  ETAG_LAST_MODIFIED,
-  ETAG_STRONG,
-  ETAG_UPDATED_AT,
-  parseEntityTags,
-  parseHttpDate,
-  weakMatch,
-} from '../../../../shared/content/delivery.js';
+import { ETAG_BODY, ETAG_LAST_MODIFIED, ETAG_STRONG, ETAG_UPDATED_AT, parseEntityTags, parseHttpDate, weakMatch } from '../../../../shared/content/headers.js';
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 

@@ -1,4 +1,4 @@
-import { HEADER_FLOOD_MAX, headerFloodDataBody } from '../../../../shared/content/format.js';
+import { HEADER_FLOOD_MAX, headerFloodDataBody } from '../../../../shared/content/headers.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { int } from '../../../../shared/primitives/params.js';
 

@@ -1,4 +1,4 @@
-import { HUGE_HEADER_PARAMS, hugeHeaderBody } from '../../../../shared/content/format.js';
+import { HUGE_HEADER_PARAMS, hugeHeaderBody } from '../../../../shared/content/headers.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({

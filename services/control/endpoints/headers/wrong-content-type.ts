@@ -1,4 +1,4 @@
-import { CONTENT_TYPE_MODES, matchedBody } from '../../../../shared/content/format.js';
+import { CONTENT_TYPE_MODES, matchedBody } from '../../../../shared/content/headers.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 

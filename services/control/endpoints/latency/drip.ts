@@ -1,5 +1,5 @@
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
-import { DRIP_PARAMS, dripBody, fitDrip } from '../../../../shared/content/payload.js';
+import { DRIP_PARAMS, dripBody, fitDrip } from '../../../../shared/content/latency.js';
 
 export default defineControlEndpoint({
   id: 'drip',

@@ -1,4 +1,4 @@
-import { JITTER_PARAMS, jitterBody, jitterDraw } from '../../../../shared/content/payload.js';
+import { JITTER_PARAMS, jitterBody, jitterDraw } from '../../../../shared/content/latency.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { freshSeed } from '../../../../shared/primitives/seed.js';
 

@@ -1,4 +1,4 @@
-import { SLOW_PARAMS, slowBody } from '../../../../shared/content/payload.js';
+import { SLOW_PARAMS, slowBody } from '../../../../shared/content/latency.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 

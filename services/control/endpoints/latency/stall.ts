@@ -1,4 +1,4 @@
-import { STALL_PARAMS, fitStall, stallBody } from '../../../../shared/content/payload.js';
+import { STALL_PARAMS, fitStall, stallBody } from '../../../../shared/content/latency.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({

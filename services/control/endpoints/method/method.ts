@@ -1,4 +1,4 @@
-import { ALLOW_CONTROL, METHOD_MODES, SIX_METHODS } from '../../../../shared/content/format.js';
+import { ALLOW_CONTROL, METHOD_MODES, SIX_METHODS } from '../../../../shared/content/method.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { oneOf } from '../../../../shared/primitives/params.js';

@@ -1,5 +1,5 @@
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
-import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/content/payload.js';
+import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/content/payload/index.js';
 
 export default defineControlEndpoint({
   id: 'bytes',

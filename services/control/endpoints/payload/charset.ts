@@ -1,4 +1,4 @@
-import { CHARSET_PARAMS, CHARSET_VALID, CHARSET_VALID_TYPE } from '../../../../shared/content/streams.js';
+import { CHARSET_PARAMS, CHARSET_VALID, CHARSET_VALID_TYPE } from '../../../../shared/content/payload/index.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({

@@ -1,4 +1,4 @@
-import { CLOUDEVENTS_PARAMS, validCloudEvent } from '../../../../shared/content/standards.js';
+import { CLOUDEVENTS_PARAMS, validCloudEvent } from '../../../../shared/content/payload/index.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({

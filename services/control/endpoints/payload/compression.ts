@@ -1,4 +1,4 @@
-import { COMPRESSION_ENCODED, COMPRESSION_TYPE, negotiateEncoding } from '../../../../shared/content/delivery.js';
+import { COMPRESSION_ENCODED, COMPRESSION_TYPE, negotiateEncoding } from '../../../../shared/content/payload/index.js';
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 

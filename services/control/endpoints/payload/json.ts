@@ -1,4 +1,4 @@
-import { JSON_MODES, jsonControlBody } from '../../../../shared/content/format.js';
+import { JSON_MODES, jsonControlBody } from '../../../../shared/content/payload/index.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 

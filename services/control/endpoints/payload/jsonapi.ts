@@ -1,4 +1,4 @@
-import { JSONAPI_TWIN_PARAMS, validJsonApi } from '../../../../shared/content/standards.js';
+import { JSONAPI_TWIN_PARAMS, validJsonApi } from '../../../../shared/content/payload/index.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({

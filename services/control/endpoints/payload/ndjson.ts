@@ -1,4 +1,4 @@
-import { NDJSON_CONTENT_TYPE, NDJSON_PARAMS, NDJSON_VALID } from '../../../../shared/content/streams.js';
+import { NDJSON_CONTENT_TYPE, NDJSON_PARAMS, NDJSON_VALID } from '../../../../shared/content/payload/index.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({

@@ -1,5 +1,5 @@
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
-import { PARTIAL_STREAM_PARAMS, partialStreamDocument } from '../../../../shared/content/payload.js';
+import { PARTIAL_STREAM_PARAMS, partialStreamDocument } from '../../../../shared/content/payload/index.js';
 
 export default defineControlEndpoint({
   id: 'partial-stream',

@@ -1,4 +1,4 @@
-import { PROBLEM_TWIN_PARAMS, PROBLEM_TYPE_PAGE, validProblem } from '../../../../shared/content/standards.js';
+import { PROBLEM_TWIN_PARAMS, PROBLEM_TYPE_PAGE, validProblem } from '../../../../shared/content/payload/index.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({

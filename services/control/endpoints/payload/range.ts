@@ -1,4 +1,4 @@
-import { answerRange } from '../../../../shared/content/delivery.js';
+import { answerRange } from '../../../../shared/content/payload/index.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({

@@ -1,4 +1,4 @@
-import { SSE_PARAMS, SSE_VALID, fitSse } from '../../../../shared/content/streams.js';
+import { SSE_PARAMS, SSE_VALID, fitSse } from '../../../../shared/content/payload/index.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 const BODY = Buffer.from(SSE_VALID, 'utf8');

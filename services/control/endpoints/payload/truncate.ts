@@ -1,5 +1,5 @@
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
-import { TRUNCATE_PARAMS, digitPattern } from '../../../../shared/content/payload.js';
+import { TRUNCATE_PARAMS, digitPattern } from '../../../../shared/content/payload/index.js';
 
 export default defineControlEndpoint({
   id: 'truncate',

@@ -1,4 +1,4 @@
-import { XML_CONTENT_TYPE, XML_PARAMS, XML_VALID } from '../../../../shared/content/streams.js';
+import { XML_CONTENT_TYPE, XML_PARAMS, XML_VALID } from '../../../../shared/content/payload/index.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 export default defineControlEndpoint({

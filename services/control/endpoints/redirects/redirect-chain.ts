@@ -1,4 +1,4 @@
-import { REDIRECT_FINAL_BODY, REDIRECT_MAX, redirectHopBody, redirectLocation } from '../../../../shared/content/format.js';
+import { REDIRECT_FINAL_BODY, REDIRECT_MAX, redirectHopBody, redirectLocation } from '../../../../shared/content/redirects.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import { int } from '../../../../shared/primitives/params.js';
 

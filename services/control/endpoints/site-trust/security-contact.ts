@@ -1,4 +1,4 @@
-import { FILE_PATHS } from '../../../../shared/content/crawler-files/documents.js';
+import { FILE_PATHS } from '../../../../shared/content/crawler-files/index.js';
 import { controlFile } from '../file.js';
 
 export default controlFile({

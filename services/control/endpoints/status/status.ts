@@ -2,16 +2,9 @@ import type { HttpContext } from '../../../../shared/http/http-service.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
+import { basicChallenge, defaultRealm } from '../../../../shared/content/auth/index.js';
 import {
-  basicChallenge,
-  bodyFraming,
-  defaultRealm,
-  interimStatusBody,
-  isInterim,
-  protocolSwitchBody,
-  STATUS_CODE,
-  statusBody,
-  switchesProtocols,
+  bodyFraming, interimStatusBody, isInterim, protocolSwitchBody, STATUS_CODE, statusBody, switchesProtocols,
 } from '../../../../shared/content/status.js';
 
 /** The interims node:http can send through its public API; others get none (documented). */

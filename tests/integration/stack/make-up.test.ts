@@ -1,0 +1,156 @@
+// `make up` never hurts: before it builds, scripts/check-ports.sh says which
+// port is taken and which variable moves it, instead of a stack trace later.
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import t from 'tap';
+import { get, parseHead, rawExchange } from '../../helpers/raw.js';
+import { alive, childrenOf } from '../../helpers/stack.js';
+import { freePorts } from '../../helpers/servers.js';
+import { spawnNode } from '../../helpers/process.js';
+import { NODE_FLAGS, serviceOfMain } from '../../../shared/runtime/node-flags.js';
+
+const repo = fileURLToPath(new URL('../../../../', import.meta.url));
+const script = `${repo}scripts/check-ports.sh`;
+
+function check(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('bash', [script], { env: { PATH: process.env.PATH ?? '', ...env } }, (error, _stdout, stderr) => {
+      resolve({ code: error ? Number(error.code) : 0, stderr });
+    });
+  });
+}
+
+t.test('free ports pass, a taken one is named with its variable', async (t) => {
+  const [chaos, control, bots] = await freePorts(3);
+  const env = { STACK: 'embedded', CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots) };
+  t.same(await check(env), { code: 0, stderr: '' }, 'all free');
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(control, '127.0.0.1', resolve));
+  t.teardown(() => taken.close());
+  const busy = await check(env);
+  t.equal(busy.code, 1);
+  t.match(busy.stderr, new RegExp(`port ${control} \\(CONTROL_PORT\\) .* already in use — another stack`));
+  t.match(busy.stderr, /CONTROL_PORT=<free port> make up/);
+  t.notMatch(busy.stderr, /CHAOS_PORT|BOTS_PORT/, 'only the taken one');
+});
+
+t.test('the full stack listens on FRONT_PORT only: that is the port checked', async (t) => {
+  const [front, chaos] = await freePorts(2);
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(chaos, '127.0.0.1', resolve));
+  t.teardown(() => taken.close());
+  const env = { STACK: 'full', FRONT_PORT: String(front), CHAOS_PORT: String(chaos) };
+  t.same(await check(env), { code: 0, stderr: '' }, 'CHAOS_PORT is not used by the full stack');
+  const busy = await check({ ...env, FRONT_PORT: String(chaos) });
+  t.equal(busy.code, 1);
+  t.match(busy.stderr, new RegExp(`port ${chaos} \\(FRONT_PORT\\) .* already in use`));
+});
+
+t.test('make up end to end: the full stack starts, answers on every host, and Ctrl-C drains what is in flight and leaves no process behind', async (t) => {
+  const front = (await freePorts(1))[0] as number;
+  // -o build: the tests run from the dist/ that `make test` just built; rebuilding under them would swap it.
+  const make = spawn('make', ['--no-print-directory', '-o', 'build', 'up'], {
+    cwd: repo,
+    env: { PATH: process.env.PATH ?? '', STACK: 'full', FRONT_PORT: String(front), LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '8000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let out = '';
+  make.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  make.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<string>((resolve) => make.once('exit', (code, signal) => resolve(signal ?? `code ${code}`)));
+  t.teardown(() => {
+    try {
+      process.kill(-(make.pid as number), 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  });
+  const deadline = Date.now() + 90_000;
+  while (!out.includes('Ctrl-C stops everything') && Date.now() < deadline && make.exitCode === null) await sleep(100);
+  t.match(out, `chaos    http://chaos.localhost:${front}/`, `the banner names the URLs:\n${out.slice(-1500)}`);
+  t.match(out, `hub      http://localhost:${front}/`);
+  t.match(out, `Try: curl -v http://chaos.localhost:${front}/truncate`);
+  for (const host of ['chaos.localhost', 'control.localhost', 'bots.localhost', 'localhost']) {
+    const res = await rawExchange(front, get('/', { Host: host, Connection: 'close' }));
+    t.equal(parseHead(res.data).status, 200, `${host} answers through the front door`);
+  }
+  const processes = descendants(make.pid as number);
+  // Each replica runs with its service's node flags (shared/runtime/node-flags.ts), passed by the supervisor.
+  const replicas = processes.map(commandLine).flatMap((argv) => {
+    const service = serviceOfMain(argv.at(-1) ?? '');
+    return service ? [{ service, flags: argv.slice(1, -1) }] : [];
+  });
+  t.equal(replicas.length, 6, 'six replicas found by their command lines');
+  for (const { service, flags } of replicas) t.same(flags, NODE_FLAGS[service], `${service}: node ${flags.join(' ')}`);
+  const prometheus = out.includes('Prometheus http://') ? 1 : 0;
+  t.equal(processes.length, 9 + prometheus, `under make: the supervisor, Redis, HAProxy, six replicas${prometheus ? ' and Prometheus' : ''}`);
+  // A response in flight through the front door when Ctrl-C comes: the drain lets it finish (docs/front-door.md).
+  const inFlight = rawExchange(front, get('/slow?ms=4000', { Host: 'chaos.localhost', Connection: 'close' }), { timeoutMs: 30_000 });
+  await sleep(700);
+  // What a terminal's Ctrl-C does: SIGINT to the whole foreground process group.
+  process.kill(-(make.pid as number), 'SIGINT');
+  const slow = await inFlight;
+  const answered = slow.data.includes('\r\n\r\n');
+  t.ok(answered, `the /slow in flight gets an answer (${slow.end} after ${Math.round(slow.elapsedMs)} ms, ${slow.data.length} bytes)`);
+  const slowHead = answered ? parseHead(slow.data) : undefined;
+  t.equal(slowHead?.status, 200, 'the /slow in flight is answered 200');
+  t.equal(slowHead?.rest.length, Number(slowHead?.header('content-length')), 'with its whole body');
+  t.ok(slow.elapsedMs >= 3900, 'after its full 4 s');
+  // make re-raises the SIGINT once its child (the supervisor) has stopped everything, as it does in a terminal.
+  t.equal(await Promise.race([exited, sleep(30_000).then(() => 'still running')]), 'SIGINT', 'make up ends as a Ctrl-C ends it');
+  t.match(out, /SIGINT: stopping/, 'the supervisor said it was stopping');
+  t.notMatch(out, /exited unexpectedly/, 'no process died of the Ctrl-C itself: only the supervisor stopped them');
+  await sleep(200);
+  t.same(processes.filter(alive), [], 'no process is left behind');
+  t.ok(await refusedPort(front), 'the front port is closed');
+});
+
+t.test('a supervisor killed outright (SIGKILL) leaves no process behind', async (t) => {
+  const front = (await freePorts(1))[0] as number;
+  const supervisor = spawnNode('services/main.js', { STACK: 'full', REPLICAS: '1', FRONT_PORT: String(front), LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '2000' });
+  t.teardown(() => supervisor.child.kill('SIGKILL'));
+  const deadline = Date.now() + 90_000;
+  while (!supervisor.stdout().includes('Ctrl-C stops everything') && Date.now() < deadline && supervisor.child.exitCode === null) await sleep(100);
+  // Its run folder (configurations, Redis's dir) is removed on exit, which a SIGKILL skips: the test removes it.
+  const runDir = /config: (\S+)\/haproxy\.cfg/.exec(supervisor.stdout())?.[1];
+  if (runDir) t.teardown(() => rmSync(runDir, { recursive: true, force: true }));
+  const processes = descendants(supervisor.child.pid as number);
+  const prometheus = supervisor.stdout().includes('Prometheus http://') ? 1 : 0;
+  t.equal(processes.length, 5 + prometheus, `Redis, HAProxy, three replicas${prometheus ? ' and Prometheus' : ''}: ${supervisor.stderr().slice(-500)}`);
+  t.teardown(() => processes.forEach((pid) => alive(pid) && process.kill(pid, 'SIGKILL')));
+  supervisor.child.kill('SIGKILL');
+  await supervisor.exited;
+  // Redis, HAProxy and Prometheus get SIGTERM from the kernel at once; the replicas drain (DRAIN_NOTICE_MS, then the grace).
+  const gone = Date.now() + 20_000;
+  while (processes.some(alive) && Date.now() < gone) await sleep(100);
+  t.same(processes.filter(alive).map((pid) => commandLine(pid).join(' ')), [], 'every child followed its supervisor');
+  t.ok(await refusedPort(front), 'the front port is closed');
+});
+
+function commandLine(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  for (const child of childrenOf(pid)) out.push(child, ...descendants(child));
+  return out;
+}
+
+function refusedPort(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' }, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
