@@ -392,6 +392,8 @@ t.test('Chromium, the root in an NSS database made by the test: each mode gives 
       said = /net::ERR_[A-Z0-9_]+/.exec(error instanceof Error ? error.message : String(error))?.[0] ?? String(error);
     }
     await page.close();
-    t.equal(said, TLS_MODE_INFO[mode].clients.chromium ?? 'ok', `${mode}: ${said}`);
+    // client-cert: the TLS 1.3 alert races the close that follows it (Chromium has sent its request already); either may arrive first.
+    const expected = mode === 'client-cert' && said === 'net::ERR_SOCKET_NOT_CONNECTED' ? said : (TLS_MODE_INFO[mode].clients.chromium ?? 'ok');
+    t.equal(said, expected, `${mode}: ${said}`);
   }
 });
