@@ -61,12 +61,13 @@ build: deps
 # promtool (prometheus) checks the Prometheus configurations; cc (gcc) compiles the
 # benchmark's C client in its test.
 tools:
-	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy chromium:chromium promtool:prometheus cc:gcc py.websockets:python3-websockets
+	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy chromium:chromium promtool:prometheus cc:gcc py.websockets:python3-websockets certutil:libnss3-tools openssl:openssl python3:python3
 
 # Ports first (before anything is built), then the build, then the tools the
 # full stack needs when STACK=full asks for it (installed as root, or named).
+# TLS_DIR: where `make up` keeps the TLS chaos test root (docs/tls.md); TLS_DIR= (empty) turns TLS off.
 up: ports build stack-tools
-	$(UP_COMMAND)
+	TLS_DIR="$${TLS_DIR-$(CURDIR)/.tls}" $(UP_COMMAND)
 
 # Stops the stack make up DETACH=1 started, waiting for its drain (a clear line when none runs).
 down:

@@ -50,6 +50,9 @@ Environment (a bad value stops start-up with exit 2, naming the variable):
   LOG_LEVEL                 pino level of the JSON logs on stdout: fatal … trace, silent (info)
   SHUTDOWN_GRACE_MS         how long in-flight responses may finish after SIGINT or SIGTERM (20000)
   DRAIN_NOTICE_MS           with METRICS_PORT: /readyz says 503 this long before listeners close (0)
+  TLS_DIR                   where the TLS chaos test root is kept (unset: no TLS); docs/tls.md
+  CHAOS_TLS_PORT, TLS_BASE, PUBLIC_TLS_PORT
+                            TLS chaos port (8444), host names <mode>.<TLS_BASE> (tls.localhost), the port /tls/hosts.json names
 Read but unused here (make up's full stack): FRONT_PORT, REPLICAS, STACK, PATH.
 
 Documentation: the package's README.md and docs/embedding.md.

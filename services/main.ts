@@ -97,8 +97,19 @@ async function runEmbedded(env: Env, config: Config, note: string | undefined): 
       `\n  hub      ${config.urls.hub}/   (the catalog of all three hosts, answered by control)` +
       (config.metricsPort > 0 ? `\n  admin    http://127.0.0.1:${config.metricsPort}…${config.metricsPort + 2} /metrics /healthz /readyz (chaos, control, bots)` : '') +
       `\nTry: curl -v ${urls.get('chaos')}/truncate   (its twin: curl -v ${urls.get('control')}/truncate)\n` +
+      tlsLines(config) +
       (note ? `${note}\n` : '') +
       'Ctrl-C stops all three (a second Ctrl-C kills at once).\n',
+  );
+}
+
+/** What `make up` prints about TLS chaos (docs/tls.md): the good twin's URL and how one command trusts the test root. */
+function tlsLines(config: Config): string {
+  if (config.tls.dir === undefined) return '';
+  const good = `https://good.${config.tls.base}:${config.tls.publicPort}/`;
+  return (
+    `TLS: ${good} and every mode in ${config.urls.hub}/tls/hosts.json (root kept in ${config.tls.dir})\n` +
+    `  trust the test root for one command, never in a system store: curl -so chaos-root.pem ${config.urls.hub}/tls/root.pem && curl --cacert chaos-root.pem ${good}\n`
   );
 }
 
@@ -132,6 +143,8 @@ async function runFull(userEnv: Env, base: Config): Promise<void> {
     ...underDefaults({ DRAIN_NOTICE_MS: '2500', ...frontUrlDefaults(base) }, userEnv),
     TRUST_PROXY: trust,
     BIND_ADDRESS: '127.0.0.1',
+    // TLS chaos is served by the embedded default only: the replicas would share one TLS port, and the front door does not pass TLS yet.
+    TLS_DIR: '',
   };
   // The replicas' configuration, checked once here so a bad value names its variable before anything starts.
   const config = loadConfig(env);

@@ -8,6 +8,7 @@ import type { Registries } from '../shared/registry/registries.js';
 import type { ServiceFactory } from '../shared/runtime/run.js';
 import type { HttpContext } from '../shared/http/http-service.js';
 import { ChaosServer } from './chaos/server.js';
+import { ChaosTlsService } from './chaos/tls/service.js';
 import type { ChaosContext } from './chaos/endpoint.js';
 import { serviceRegistries } from './registries.js';
 
@@ -22,8 +23,11 @@ export function serviceFactory(host: HostName, registries?: ServiceRegistries): 
   return (config, logger, store) => {
     const built = registries ?? serviceRegistries();
     switch (host) {
-      case 'chaos':
-        return new ChaosServer({ config, logger, registry: built.chaos, store });
+      case 'chaos': {
+        const chaos = new ChaosServer({ config, logger, registry: built.chaos, store });
+        // TLS chaos runs where TLS_DIR names the directory that keeps its test root (docs/tls.md).
+        return config.tls.dir === undefined ? chaos : new ChaosTlsService(chaos, logger);
+      }
       case 'control': {
         // The control process also answers for the hub: its `/` there lists all three hosts, its /compare fetches chaos paths beside their twins.
         const hubCatalogs = [buildCatalog(built.chaos, config), buildCatalog(built.control, config), buildCatalog(built.bots, config)];

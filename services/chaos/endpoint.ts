@@ -10,6 +10,7 @@ import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '
 import type { Capabilities } from '../../shared/pipeline/transport.js';
 import type { Store } from '../../shared/store/types.js';
 import type { ParsedRequest } from './parser.js';
+import { transportLines } from './transport-lines.js';
 import { Wire, type EndAction, type ResponseSink } from './wire.js';
 
 /** `wire` is HTTP/1.1's capability (shared/pipeline/transport.ts); `req.transport` says what the request came over. */
@@ -77,6 +78,8 @@ export function chaosHead(
   if (connection) headers.push(['Connection', connection]);
   const base = baseHeaders.get(ctx.endpoint);
   if (base) for (const line of base.list) headers.push(line);
+  const transport = transportLines(ctx.req.transport);
+  if (transport) for (const line of transport.list) headers.push(line);
   addClampedHeader(headers, ctx.clamped);
   return addChaosHeaders(headers, extra);
 }
@@ -103,6 +106,8 @@ export function chaosHeadText(
   if (connection !== undefined) head += connection === 'close' ? CONNECTION_CLOSE : CONNECTION_KEEP_ALIVE;
   const base = baseHeaders.get(ctx.endpoint);
   if (base) head += base.text;
+  const transport = transportLines(ctx.req.transport);
+  if (transport) head += transport.text;
   head += clampedLine(ctx.clamped) + chaosLines(extra);
   if (after) head += headerLines(after);
   return `${head}\r\n`;

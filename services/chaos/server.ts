@@ -19,6 +19,7 @@ import { listenOn } from '../../shared/runtime/listen.js';
 import type { Store } from '../../shared/store/types.js';
 import { Connection, type ConnectionHost } from './connection.js';
 import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.js';
+import { transportLines } from './transport-lines.js';
 import { DEFAULT_LIMITS, type CaptureHook, type ParsedRequest, type ParserLimits, type ParserOptions, type RequestRejected } from './parser.js';
 import type { RecordedResponse, Wire } from './wire.js';
 
@@ -143,11 +144,12 @@ export class ChaosServer implements ConnectionHost {
    * Serves a client's socket: this server's own plain ones, or a tls.TLSSocket
    * once its handshake is done (the transport seam: the same connection code,
    * its requests marked as TLS). The socket must allow half-open (our FIN
-   * follows the client's, after the response).
+   * follows the client's, after the response). `admitted`: the caps already
+   * counted its TCP connection (the TLS listener counts before the handshake).
    */
-  accept(socket: Socket): void {
-    if (!this.caps.admit(socket)) return;
-    const connection = new Connection(socket, this, transportOf(socket));
+  accept(socket: Socket, transport: TransportFacts = transportOf(socket), admitted = false): void {
+    if (!admitted && !this.caps.admit(socket)) return;
+    const connection = new Connection(socket, this, transport);
     this.#connections.add(connection);
     socket.once('close', () => this.#connections.delete(connection));
   }
@@ -178,7 +180,7 @@ export class ChaosServer implements ConnectionHost {
 }
 
 /** What a socket is: plain HTTP/1.1, or HTTP/1.1 over TLS with what its handshake agreed (ALPN, SNI). */
-function transportOf(socket: Socket): TransportFacts {
+export function transportOf(socket: Socket): TransportFacts {
   if (!(socket instanceof TLSSocket)) return transportFacts('http/1.1', false);
   const { alpnProtocol } = socket;
   const servername: unknown = (socket as { servername?: unknown }).servername;
@@ -267,12 +269,14 @@ class WireResponder implements Responder<ChaosContext> {
   context(endpoint: AnyEndpoint<ChaosContext>, clamped: readonly string[], recordings: Recordings | undefined): ChaosContext {
     const { server, req } = this;
     const wire = this.#openWire();
-    if (recordings !== undefined) wire.recordInto(recordings, this.#variant());
+    // A connection with lines of its own (TLS mode) neither records nor replays: the recording would carry them elsewhere.
+    if (recordings !== undefined && transportLines(req.transport) === undefined) wire.recordInto(recordings, this.#variant());
     return new RequestContext(server, req, wire, endpoint, clamped, this.keepAlive, this.connection.clientAddress);
   }
 
   /** A replayable endpoint's recorded answer for this request's variant, written with today's Date; false when there is none yet. */
   replay(recordings: Recordings): boolean {
+    if (transportLines(this.req.transport) !== undefined) return false;
     const recorded = recordings.byVariant[this.#variant()] as RecordedResponse | undefined;
     if (recorded === undefined) return false;
     this.#openWire().respond(recorded.status, recorded.beforeDate + dateLine() + recorded.afterDate, recorded.body, recorded.action);

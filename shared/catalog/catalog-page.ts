@@ -237,7 +237,8 @@ export function catalogBodies<Ctx>(registry: Registry<Ctx>, config: Config): Cat
 }
 
 /** The hub's page: every host's sections, each linking to the host that serves it. */
-export function renderHubHtml(catalogs: readonly Catalog[], banner: string, urls: PublicUrls): string {
+/** `extra`: sections after the hosts' (the TLS modes, built where the catalog may not look: shared/hub/tls-section.ts). */
+export function renderHubHtml(catalogs: readonly Catalog[], banner: string, urls: PublicUrls, extra = ''): string {
   const header =
     `<p class="brand">Chaos Endpoint Service</p>${hostNav(urls, 'hub')}\n` +
     `<h1>Every endpoint, on ${catalogs.length} hosts</h1>\n` +
@@ -251,5 +252,5 @@ export function renderHubHtml(catalogs: readonly Catalog[], banner: string, urls
       `<p class="banner">${escapeHtml(c.banner)}</p>\n<p class="about">${escapeHtml(HOST_ROLE[c.host])} OpenAPI 3.1: <a href="${escapeHtml(c.openapi)}">${escapeHtml(c.openapi)}</a></p>\n` +
       `${catalogSections(c, urls, c.url)}\n</section>`,
   );
-  return page('Chaos Endpoint Service — hub', header, sections.join('\n'));
+  return page('Chaos Endpoint Service — hub', header, sections.join('\n') + (extra === '' ? '' : `\n${extra}`));
 }

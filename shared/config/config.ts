@@ -71,6 +71,19 @@ export interface Config {
   readonly compareVia: HostPort | undefined;
   /** Directories `make up` looks in for haproxy, redis-server and prometheus (PATH), in order. */
   readonly programPath: readonly string[];
+  readonly tls: TlsConfig;
+}
+
+/** TLS chaos (docs/tls.md): its listener runs only where TLS_DIR names the directory that keeps the test root. */
+export interface TlsConfig {
+  /** TLS_DIR: the test root, intermediate and client CA (files 0600), shared by replicas; undefined: no TLS. */
+  readonly dir: string | undefined;
+  /** CHAOS_TLS_PORT (8444): the chaos process's TLS listener. */
+  readonly port: number;
+  /** PUBLIC_TLS_PORT: the port /tls/hosts.json names (default CHAOS_TLS_PORT; the full stack's front TLS port). */
+  readonly publicPort: number;
+  /** TLS_BASE (tls.localhost): mode hosts are `<mode>.<base>`; the root is name-constrained to it. */
+  readonly base: string;
 }
 
 export interface HostPort {
@@ -250,6 +263,16 @@ function readOptional(env: Env, name: string): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
+function readTls(env: Env): TlsConfig {
+  const port = readInt(env, 'CHAOS_TLS_PORT', 8444, 0, 65535);
+  const base = (readOptional(env, 'TLS_BASE') ?? 'tls.localhost').toLowerCase();
+  // At least two labels: a name constraint on a bare label would cover a whole TLD's worth of names.
+  if (!/^(?=.{3,200}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(base)) {
+    throw new ConfigError('TLS_BASE', 'a DNS name of two or more labels, such as tls.localhost', env.TLS_BASE ?? '');
+  }
+  return Object.freeze({ dir: readOptional(env, 'TLS_DIR'), port, publicPort: readInt(env, 'PUBLIC_TLS_PORT', port, 0, 65535), base });
+}
+
 export function loadConfig(env: Env): Config {
   const bindAddress = env.BIND_ADDRESS || '127.0.0.1';
   // An address, not a name: a typo must name the variable, not surface as a resolver error at listen time.
@@ -337,6 +360,7 @@ export function loadConfig(env: Env): Config {
     compareVia: readHostPort(env, 'COMPARE_VIA'),
     // Empty entries are dropped: a program is never looked up in the working directory by accident.
     programPath: Object.freeze((env.PATH ?? '').split(delimiter).filter((dir) => dir !== '')),
+    tls: readTls(env),
   });
 }
 

@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import { counterpartUrl, type Catalog } from '../catalog/catalog.js';
 import type { Config, HostName } from '../config/config.js';
 import { ConnectionCaps } from '../pipeline/connection-caps.js';
-import { Pipeline } from '../pipeline/dispatch.js';
+import { Pipeline, type HubPage } from '../pipeline/dispatch.js';
 import { originForm } from '../pipeline/targets.js';
 import { PLAIN_HTTP1, type HeaderSource, type Responder } from '../pipeline/transport.js';
 import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../registry/errors.js';
@@ -14,6 +14,7 @@ import type { Logger } from '../config/log.js';
 import { Exchange, observing } from '../pipeline/observe.js';
 import { respondInTurn } from '../primitives/turn-ends.js';
 import { hubBodies } from '../hub/hub.js';
+import { tlsFilePages } from '../hub/tls-files.js';
 import { COMPARE_PATH, ComparePage, type ChaosRoutes } from '../hub/compare/page.js';
 import { ClientChecks } from '../registry/rate-limit.js';
 import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '../registry/registry.js';
@@ -109,7 +110,9 @@ export class HttpService {
     // The hub is a name of this process only when that name is not the host's own.
     const hubName = new URL(config.urls.hub).hostname.toLowerCase();
     const ownName = new URL(config.urls[options.host]).hostname.toLowerCase();
-    const pages = options.chaosRoutes ? new Map([[COMPARE_PATH, new ComparePage({ chaos: options.chaosRoutes, config })]]) : undefined;
+    const pages = options.chaosRoutes
+      ? new Map<string, HubPage>([[COMPARE_PATH, new ComparePage({ chaos: options.chaosRoutes, config })], ...tlsFilePages(config)])
+      : undefined;
     const hub = options.hubCatalogs && hubName !== ownName
       ? { hostname: hubName, bodies: hubBodies(options.hubCatalogs, config), ...(pages ? { pages } : {}) }
       : undefined;

@@ -42,6 +42,8 @@ export interface MetricsSources {
   readonly connections: () => number;
   /** Responses of holding endpoints in progress, read at scrape time. */
   readonly heldResponses: () => number;
+  /** TLS mode → seconds until its certificate expires, read at scrape time (absent or empty: no TLS). */
+  readonly tlsCertExpiry?: () => ReadonlyMap<string, number>;
 }
 
 interface EndpointChildren {
@@ -114,6 +116,19 @@ export class Metrics {
         this.set({ host }, sources.heldResponses());
       },
     });
+    if (sources.tlsCertExpiry) {
+      const expiry = sources.tlsCertExpiry;
+      new client.Gauge({
+        name: 'chaos_tls_cert_expiry_seconds',
+        help: 'Seconds until the TLS mode\'s certificate expires (negative: expired); re-minted daily, so good stays positive and expired negative',
+        labelNames: ['mode'],
+        registers,
+        collect() {
+          this.reset();
+          for (const [mode, seconds] of expiry()) this.set({ mode }, seconds);
+        },
+      });
+    }
     this.#rateLimited = new client.Counter({
       name: 'chaos_rate_limited_total',
       help: 'Real 429s of the per-IP policies, by policy',

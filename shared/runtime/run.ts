@@ -19,6 +19,8 @@ export interface Service {
   readonly heldResponses?: number;
   /** Endpoint id → route template: the metrics' endpoint label. */
   readonly endpointPaths?: ReadonlyMap<string, string>;
+  /** TLS mode → seconds until its certificate expires (the chaos process with TLS). */
+  tlsCertExpiry?(): ReadonlyMap<string, number>;
 }
 
 export interface ReadyMessage {
@@ -79,6 +81,7 @@ export async function startService(
       ? new Metrics(host, () => service?.endpointPaths ?? new Map(), {
           connections: () => service?.connectionCount ?? 0,
           heldResponses: () => service?.heldResponses ?? 0,
+          ...(config.tls.dir !== undefined && host === 'chaos' ? { tlsCertExpiry: () => service?.tlsCertExpiry?.() ?? new Map() } : {}),
         })
       : undefined;
   const store = await createStore(config, logger, metrics ? { onFallback: metrics.storeFallback } : {});

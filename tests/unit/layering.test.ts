@@ -58,12 +58,14 @@ export const SHARED_ROLES: Readonly<Record<string, readonly string[]>> = {
   primitives: [],
   content: ['config', 'primitives', 'store'],
   store: ['config', 'primitives'],
+  // TLS material (the kept test PKI, minted leaves, the self-check): the chaos process serves it, the hub publishes it.
+  tls: ['config', 'primitives'],
   registry: ['config', 'primitives', 'store'],
   catalog: ['config', 'primitives', 'store', 'registry'],
   pipeline: ['config', 'primitives', 'store', 'registry', 'catalog'],
   runtime: ['config', 'primitives', 'store', 'registry', 'pipeline'],
-  hub: ['config', 'primitives', 'store', 'registry', 'catalog', 'pipeline'],
-  http: ['config', 'primitives', 'store', 'registry', 'catalog', 'pipeline', 'runtime', 'hub'],
+  hub: ['config', 'primitives', 'store', 'registry', 'catalog', 'pipeline', 'tls'],
+  http: ['config', 'primitives', 'store', 'registry', 'catalog', 'pipeline', 'runtime', 'hub', 'tls'],
 };
 
 /** shared/<role>/… → role; a file directly in shared/ has none (and is itself a violation). */

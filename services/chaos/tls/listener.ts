@@ -1,0 +1,118 @@
+// The TLS chaos listener (docs/tls.md): one port; the server name in the
+// ClientHello (`<mode>.<TLS_BASE>`; none or another name: the no-sni default)
+// picks the mode, whose context is the TLS socket's first and only one (so
+// its versions and security level hold), and past the handshake the socket
+// goes to the chaos server's own connection code, its responses naming the
+// mode in X-Chaos-Tls-Mode. The per-IP connection cap counts the TCP
+// connection at accept; the hello and handshake together get
+// HANDSHAKE_TIMEOUT_MS.
+import net, { type Socket } from 'node:net';
+import tls, { type TLSSocket } from 'node:tls';
+import type { Logger } from '../../../shared/config/log.js';
+import { transportFacts } from '../../../shared/pipeline/transport.js';
+import { listenOn } from '../../../shared/runtime/listen.js';
+import { modeSocketOptions } from '../../../shared/tls/handshake.js';
+import { RENEW_MS, type TlsMaterial } from '../../../shared/tls/material.js';
+import { tlsModeOfName, type TlsMode } from '../../../shared/tls/modes.js';
+import type { ChaosServer } from '../server.js';
+import { setTransportLines } from '../transport-lines.js';
+import { readClientHello } from './client-hello.js';
+
+/** From the TCP accept to the end of the handshake (a stalled hello is closed then). */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
+
+export class TlsListener {
+  readonly server: net.Server;
+  #renewal: NodeJS.Timeout | undefined;
+  /** Handshakes that failed or were refused (for tests and logs). */
+  failedHandshakes = 0;
+
+  constructor(
+    private readonly chaos: ChaosServer,
+    private readonly material: TlsMaterial,
+    private readonly logger: Logger,
+  ) {
+    // No half-open before the handshake: a client gone mid-hello closes, and gives its cap slot back.
+    this.server = net.createServer({ allowHalfOpen: false, noDelay: true }, (socket) => this.#hello(socket));
+    this.server.maxConnections = chaos.config.maxConnections;
+  }
+
+  /** Reads the ClientHello (bounded in bytes and time), then serves the mode it names. */
+  #hello(raw: Socket): void {
+    if (!this.chaos.caps.admit(raw)) return;
+    const timer = setTimeout(() => this.#refuse(raw, 'handshake timeout'), HANDSHAKE_TIMEOUT_MS);
+    raw.once('close', () => clearTimeout(timer));
+    raw.on('error', () => undefined);
+    let received: Buffer = Buffer.alloc(0);
+    const onData = (chunk: Buffer): void => {
+      received = received.length === 0 ? chunk : Buffer.concat([received, chunk]);
+      const read = readClientHello(received);
+      if (read.state === 'more') return;
+      raw.off('data', onData);
+      if (read.state === 'refused') return this.#refuse(raw, read.reason);
+      raw.pause();
+      raw.unshift(received);
+      this.#handshake(raw, read.servername, timer);
+    };
+    raw.on('data', onData);
+  }
+
+  #refuse(raw: Socket, reason: string): void {
+    this.failedHandshakes++;
+    this.logger.debug({ reason }, 'TLS hello refused');
+    raw.destroy();
+  }
+
+  #handshake(raw: Socket, servername: string | undefined, timer: NodeJS.Timeout): void {
+    const mode: TlsMode = (servername !== undefined ? tlsModeOfName(servername, this.chaos.config.tls.base) : undefined) ?? 'no-sni';
+    const context = this.material.context(mode);
+    // An unavailable mode fails its handshake: never a wrong lie.
+    if (context === undefined) return this.#refuse(raw, `mode ${mode} is unavailable`);
+    const socket = new tls.TLSSocket(raw, modeSocketOptions(mode, context));
+    const failed = (error: Error & { code?: string }): void => {
+      this.failedHandshakes++;
+      this.logger.debug({ code: error.code }, 'TLS handshake failed');
+      socket.destroy();
+    };
+    socket.once('error', failed);
+    socket.once('secure', () => {
+      clearTimeout(timer);
+      socket.off('error', failed);
+      this.#accept(socket, mode, servername);
+    });
+  }
+
+  #accept(socket: TLSSocket, mode: TlsMode, servername: string | undefined): void {
+    const alpn = typeof socket.alpnProtocol === 'string' ? socket.alpnProtocol : undefined;
+    const facts = transportFacts('http/1.1', true, alpn, servername);
+    const lines: Record<string, string> = { 'Tls-Mode': mode };
+    if (mode === 'client-cert') {
+      const subject = socket.getPeerCertificate().subject as Record<string, unknown> | undefined;
+      lines['Tls-Client-Subject'] = subject ? Object.entries(subject).map(([k, v]) => `${k}=${String(v)}`).join(', ') : 'none';
+    }
+    setTransportLines(facts, lines);
+    if (mode === 'close-without-notify') {
+      // Every way the connection code ends this socket becomes a TCP close after the bytes written: no close_notify.
+      socket.end = function endWithoutNotify(this: TLSSocket) {
+        this.write('', () => this.destroy());
+        return this;
+      } as TLSSocket['end'];
+    }
+    this.chaos.accept(socket, facts, true);
+  }
+
+  async listen(port: number, host: string): Promise<number> {
+    const bound = await listenOn(this.server, port, host);
+    this.#renewal = setInterval(() => {
+      this.material.remint().catch((error: unknown) => this.logger.error({ err: error }, 'TLS leaves could not be re-minted; the last ones stay'));
+    }, RENEW_MS);
+    this.#renewal.unref();
+    return bound;
+  }
+
+  /** Stops accepting TLS connections; the chaos server drains the open ones. */
+  close(): Promise<void> {
+    clearInterval(this.#renewal);
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}

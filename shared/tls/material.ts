@@ -1,0 +1,98 @@
+// A process's TLS material: the kept PKI (TLS_DIR), this process's leaves and
+// contexts (minted in memory, re-minted every RENEW_MS), and the modes this
+// runtime cannot serve. The chaos process serves with it; the hub publishes
+// its root, CRL and host list.
+import type { SecureContext } from 'node:tls';
+import type { Config } from '../config/config.js';
+import { secureContexts, unavailableModes } from './handshake.js';
+import { mintLeaves, type ModeLeaves } from './leaves.js';
+import type { TlsMode } from './modes.js';
+import { loadOrCreatePki, type Pki } from './pki.js';
+import { crlPem } from './x509.js';
+
+/** Leaves are re-minted this often: each is valid (or broken) relative to its minting, a day at most ago. */
+export const RENEW_MS = 86_400_000;
+
+export type Clock = () => Date;
+
+interface Minted {
+  readonly leaves: ModeLeaves;
+  readonly contexts: ReadonlyMap<TlsMode, SecureContext>;
+  readonly unavailable: ReadonlyMap<TlsMode, string>;
+}
+
+export class TlsMaterial {
+  #minted: Minted;
+  #timer: NodeJS.Timeout | undefined;
+  #crl: { readonly pem: string; readonly madeMs: number } | undefined;
+
+  private constructor(
+    readonly pki: Pki,
+    private readonly hubUrl: string,
+    private readonly clock: Clock,
+    minted: Minted,
+  ) {
+    this.#minted = minted;
+  }
+
+  /** Reads (or makes) the PKI in config.tls.dir and mints every leaf at `clock()`. */
+  static async load(config: Config, clock: Clock = () => new Date()): Promise<TlsMaterial> {
+    const dir = config.tls.dir;
+    if (dir === undefined) throw new Error('TLS needs TLS_DIR');
+    const pki = await loadOrCreatePki(dir, config.tls.base, clock());
+    return new TlsMaterial(pki, config.urls.hub, clock, await mint(pki, clock(), config.urls.hub));
+  }
+
+  get leaves(): ModeLeaves {
+    return this.#minted.leaves;
+  }
+
+  /** The mode's context; undefined when the mode is unavailable. */
+  context(mode: TlsMode): SecureContext | undefined {
+    return this.#minted.unavailable.has(mode) ? undefined : this.#minted.contexts.get(mode);
+  }
+
+  /** Modes this runtime cannot serve, each with the self-check's reason. */
+  get unavailable(): ReadonlyMap<TlsMode, string> {
+    return this.#minted.unavailable;
+  }
+
+  /** Mints every leaf again at the clock's now; the new contexts serve the next handshakes. */
+  async remint(): Promise<void> {
+    this.#minted = await mint(this.pki, this.clock(), this.hubUrl);
+  }
+
+  /** Re-mints every `intervalMs` until stop(); a failed mint keeps the last leaves and tries again next time. */
+  startRenewal(onError: (error: unknown) => void, intervalMs: number = RENEW_MS): void {
+    this.#timer = setInterval(() => void this.remint().catch(onError), intervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+
+  /** Seconds from the clock's now until each mode's leaf expires (negative: expired): chaos_tls_cert_expiry_seconds. */
+  expirySeconds(): ReadonlyMap<TlsMode, number> {
+    const now = this.clock().getTime();
+    return new Map([...this.#minted.leaves].map(([mode, leaf]) => [mode, Math.round((leaf.notAfter.getTime() - now) / 1000)]));
+  }
+
+  /** The CRL listing the revoked mode's leaf, signed by the intermediate; made again after an hour (it is valid for a week). */
+  async crl(): Promise<string> {
+    const now = this.clock();
+    if (this.#crl !== undefined && now.getTime() - this.#crl.madeMs < 3_600_000) return this.#crl.pem;
+    const pem = await crlPem(this.pki.intermediate, [this.pki.revokedSerial], now, new Date(now.getTime() + 7 * RENEW_MS));
+    this.#crl = { pem, madeMs: now.getTime() };
+    return pem;
+  }
+}
+
+async function mint(pki: Pki, now: Date, hubUrl: string): Promise<Minted> {
+  const leaves = await mintLeaves(pki, now, hubUrl);
+  const contexts = secureContexts(leaves);
+  const unavailable = await unavailableModes(leaves, contexts, pki.clientIdentityPem);
+  return { leaves, contexts, unavailable };
+}
+
+

@@ -1,0 +1,90 @@
+// TLS chaos certificates (issue 26) with a faked clock: whatever the date,
+// `good` is valid then and `expired` expired, each leaf chains to the kept
+// intermediate and root, and a re-mint moves every validity with the clock.
+// Also the TLS settings of loadConfig and chaos_tls_cert_expiry_seconds.
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { ConfigError, loadConfig } from '../../shared/config/config.js';
+import { Metrics } from '../../shared/runtime/metrics.js';
+import { TlsMaterial } from '../../shared/tls/material.js';
+import { TLS_MODES, tlsModeOfName } from '../../shared/tls/modes.js';
+
+const DAY = 86_400_000;
+
+function freshDir(t: { teardown(fn: () => void): void }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'chaos-tls-unit-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+t.test('TLS settings through loadConfig', async (t) => {
+  const c = loadConfig({});
+  t.same(c.tls, { dir: undefined, port: 8444, publicPort: 8444, base: 'tls.localhost' });
+  t.same(loadConfig({ CHAOS_TLS_PORT: '9443', TLS_BASE: 'TLS.Example.test', TLS_DIR: '/x' }).tls, { dir: '/x', port: 9443, publicPort: 9443, base: 'tls.example.test' });
+  t.equal(loadConfig({ PUBLIC_TLS_PORT: '8443' }).tls.publicPort, 8443);
+  for (const bad of ['localhost', 'a..b', '-x.test', 'x.test.', 'sp ace.test']) t.throws(() => loadConfig({ TLS_BASE: bad }), ConfigError, `TLS_BASE=${bad}`);
+  t.throws(() => loadConfig({ CHAOS_TLS_PORT: '70000' }), ConfigError);
+});
+
+t.test('a server name picks its mode', async (t) => {
+  t.equal(tlsModeOfName('Expired.TLS.localhost', 'tls.localhost'), 'expired');
+  t.equal(tlsModeOfName('nope.tls.localhost', 'tls.localhost'), undefined);
+  t.equal(tlsModeOfName('good.other.test', 'tls.localhost'), undefined);
+  t.equal(tlsModeOfName('x.good.tls.localhost', 'tls.localhost'), undefined);
+});
+
+for (const iso of ['2026-11-27T12:00:00Z', '2031-02-28T23:59:00Z', '2045-07-04T06:30:00Z']) {
+  t.test(`on ${iso}: good is valid and expired expired, each exactly its defect`, async (t) => {
+    let now = new Date(iso);
+    const config = loadConfig({ TLS_DIR: freshDir(t) });
+    const material = await TlsMaterial.load(config, () => now);
+    const root = new X509Certificate(material.pki.root.certPem);
+    const intermediate = new X509Certificate(material.pki.intermediate.certPem);
+    const leaf = (mode: (typeof TLS_MODES)[number]): X509Certificate => new X509Certificate(material.leaves.get(mode)?.leafPem ?? '');
+    const validAt = (cert: X509Certificate, at: Date): boolean => new Date(cert.validFrom) <= at && at <= new Date(cert.validTo);
+    t.ok(validAt(root, now) && validAt(intermediate, now), 'root and intermediate valid now');
+    t.ok(intermediate.verify(root.publicKey), 'the intermediate is signed by the root');
+    for (const mode of TLS_MODES) {
+      const cert = leaf(mode);
+      t.match(cert.subject, `OU=chaos:${mode}`, `${mode}: OU`);
+      const signer = mode === 'self-signed' ? cert : mode === 'untrusted-root' ? undefined : intermediate;
+      if (signer) t.ok(cert.verify(signer.publicKey), `${mode}: signed by ${mode === 'self-signed' ? 'itself' : 'the intermediate'}`);
+      if (mode === 'expired') t.ok(new Date(cert.validTo) < now, 'expired: ended before now');
+      else if (mode === 'not-yet-valid') t.ok(new Date(cert.validFrom) > now, 'not-yet-valid: starts after now');
+      else t.ok(validAt(cert, now), `${mode}: valid now`);
+    }
+    t.ok(!leaf('untrusted-root').verify(intermediate.publicKey), 'untrusted-root is not signed by the published chain');
+    t.equal(leaf('revoked').serialNumber.toLowerCase(), material.pki.revokedSerial, 'revoked carries the serial the CRL lists');
+    t.match(leaf('wrong-host').subjectAltName ?? '', 'DNS:elsewhere.tls.localhost');
+    const expiry = material.expirySeconds();
+    t.ok((expiry.get('good') ?? 0) > 20 * 86_400, `good expires in ${expiry.get('good')} s`);
+    t.ok((expiry.get('expired') ?? 0) < 0, `expired: ${expiry.get('expired')} s`);
+    // Twenty days on, re-minted: still each its defect.
+    now = new Date(now.getTime() + 20 * DAY);
+    await material.remint();
+    t.ok(validAt(leaf('good'), now), 'good valid after a re-mint twenty days on');
+    t.ok(new Date(leaf('expired').validTo) < now, 'expired still expired');
+    t.ok(new Date(leaf('not-yet-valid').validFrom) > now, 'not-yet-valid still in the future');
+  });
+}
+
+t.test('chaos_tls_cert_expiry_seconds reads each mode at scrape time', async (t) => {
+  const metrics = new Metrics('chaos', () => new Map(), {
+    connections: () => 0,
+    heldResponses: () => 0,
+    tlsCertExpiry: () => new Map([['good', 2_592_000], ['expired', -86_400]]),
+  });
+  t.teardown(() => metrics.close());
+  const text = await metrics.registry.metrics();
+  t.match(text, /\nchaos_tls_cert_expiry_seconds\{mode="good"\} 2592000\n/);
+  t.match(text, /\nchaos_tls_cert_expiry_seconds\{mode="expired"\} -86400\n/);
+});
+
+t.test('a root made for another TLS_BASE is refused with a clear message', async (t) => {
+  const dir = freshDir(t);
+  await TlsMaterial.load(loadConfig({ TLS_DIR: dir }));
+  await t.rejects(TlsMaterial.load(loadConfig({ TLS_DIR: dir, TLS_BASE: 'tls.example.test' })), /made for another TLS_BASE/);
+});
