@@ -3,7 +3,8 @@
 # must be free. When one is taken, say which, which variable moves it, and
 # that another stack may be running, instead of failing after the build with
 # a stack trace. The full stack listens on FRONT_PORT only (its private ports
-# are picked free at start); the embedded default on the three service ports.
+# are picked free at start); the embedded default on the three service ports
+# and the TLS chaos port.
 set -uo pipefail
 bind="${BIND_ADDRESS:-127.0.0.1}"
 [ "$bind" = "0.0.0.0" ] || [ "$bind" = "::" ] && bind=127.0.0.1
@@ -16,6 +17,8 @@ if [ "$stack" = "full" ]; then
   specs=("FRONT_PORT:${FRONT_PORT:-8080}")
 else
   specs=("CHAOS_PORT:${CHAOS_PORT:-8081}" "CONTROL_PORT:${CONTROL_PORT:-8082}" "BOTS_PORT:${BOTS_PORT:-8083}")
+  # The TLS chaos listener: on unless TLS_DIR is set empty (the Makefile's up target, docs/tls.md).
+  if [ "${TLS_DIR-unset}" != "" ]; then specs+=("CHAOS_TLS_PORT:${CHAOS_TLS_PORT:-8444}"); fi
 fi
 busy=0
 for spec in "${specs[@]}"; do

@@ -24,8 +24,8 @@ function check(env: Record<string, string>): Promise<{ code: number; stderr: str
 }
 
 t.test('free ports pass, a taken one is named with its variable', async (t) => {
-  const [chaos, control, bots] = await freePorts(3);
-  const env = { STACK: 'embedded', CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots) };
+  const [chaos, control, bots, tls] = await freePorts(4);
+  const env = { STACK: 'embedded', CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots), CHAOS_TLS_PORT: String(tls) };
   t.same(await check(env), { code: 0, stderr: '' }, 'all free');
   const taken = net.createServer();
   await new Promise<void>((resolve) => taken.listen(control, '127.0.0.1', resolve));
@@ -35,6 +35,18 @@ t.test('free ports pass, a taken one is named with its variable', async (t) => {
   t.match(busy.stderr, new RegExp(`port ${control} \\(CONTROL_PORT\\) .* already in use — another stack`));
   t.match(busy.stderr, /CONTROL_PORT=<free port> make up/);
   t.notMatch(busy.stderr, /CHAOS_PORT|BOTS_PORT/, 'only the taken one');
+});
+
+t.test('the TLS chaos port is checked unless TLS is off (TLS_DIR empty)', async (t) => {
+  const [chaos, control, bots, tls] = await freePorts(4);
+  const env = { STACK: 'embedded', CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots), CHAOS_TLS_PORT: String(tls) };
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(tls, '127.0.0.1', resolve));
+  t.teardown(() => taken.close());
+  const busy = await check(env);
+  t.equal(busy.code, 1);
+  t.match(busy.stderr, new RegExp(`port ${tls} \\(CHAOS_TLS_PORT\\) .* already in use`));
+  t.same(await check({ ...env, TLS_DIR: '' }), { code: 0, stderr: '' }, 'TLS off: its port is not checked');
 });
 
 t.test('the full stack listens on FRONT_PORT only: that is the port checked', async (t) => {
