@@ -44,11 +44,15 @@ t.test('/random: the same seed picks the same endpoint and, for seeded picks, th
   t.ok(picked.size >= 3, `several endpoints come up (${[...picked].join(', ')})`);
 });
 
-t.test('/random never picks /slow, /drip, /partial-stream, /bytes, /mix (nor itself), over many seeds', async (t) => {
+t.test('/random never picks /slow, /drip, /partial-stream, /bytes, /mix, the WebSockets (nor itself), over many seeds', async (t) => {
   const { port } = await startChaos(t);
   const pool = randomPool(serviceRegistries().chaos);
   const excluded = new Set(serviceRegistries().chaos.endpoints.filter((e) => neverRandom(e)).map((e) => e.path));
-  t.same([...excluded].sort(), ['/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall'], 'the exclusions');
+  t.same([...excluded].sort(), [
+    '/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall',
+    // WebSockets hold their connection (and need an Upgrade the /random caller did not send).
+    '/ws/close', '/ws/deflate', '/ws/frames', '/ws/handshake', '/ws/ping-flood', '/ws/pong-lie',
+  ], 'the exclusions');
   for (const endpoint of pool) t.notOk(excluded.has(endpoint.path), `${endpoint.path} may be picked`);
   const paths = new Set<string>();
   for (let i = 0; i < 3000; i++) paths.add(pickFor(pool, `many-${i}`).endpoint.path);
