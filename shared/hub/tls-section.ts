@@ -6,8 +6,11 @@ import type { Config } from '../config/config.js';
 import { escapeHtml } from '../primitives/html.js';
 import { TLS_MODE_INFO, TLS_MODES, tlsHostOf } from '../tls/modes.js';
 
+/** The hub catalog's category of the TLS hosts: modes are hosts, not registry endpoints, so it is not in CATEGORIES. */
+export const TLS_CATEGORY = 'tls';
+
 export interface TlsCatalog {
-  readonly category: 'tls';
+  readonly category: typeof TLS_CATEGORY;
   readonly hosts_json: string;
   readonly root: string;
   readonly modes: readonly { readonly mode: string; readonly url: string; readonly defect: string; readonly expect: string }[];
@@ -19,7 +22,7 @@ export function tlsCatalog(config: Config): { readonly json: TlsCatalog; readonl
   const { base, publicPort } = config.tls;
   const port = publicPort === 443 ? '' : `:${publicPort}`;
   const json: TlsCatalog = {
-    category: 'tls',
+    category: TLS_CATEGORY,
     hosts_json: `${config.urls.hub}/tls/hosts.json`,
     root: `${config.urls.hub}/tls/root.pem`,
     modes: TLS_MODES.map((mode) => ({ mode, url: `https://${tlsHostOf(mode, base)}${port}/`, defect: TLS_MODE_INFO[mode].defect, expect: TLS_MODE_INFO[mode].expect })),
