@@ -6,15 +6,13 @@
 // CORS endpoint cross-origin. The chaos modes the Fetch standard refuses must
 // be blocked, the control twins never.
 import { existsSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
 import t from 'tap';
 import {
   DISAGREEING_HEADERS, DISAGREEING_METHODS, EXPOSE_LIST, EXPOSE_MODES, EXPOSED_HEADERS, HUGE_MAX_AGE, MISNAMED_EXPOSE_LIST, NEGATIVE_MAX_AGE,
   PREFLIGHT_ALLOW_HEADERS, PREFLIGHT_ALLOW_METHODS, PREFLIGHT_MAX_AGE, PREFLIGHT_MODES, CORS_MODES,
 } from '../../shared/content/cors.js';
 import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
+import { CHROMIUM, probeTab } from '../helpers/chromium.js';
 import { startChaos, startHttp } from '../helpers/servers.js';
 
 const ORIGIN = 'http://app.example:3000';
@@ -136,7 +134,6 @@ t.test('chaos and control /cors-expose: the custom headers are sent; only contro
 
 // ---------------------------------------------------------------- in a browser
 
-const CHROMIUM = '/usr/bin/chromium';
 
 interface Probe {
   readonly url: string;
@@ -154,18 +151,7 @@ t.test('headless Chromium blocks the chaos CORS lies and accepts the control twi
   const { port: chaos } = await startChaos(t);
   const { port: control } = await startHttp(t, 'control');
   // The page's origin: a third port, so both hosts are cross-origin to it.
-  const page = http.createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>cors probe</title>');
-  });
-  await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => page.close(() => resolve())));
-  const pagePort = (page.address() as AddressInfo).port;
-
-  const browser = await chromium.launch({ executablePath: CHROMIUM, timeout: 60_000 });
-  t.teardown(() => browser.close());
-  const tab = await browser.newPage();
-  await tab.goto(`http://127.0.0.1:${pagePort}/`);
+  const tab = await probeTab(t, 'cors probe');
 
   const names = EXPOSED_HEADERS.map(([name]) => name);
   const probe = (p: Probe): Promise<Seen> =>

@@ -15,8 +15,8 @@ import type { Catalog, CatalogEndpoint } from '../../../shared/catalog/catalog.j
 import type { HostName } from '../../../shared/config/config.js';
 import { completeByLength, get, parseHead, rawExchange } from '../../helpers/raw.js';
 import { startAllHosts } from '../../helpers/servers.js';
+import { CHROMIUM } from '../../helpers/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** The repository root: this file runs as dist/tests/integration/catalog/browser.test.js. */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const ARTEFACTS = join(ROOT, '.tap', 'artefacts', 'catalog-browser');

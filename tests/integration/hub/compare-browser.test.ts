@@ -6,8 +6,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import t from 'tap';
 import { startCompareHub } from '../../helpers/compare-hub.js';
+import { CHROMIUM } from '../../helpers/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTEFACTS = '.tap/artefacts';
 
 t.test('headless Chromium shows the compare page without a console error or CSP violation', async (t) => {

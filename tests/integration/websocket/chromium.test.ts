@@ -3,13 +3,10 @@
 // control twin at the same path and query. Its console text (CDP
 // Log.entryAdded) names each failure; the twin must give none.
 import { existsSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium } from 'playwright-core';
 import t from 'tap';
+import { CHROMIUM, probeTab } from '../../helpers/chromium.js';
 import { startChaos, startHttp } from '../../helpers/servers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 
 interface Seen {
   readonly open: boolean;
@@ -54,16 +51,7 @@ t.test('headless Chromium: the console names each chaos lie; the control twins g
   if (!existsSync(CHROMIUM)) return;
   const { port: chaos } = await startChaos(t);
   const { port: control } = await startHttp(t, 'control');
-  const page = http.createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>websocket probe</title>');
-  });
-  await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => page.close(() => resolve())));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, timeout: 60_000 });
-  t.teardown(() => browser.close());
-  const tab = await browser.newPage();
-  await tab.goto(`http://127.0.0.1:${(page.address() as AddressInfo).port}/`);
+  const tab = await probeTab(t, 'websocket probe');
   const cdp = await tab.context().newCDPSession(tab);
   const logs: string[] = [];
   await cdp.send('Log.enable');
