@@ -2,7 +2,7 @@
 // fraction of the CPU a node client does, so it is the server that saturates.
 // It runs pinned to a core of its own (taskset), one thread, and we read its
 // text report: requests, req/s, the latency distribution, errors.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 
 export interface WrkOptions {
   readonly url: string;
@@ -48,10 +48,21 @@ export function parseWrk(text: string): WrkResult {
   };
 }
 
-/** One wrk run, blocking: `taskset -c <core> wrk -t1 -c<connections> -d<seconds>s --latency <url>`. */
-export function wrk(options: WrkOptions): WrkResult {
+function wrkArgs(options: WrkOptions): string[] {
   const args = ['-c', String(options.core), 'wrk', '-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency'];
   if (options.host) args.push('-H', `Host: ${options.host}`);
   args.push(options.url);
-  return parseWrk(execFileSync('taskset', args, { encoding: 'utf8' }));
+  return args;
+}
+
+/** One wrk run, blocking: `taskset -c <core> wrk -t1 -c<connections> -d<seconds>s --latency <url>`. */
+export function wrk(options: WrkOptions): WrkResult {
+  return parseWrk(execFileSync('taskset', wrkArgs(options), { encoding: 'utf8' }));
+}
+
+/** The same run without blocking, so that two can run at once (bench/paired.ts). */
+export function wrkAsync(options: WrkOptions): Promise<WrkResult> {
+  return new Promise((resolve, reject) => {
+    execFile('taskset', wrkArgs(options), { encoding: 'utf8' }, (error, stdout) => (error ? reject(error) : resolve(parseWrk(stdout))));
+  });
 }
