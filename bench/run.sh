@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make bench (after make build and the tools it needs): the wrk throughput
 # suite (bench/wrk-suite.ts), held responses beside go-httpbin (bench/held.ts),
-# the limiter's cost (bench/limiter.ts), the front door, metrics, then the
-# infinite namespace (bench/infinite). BENCH_SKIP=wrk,held,limiter,front-door,metrics
-# skips parts (held also knows slow and streams).
+# the limiter's cost (bench/limiter.ts), the front door, metrics, WebSockets,
+# TLS, then the infinite namespace (bench/infinite).
+# BENCH_SKIP=wrk,held,limiter,front-door,metrics,websocket,tls skips parts
+# (held also knows slow and streams).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -57,6 +58,18 @@ fi
 # The cost of metrics: a chaos process with its admin port on vs off (needs wrk).
 if [[ "${BENCH_SKIP:-}" != *metrics* ]] && command -v wrk >/dev/null 2>&1; then
   node dist/bench/metrics.js
+fi
+
+# WebSockets: echo round trips and messages/s on one connection, RSS of WS_BENCH_IDLE (10,000) idle sockets,
+# chaos's codec beside the ws twin and a minimal ws server (each side holds a descriptor per socket).
+if [[ "${BENCH_SKIP:-}" != *websocket* ]]; then
+  idle="${WS_BENCH_IDLE:-10000}"
+  (ulimit -n $((idle + 1024)) 2>/dev/null || true; node dist/bench/websocket.js)
+fi
+
+# TLS: new connections/s and requests/s over kept connections on the good mode, beside a minimal node:https.
+if [[ "${BENCH_SKIP:-}" != *tls* ]]; then
+  node dist/bench/tls.js
 fi
 
 # The infinite namespace: generator pages/s on one core, RSS across 1,000,000 URLs, pages/s over HTTP.
