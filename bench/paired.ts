@@ -9,7 +9,7 @@
 // fresh pair of processes: the ratio is the median over the pairs.
 // Run after `make build`: BENCH_BEFORE_DIST=<other build>/dist node dist/bench/paired.js
 import { cpus } from 'node:os';
-import { cpuSeconds, envInt, forkServer, freePort, loadAverage, markdownTable, type Child } from './lib.js';
+import { cpuSeconds, envInt, forkServer, freePort, loadAverage, markdownTable, median, type Child } from './lib.js';
 import { wrkAsync, type WrkResult } from './wrk.js';
 
 const SECONDS = envInt('BENCH_SECONDS', 5);
@@ -28,12 +28,6 @@ interface Side {
   readonly requests: number;
   readonly cpuMicrosPerRequest: number;
   readonly errors: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 async function startChaos(main: string): Promise<Child> {

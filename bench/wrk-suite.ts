@@ -19,6 +19,7 @@ import {
   goHttpbinPath,
   loadAverage,
   markdownTable as table,
+  median,
   NOISY_SHARE,
   cpuProbeMs,
   Quietness,
@@ -166,13 +167,6 @@ const BEFORE_COMPARISONS: readonly Omit<Comparison, 'atLeast'>[] = [
   { label: 'control /status/200, this build ÷ before', of: 'control-status', over: 'before-control-status' },
   { label: 'bots /robots.txt, this build ÷ before', of: 'bots-robots', over: 'before-bots-robots' },
 ];
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
 
 function measure(target: Target): Run {
   const probeMs = cpuProbeMs(SERVER_CORE);
