@@ -24,6 +24,21 @@ export interface DripClientOptions {
   readonly host?: string;
   /** Connect each socket when its request is due, and send on connect (no 'connected' phase). */
   readonly connectPerRequest?: boolean;
+  /** The C client only (bench/held-client.c): the body is a chunk of this many bytes every `intervalMs`; each chunk is judged. */
+  readonly chunk?: { readonly bytes: number; readonly intervalMs: number };
+  /** The C client only: connect from 127.0.0.1 … 127.0.0.N in turn (more ephemeral ports than one address has). */
+  readonly sources?: number;
+  /** The C client only: a complete response's socket stays open, idle, until the runner lets the client go. */
+  readonly keepOpen?: boolean;
+}
+
+/** Each chunk's arrival against first byte + k × interval (the C client's --chunk-bytes). */
+export interface ChunkLateness {
+  readonly count: number;
+  readonly within10Ms: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
 }
 
 export interface StreamTiming {
@@ -47,6 +62,8 @@ export interface DripClientResult {
   /** The client's own event-loop delay: its timestamps can be late by up to this much. */
   readonly clientLoopDelayP99Ms: number;
   readonly clientLoopDelayMaxMs: number;
+  /** With `chunk`: every chunk's lateness. */
+  readonly chunks?: ChunkLateness;
 }
 
 /** Messages the client sends before its result, so the parent can sample the server at each phase. */

@@ -11,6 +11,7 @@
 //
 // Usage: held-client --port N [--host H] [--streams N] [--path P] [--ramp-ms N]
 //                    [--timeout-ms N] [--connect-per-request] [--wait-stdin-eof]
+//                    [--chunk-bytes N --interval-ms N] [--sources N] [--keep-open]
 //   --port                the server's loopback port (127.0.0.1), required
 //   --host                Host header (default 127.0.0.1:<port>)
 //   --streams             number of requests, one connection each (default 100)
@@ -24,6 +25,15 @@
 //                         first, then the requests go out over the ramp
 //   --wait-stdin-eof      after the result line, stay until stdin closes (the parent
 //                         reads this process's /proc entries, e.g. its run-queue wait)
+//   --chunk-bytes, --interval-ms  the body is a chunk of N bytes every interval: each
+//                         chunk's arrival is judged against first byte + k × interval
+//                         (the result's "chunks": count, within 10 ms, p50/p99/max)
+//   --sources             connect from 127.0.0.1 … 127.0.0.N in turn (N ≤ 254): more than
+//                         one address's ephemeral ports (about 28,000 each) for 50,000 sockets
+//   --keep-open           a complete response's socket stays open (an idle keep-alive
+//                         connection) until stdin closes; with --wait-stdin-eof, a last
+//                         line {"type":"kept","open":N,"closedByServer":N} says how many
+//                         the server closed meanwhile
 // At most 200 handshakes are in flight at once in either mode (well under a
 // server's listen backlog, so none overflows into SYN retries).
 //
@@ -87,6 +97,8 @@ struct stream {
   uint32_t head_cap;
   int64_t body_expected;
   int64_t body_seen;
+  /** The next chunk whose first byte has not arrived (--chunk-bytes). */
+  uint32_t next_chunk;
 };
 
 struct timing {
@@ -116,7 +128,11 @@ static struct {
   int64_t timeout_ns;
   bool connect_per_request;
   bool wait_stdin_eof;
-} opt = { .port = 0, .host = NULL, .streams = 100, .path = "/", .ramp_ns = 0, .timeout_ns = 10000LL * 1000000LL };
+  int64_t chunk_bytes;
+  int64_t interval_ns;
+  uint32_t sources;
+  bool keep_open;
+} opt = { .port = 0, .host = NULL, .streams = 100, .path = "/", .ramp_ns = 0, .timeout_ns = 10000LL * 1000000LL, .sources = 1 };
 
 static struct stream *streams;
 static struct timing *timings;
@@ -150,9 +166,18 @@ static int64_t next_heartbeat;
 static struct fifo connect_timeouts;
 static struct fifo response_timeouts;
 
-static int64_t *delays;
-static size_t delay_count;
-static size_t delay_cap;
+/** A growing list of nanosecond figures (the loop's own lateness; each chunk's). */
+struct samples {
+  int64_t *items;
+  size_t count;
+  size_t cap;
+};
+
+static struct samples delays;
+static struct samples chunk_lateness;
+/** Sockets of complete responses left open (--keep-open). */
+static int *kept;
+static uint32_t kept_count;
 
 static int64_t now_ns(void) {
   struct timespec ts;
@@ -169,16 +194,27 @@ static void *must_alloc(size_t count, size_t size) {
   return memory;
 }
 
-static void record_delay(int64_t ns) {
-  if (delay_count == delay_cap) {
-    delay_cap = delay_cap ? delay_cap * 2 : 65536;
-    delays = realloc(delays, delay_cap * sizeof *delays);
-    if (!delays) {
+static void record(struct samples *list, int64_t ns) {
+  if (list->count == list->cap) {
+    list->cap = list->cap ? list->cap * 2 : 65536;
+    list->items = realloc(list->items, list->cap * sizeof *list->items);
+    if (!list->items) {
       fprintf(stderr, "held-client: out of memory\n");
       exit(1);
     }
   }
-  delays[delay_count++] = ns;
+  list->items[list->count++] = ns;
+}
+
+/** Body bytes [from, to) arrived at `now`: each chunk that starts among them is judged against its schedule. */
+static void note_body(struct stream *s, int64_t from, int64_t to, int64_t now) {
+  if (opt.chunk_bytes <= 0) return;
+  for (;;) {
+    int64_t start = (int64_t)s->next_chunk * opt.chunk_bytes;
+    if (start >= to || (s->body_expected >= 0 && start >= s->body_expected)) return;
+    if (start >= from) record(&chunk_lateness, now - (s->first_at + (int64_t)s->next_chunk * opt.interval_ns));
+    s->next_chunk++;
+  }
 }
 
 static void count_failure(const char *name) {
@@ -218,7 +254,12 @@ static void settle(uint32_t index, const char *failure, int64_t now) {
   if (s->state == CONNECTING) handshakes--;
   if (s->first_at > 0) in_flight--;
   s->state = DONE;
-  if (s->fd >= 0) close(s->fd);
+  if (s->fd >= 0 && !failure && opt.keep_open) {
+    epoll_ctl(epoll_fd, EPOLL_CTL_DEL, s->fd, NULL);
+    kept[kept_count++] = s->fd;
+  } else if (s->fd >= 0) {
+    close(s->fd);
+  }
   s->fd = -1;
   free(s->head);
   s->head = NULL;
@@ -281,6 +322,14 @@ static void open_stream(uint32_t index) {
   }
   int one = 1;
   setsockopt(s->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (opt.sources > 1) {
+    struct sockaddr_in source = { .sin_family = AF_INET, .sin_port = 0 };
+    source.sin_addr.s_addr = htonl(INADDR_LOOPBACK + index % opt.sources);
+    if (bind(s->fd, (struct sockaddr *)&source, sizeof source) < 0) {
+      settle(index, errno_name(errno), now);
+      return;
+    }
+  }
   // Edge-triggered: each read drains the socket, and no epoll_ctl call is needed between connecting and reading.
   struct epoll_event event = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET, .data.u32 = index };
   if (epoll_ctl(epoll_fd, EPOLL_CTL_ADD, s->fd, &event) < 0) {
@@ -351,6 +400,7 @@ static bool parse_head(uint32_t index, uint32_t from, int64_t now) {
   }
   s->body_expected = length;
   s->body_seen = (int64_t)s->head_len - end - 4;
+  note_body(s, 0, s->body_seen, now);
   free(s->head);
   s->head = NULL;
   s->head_len = s->head_cap = 0;
@@ -395,6 +445,7 @@ static void read_stream(uint32_t index, int64_t now) {
       s->head_len += (uint32_t)n;
       if (!parse_head(index, before, now)) return;
     } else {
+      note_body(s, s->body_seen, s->body_seen + n, now);
       s->body_seen += n;
     }
     if (s->body_expected >= 0 && s->body_seen >= s->body_expected) {
@@ -536,17 +587,18 @@ static int compare_ns(const void *a, const void *b) {
 
 static double ms(int64_t ns) { return (double)ns / 1e6; }
 
+/** Nearest rank, as bench/lib.ts quantile(), of a sorted list; 0 when empty. */
+static int64_t rank_of(const struct samples *sorted, double q) {
+  if (sorted->count == 0) return 0;
+  size_t rank = (size_t)((double)sorted->count * q + 0.999999999);
+  if (rank < 1) rank = 1;
+  if (rank > sorted->count) rank = sorted->count;
+  return sorted->items[rank - 1];
+}
+
 static void print_result(void) {
-  double p99 = 0, max = 0;
-  if (delay_count > 0) {
-    qsort(delays, delay_count, sizeof *delays, compare_ns);
-    // Nearest rank, as bench/lib.ts quantile().
-    size_t rank = (size_t)((double)delay_count * 0.99 + 0.999999999);
-    if (rank < 1) rank = 1;
-    if (rank > delay_count) rank = delay_count;
-    p99 = ms(delays[rank - 1]);
-    max = ms(delays[delay_count - 1]);
-  }
+  qsort(delays.items, delays.count, sizeof *delays.items, compare_ns);
+  double p99 = ms(rank_of(&delays, 0.99)), max = ms(rank_of(&delays, 1));
   printf("{\"type\":\"result\",\"timings\":[");
   for (uint32_t i = 0; i < completed; i++) {
     printf("%s{\"firstAtMs\":%.3f,\"firstByteMs\":%.3f,\"spanMs\":%.3f}", i ? "," : "", ms(timings[i].first_at), ms(timings[i].first_byte),
@@ -554,8 +606,16 @@ static void print_result(void) {
   }
   printf("],\"failed\":%u,\"failures\":{", opt.streams - completed);
   for (int i = 0; i < reason_count; i++) printf("%s\"%s\":%d", i ? "," : "", reasons[i].name, reasons[i].count);
-  printf("},\"maxInFlight\":%u,\"connectMs\":%.3f,\"rampActualMs\":%.3f,\"clientLoopDelayP99Ms\":%.3f,\"clientLoopDelayMaxMs\":%.3f}\n", max_in_flight,
+  printf("},\"maxInFlight\":%u,\"connectMs\":%.3f,\"rampActualMs\":%.3f,\"clientLoopDelayP99Ms\":%.3f,\"clientLoopDelayMaxMs\":%.3f", max_in_flight,
          ms(ramp_start - connect_start), ms(ramp_end - ramp_start), p99, max);
+  if (opt.chunk_bytes > 0) {
+    qsort(chunk_lateness.items, chunk_lateness.count, sizeof *chunk_lateness.items, compare_ns);
+    size_t within = 0;
+    for (size_t i = 0; i < chunk_lateness.count; i++) within += chunk_lateness.items[i] <= 10000000LL;
+    printf(",\"chunks\":{\"count\":%zu,\"within10Ms\":%zu,\"p50Ms\":%.3f,\"p99Ms\":%.3f,\"maxMs\":%.3f}", chunk_lateness.count, within,
+           ms(rank_of(&chunk_lateness, 0.5)), ms(rank_of(&chunk_lateness, 0.99)), ms(rank_of(&chunk_lateness, 1)));
+  }
+  printf("}\n");
   fflush(stdout);
 }
 
@@ -576,6 +636,8 @@ static void parse_args(int argc, char **argv) {
     { "streams", required_argument, NULL, 'n' },    { "path", required_argument, NULL, 'P' },
     { "ramp-ms", required_argument, NULL, 'r' },    { "timeout-ms", required_argument, NULL, 't' },
     { "connect-per-request", no_argument, NULL, 'c' }, { "wait-stdin-eof", no_argument, NULL, 'w' },
+    { "chunk-bytes", required_argument, NULL, 'b' }, { "interval-ms", required_argument, NULL, 'i' },
+    { "sources", required_argument, NULL, 's' },    { "keep-open", no_argument, NULL, 'k' },
     { NULL, 0, NULL, 0 },
   };
   int c;
@@ -589,13 +651,21 @@ static void parse_args(int argc, char **argv) {
       case 't': opt.timeout_ns = integer_arg("timeout-ms", optarg, 1) * 1000000LL; break;
       case 'c': opt.connect_per_request = true; break;
       case 'w': opt.wait_stdin_eof = true; break;
+      case 'b': opt.chunk_bytes = integer_arg("chunk-bytes", optarg, 1); break;
+      case 'i': opt.interval_ns = integer_arg("interval-ms", optarg, 0) * 1000000LL; break;
+      case 's': opt.sources = (uint32_t)integer_arg("sources", optarg, 1); break;
+      case 'k': opt.keep_open = true; break;
       default:
-        fprintf(stderr, "usage: held-client --port N [--host H] [--streams N] [--path P] [--ramp-ms N] [--timeout-ms N] [--connect-per-request] [--wait-stdin-eof]\n");
+        fprintf(stderr, "usage: held-client --port N [--host H] [--streams N] [--path P] [--ramp-ms N] [--timeout-ms N] [--connect-per-request] [--wait-stdin-eof] [--chunk-bytes N --interval-ms N] [--sources N] [--keep-open]\n");
         exit(2);
     }
   }
   if (opt.port <= 0 || opt.port > 65535) {
     fprintf(stderr, "held-client: --port (1..65535) is required\n");
+    exit(2);
+  }
+  if (opt.sources > 254) {
+    fprintf(stderr, "held-client: --sources must be at most 254 (127.0.0.1 … 127.0.0.254)\n");
     exit(2);
   }
 }
@@ -641,6 +711,7 @@ int main(int argc, char **argv) {
   connected = must_alloc(opt.streams, sizeof *connected);
   connect_timeouts.items = must_alloc(opt.streams, sizeof *connect_timeouts.items);
   response_timeouts.items = must_alloc(opt.streams, sizeof *response_timeouts.items);
+  if (opt.keep_open) kept = must_alloc(opt.streams, sizeof *kept);
 
   epoll_fd = epoll_create1(EPOLL_CLOEXEC);
   if (epoll_fd < 0) {
@@ -664,7 +735,7 @@ int main(int argc, char **argv) {
     }
     int64_t now = now_ns();
     // The loop's own lateness: how long after the deadline it slept for it got to run again.
-    if (ramp_started && deadline != INT64_MAX && now >= deadline) record_delay(now - deadline);
+    if (ramp_started && deadline != INT64_MAX && now >= deadline) record(&delays, now - deadline);
     pump(now);
     for (int i = 0; i < n; i++) on_event(events[i].data.u32, events[i].events);
     // Connects that completed may let due ones start now, not at the next wake-up.
@@ -681,6 +752,17 @@ int main(int argc, char **argv) {
     for (;;) {
       ssize_t n = read(STDIN_FILENO, sink, sizeof sink);
       if (n == 0 || (n < 0 && errno != EINTR)) break;
+    }
+    if (opt.keep_open) {
+      // A socket the server closed meanwhile reads end-of-file (or an error) without waiting.
+      uint32_t closed = 0;
+      for (uint32_t i = 0; i < kept_count; i++) {
+        char byte;
+        ssize_t n = recv(kept[i], &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) closed++;
+      }
+      printf("{\"type\":\"kept\",\"open\":%u,\"closedByServer\":%u}\n", kept_count - closed, closed);
+      fflush(stdout);
     }
   }
   return 0;

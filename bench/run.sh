@@ -3,8 +3,8 @@
 # suite (bench/wrk-suite.ts), held responses beside go-httpbin (bench/held.ts),
 # the limiter's cost (bench/limiter.ts), the front door, metrics, WebSockets,
 # TLS, then the infinite namespace (bench/infinite).
-# BENCH_SKIP=wrk,held,limiter,front-door,metrics,websocket,tls skips parts
-# (held also knows slow and streams).
+# BENCH_SKIP=wrk,held,scale,limiter,front-door,metrics,websocket,tls skips parts
+# (held also knows slow, streams and drips; scale knows scale-chunks and scale-idle).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +35,24 @@ fi
 # Held responses: 2000 /slow at once and 5000 /drip streams, each beside go-httpbin (about 1 minute).
 if [[ "${BENCH_SKIP:-}" != *held* ]]; then
   node dist/bench/held.js
+fi
+
+# Scale per replica: 20,000 drips and 50,000 idle keep-alive connections on one chaos process (about 1 minute).
+# Each side holds a descriptor per socket; where the hard limit is lower, both sizes shrink to fit and the run says so.
+if [[ "${BENCH_SKIP:-}" != *scale* ]]; then
+  (
+    drips="${BENCH_SCALE_DRIPS:-20000}"
+    idle="${BENCH_SCALE_IDLE:-50000}"
+    most=$((drips > idle ? drips : idle))
+    if ! ulimit -n $((most + 1024)) 2>/dev/null; then
+      hard="$(ulimit -Hn)"
+      fit=$((hard - 1024))
+      echo "bench: the open-files hard limit is $hard, below $((most + 1024)): the scale part runs with at most $fit sockets (raise LimitNOFILE / ulimit -Hn as root for the full sizes)" >&2
+      ulimit -n "$hard"
+      export BENCH_SCALE_DRIPS=$((drips < fit ? drips : fit)) BENCH_SCALE_IDLE=$((idle < fit ? idle : fit))
+    fi
+    node dist/bench/scale.js
+  )
 fi
 
 # The per-IP limiter: off vs in-memory vs Redis (starts its own redis-server), about 70 s.

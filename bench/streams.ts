@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { DripClientOptions, DripClientPhase, DripClientResult, StreamTiming } from './drip-client.js';
+import type { ChunkLateness, DripClientOptions, DripClientPhase, DripClientResult, StreamTiming } from './drip-client.js';
 import { DIST, forkNode, peakRssBytes, Quietness, quantile, resetPeakRss, rssBytes, runQueueWaitSeconds, sleep, spawnOn, stopChild } from './lib.js';
 
 /** Which client measures: node (bench/drip-client.ts) or C (bench/held-client.c compiled to `binary`). */
@@ -59,6 +59,8 @@ export interface HeldOptions {
   readonly connectPerRequest?: boolean;
   /** The client that measures (default node). */
   readonly client?: HeldClient;
+  /** Judge every chunk of the body too (the C client only): `bytes` every `intervalMs`. */
+  readonly chunk?: { readonly bytes: number; readonly intervalMs: number };
 }
 
 /** The server under test: a process and the loopback port it listens on. */
@@ -102,6 +104,8 @@ export interface HeldResult {
   readonly clientRunQueueShare: number;
   /** CPU other processes took during the run, as a share of every core's capacity. */
   readonly othersShare: number;
+  /** With `chunk`: each chunk's arrival against its schedule. */
+  readonly chunks?: ChunkLateness;
 }
 
 const RSS_SAMPLE_MS = 20;
@@ -126,7 +130,7 @@ function mostAtOnce(timings: readonly StreamTiming[]): number {
 export async function measureHeld(server: HeldServer, options: HeldOptions): Promise<HeldResult> {
   const client = (streams: number, requestPath: string, rampMs: number, timeoutMs: number, onPhase?: (phase: DripClientPhase) => void): Promise<ClientRun> =>
     runClient(
-      { port: server.port, host: options.host, streams, path: requestPath, rampMs, timeoutMs, connectPerRequest: options.connectPerRequest },
+      { port: server.port, host: options.host, streams, path: requestPath, rampMs, timeoutMs, connectPerRequest: options.connectPerRequest, chunk: requestPath === options.path ? options.chunk : undefined },
       onPhase,
       options.clientCore,
       options.client,
@@ -186,18 +190,36 @@ export async function measureHeld(server: HeldServer, options: HeldOptions): Pro
     serverRunQueueShare,
     clientRunQueueShare: run.runQueueSeconds / seconds,
     othersShare,
+    ...(run.chunks ? { chunks: run.chunks } : {}),
   };
 }
 
-/** The client's result, plus its own run-queue wait read just before it exits. */
-export type ClientRun = DripClientResult & { readonly runQueueSeconds: number };
+/** With keepOpen: how many kept sockets were still open when the client was let go, and how many the server had closed. */
+export interface KeptSockets {
+  readonly open: number;
+  readonly closedByServer: number;
+}
 
-/** The streams client in its own process (on `core` when given), until it reports its result. */
-export function runClient(options: DripClientOptions, onPhase: (phase: DripClientPhase) => void = () => {}, core?: number, client: HeldClient = { kind: 'node' }): Promise<ClientRun> {
-  return client.kind === 'c' ? runCClient(client.binary, options, onPhase, core) : runNodeClient(options, onPhase, core);
+/** The client's result, plus its own run-queue wait read just before it exits. */
+export type ClientRun = DripClientResult & { readonly runQueueSeconds: number; readonly kept?: KeptSockets };
+
+/**
+ * The streams client in its own process (on `core` when given), until it reports its result.
+ * `whileKept` runs after the result and before the client is let go: with keepOpen, the
+ * moment its sockets are all open and idle (the C client only).
+ */
+export function runClient(
+  options: DripClientOptions,
+  onPhase: (phase: DripClientPhase) => void = () => {},
+  core?: number,
+  client: HeldClient = { kind: 'node' },
+  whileKept?: () => Promise<void>,
+): Promise<ClientRun> {
+  return client.kind === 'c' ? runCClient(client.binary, options, onPhase, core, whileKept) : runNodeClient(options, onPhase, core);
 }
 
 function runNodeClient(options: DripClientOptions, onPhase: (phase: DripClientPhase) => void, core: number | undefined): Promise<ClientRun> {
+  if (options.chunk || options.sources || options.keepOpen) throw new Error('chunk, sources and keepOpen need the C client (make bench builds it)');
   const child = forkNode(path.join(DIST, 'bench/drip-client.js'), [JSON.stringify(options)], {}, core);
   const pid = child.pid;
   const waitBefore = pid === undefined ? 0 : runQueueWaitSeconds(pid);
@@ -224,6 +246,9 @@ export function heldClientArgs(options: DripClientOptions): string[] {
     '--ramp-ms', String(Math.round(options.rampMs)),
     '--timeout-ms', String(Math.round(options.timeoutMs)),
     ...(options.connectPerRequest ? ['--connect-per-request'] : []),
+    ...(options.chunk ? ['--chunk-bytes', String(options.chunk.bytes), '--interval-ms', String(options.chunk.intervalMs)] : []),
+    ...(options.sources ? ['--sources', String(options.sources)] : []),
+    ...(options.keepOpen ? ['--keep-open'] : []),
   ];
 }
 
@@ -232,33 +257,44 @@ export function heldClientArgs(options: DripClientOptions): string[] {
  * node client's. It stays after its result until its stdin closes
  * (--wait-stdin-eof), so its run-queue wait is read while /proc still has it.
  */
-function runCClient(binary: string, options: DripClientOptions, onPhase: (phase: DripClientPhase) => void, core: number | undefined): Promise<ClientRun> {
+function runCClient(
+  binary: string,
+  options: DripClientOptions,
+  onPhase: (phase: DripClientPhase) => void,
+  core: number | undefined,
+  whileKept: (() => Promise<void>) | undefined,
+): Promise<ClientRun> {
   const child = spawnOn(core, binary, [...heldClientArgs(options), '--wait-stdin-eof'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const pid = child.pid;
   const waitBefore = pid === undefined ? 0 : runQueueWaitSeconds(pid);
   return new Promise<ClientRun>((resolve, reject) => {
     let result: ClientRun | undefined;
+    let kept: KeptSockets | undefined;
     child.once('error', reject);
     if (!child.stdout || !child.stdin) throw new Error('held-client: no stdio pipes');
     const stdin = child.stdin;
     createInterface({ input: child.stdout }).on('line', (line) => {
-      let message: DripClientPhase | DripClientResult;
+      let message: DripClientPhase | DripClientResult | (KeptSockets & { readonly type: 'kept' });
       try {
-        message = JSON.parse(line) as DripClientPhase | DripClientResult;
+        message = JSON.parse(line) as typeof message;
       } catch {
         reject(new Error(`held-client: not a JSON line: ${line.slice(0, 200)}`));
         return;
       }
       if (message.type === 'phase') {
         onPhase(message);
+      } else if (message.type === 'kept') {
+        kept = { open: message.open, closedByServer: message.closedByServer };
       } else {
         result = { ...message, runQueueSeconds: pid === undefined ? 0 : runQueueWaitSeconds(pid) - waitBefore };
-        stdin.end();
+        const release = (): void => void stdin.end();
+        if (whileKept) whileKept().then(release, (error: unknown) => (release(), reject(error)));
+        else release();
       }
     });
     // 'close', not 'exit': every line of its stdout has been read by then.
     child.once('close', (code) => {
-      if (result) resolve(result);
+      if (result) resolve(kept ? { ...result, kept } : result);
       else reject(new Error(`held-client exited (${code ?? 'signal'}) without a result`));
     });
   }).finally(() => (pid === undefined ? undefined : stopChild(child)));

@@ -161,6 +161,59 @@ t.test('a stream of five chunks 50 ms apart: first byte to last, in both connect
   }
 });
 
+t.test('--chunk-bytes judges every chunk against first byte + k × interval', async (t) => {
+  // Chunks due every 50 ms; the fourth and fifth leave 100 ms late (each write's timer starts at the one
+  // before, so a busy machine can only make a chunk later): at most 3 of 5 per stream can be within 10 ms.
+  const chunk = '0123456789';
+  const port = await server(
+    t,
+    timed([
+      [0, `HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n${chunk}`],
+      [50, chunk],
+      [100, chunk],
+      [250, chunk],
+      [300, chunk],
+    ]),
+  );
+  const { result } = await run(port, { connectPerRequest: true, chunk: { bytes: 10, intervalMs: 50 } });
+  t.equal(result.failed, 0, JSON.stringify(result.failures));
+  const chunks = result.chunks;
+  if (!chunks) throw new Error('no chunks in the result');
+  t.equal(chunks.count, 5 * STREAMS, 'five chunks a stream, each judged once');
+  t.ok(chunks.within10Ms >= STREAMS, `${chunks.within10Ms} within 10 ms: at least every first chunk (it is the reference)`);
+  t.ok(chunks.within10Ms <= 3 * STREAMS, `${chunks.within10Ms} within 10 ms: not the two late ones of each stream`);
+  t.ok(chunks.p99Ms >= 95 && chunks.maxMs < 1000, `p99 ${chunks.p99Ms} ms (the late chunks are 100 ms late), max ${chunks.maxMs} ms`);
+  t.ok(chunks.p50Ms < 45, `p50 ${chunks.p50Ms} ms: three chunks of five are on time, each against its own k × 50 ms`);
+  t.ok(chunks.p50Ms <= chunks.p99Ms && chunks.p99Ms <= chunks.maxMs, 'quantiles in order');
+});
+
+t.test('--sources spreads the connections over loopback addresses; --keep-open holds them until let go', async (t) => {
+  const remotes = new Set<string>();
+  let connection = 0;
+  const port = await server(t, (socket) => {
+    remotes.add(socket.remoteAddress ?? '?');
+    socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    // Every other connection is closed by the server while the client holds it.
+    if (connection++ % 2 === 1) setTimeout(() => socket.end(), 50);
+  });
+  let heldFor = 0;
+  const result = await runClient(
+    { port, streams: STREAMS, path: '/held', rampMs: 100, timeoutMs: 5_000, connectPerRequest: true, sources: 3, keepOpen: true },
+    undefined,
+    undefined,
+    { kind: 'c', binary },
+    async () => {
+      const started = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      heldFor = performance.now() - started;
+    },
+  );
+  t.equal(result.timings.length, STREAMS, 'every response complete');
+  t.same([...remotes].sort(), ['127.0.0.1', '127.0.0.2', '127.0.0.3'], 'connections came from three loopback addresses');
+  t.ok(heldFor >= 390, 'the runner waited for the caller before letting the client go');
+  t.same(result.kept, { open: STREAMS / 2, closedByServer: STREAMS / 2 }, 'the sockets the server closed are told from those still open');
+});
+
 t.test('failures are counted by reason', async (t) => {
   const cases: [string, Answer | 'refused', Record<string, number>, Partial<DripClientOptions>?][] = [
     ['a 500', (socket) => socket.write('HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n'), { 'status 500': STREAMS }],
