@@ -67,7 +67,8 @@ tools:
 # full stack needs when STACK=full asks for it (installed as root, or named).
 # TLS_DIR: where `make up` keeps the TLS chaos test root (docs/tls.md); TLS_DIR= (empty) turns TLS off.
 up: ports build stack-tools
-	TLS_DIR="$${TLS_DIR-$(CURDIR)/.tls}" $(UP_COMMAND)
+	@# A descriptor per connection: the soft open-files limit up to the hard one, as the image does.
+	ulimit -n "$$(ulimit -Hn)" 2>/dev/null || true; TLS_DIR="$${TLS_DIR-$(CURDIR)/.tls}" $(UP_COMMAND)
 
 # Stops the stack make up DETACH=1 started, waiting for its drain (a clear line when none runs).
 down:

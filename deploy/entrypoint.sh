@@ -15,6 +15,9 @@ case "$SERVICE" in
   chaos) NODE_FLAGS="--max-semi-space-size=2 --single-threaded-gc" ;;
   *) NODE_FLAGS="" ;;
 esac
+# A descriptor per connection: the soft open-files limit goes up to the hard one
+# (compose sets both; docs/deploy.md, "Descriptors and kernel settings").
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 # exec replaces the shell, so SIGTERM reaches node directly and starts its drain.
 # APP_DIR is the image's WORKDIR (/app); a test runs the same layout from elsewhere.
 # NODE_FLAGS unquoted: one word per flag.
