@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { PlainResponse } from '../registry/errors.js';
 import type { HeaderList } from '../primitives/headers.js';
 
-/** Where the assets live on every host: a prefix no registry path uses (tests/unit/catalog-page.test.ts checks). */
+/** Where the assets live on every host: a prefix no registry path uses (tests/unit/catalog-examples.test.ts checks). */
 export const CATALOG_ASSET_PREFIX = '/_catalog/';
 export const CATALOG_CSS_PATH = `${CATALOG_ASSET_PREFIX}catalog.css`;
 export const CATALOG_JS_PATH = `${CATALOG_ASSET_PREFIX}catalog.js`;
