@@ -18,6 +18,7 @@ import type { AnyEndpoint, Registry } from '../../shared/registry/registry.js';
 import { listenOn } from '../../shared/runtime/listen.js';
 import type { Store } from '../../shared/store/types.js';
 import { Connection, type ConnectionHost } from './connection.js';
+import type { ClientOf } from './proxy-v2.js';
 import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.js';
 import { transportLines } from './transport-lines.js';
 import { DEFAULT_LIMITS, type CaptureHook, type ParsedRequest, type ParserLimits, type ParserOptions, type RequestRejected } from './parser.js';
@@ -146,10 +147,11 @@ export class ChaosServer implements ConnectionHost {
    * its requests marked as TLS). The socket must allow half-open (our FIN
    * follows the client's, after the response). `admitted`: the caps already
    * counted its TCP connection (the TLS listener counts before the handshake).
+   * `client`: who it serves, when a PROXY v2 header was read before the handshake.
    */
-  accept(socket: Socket, transport: TransportFacts = transportOf(socket), admitted = false): void {
+  accept(socket: Socket, transport: TransportFacts = transportOf(socket), admitted = false, client?: ClientOf): void {
     if (!admitted && !this.caps.admit(socket)) return;
-    const connection = new Connection(socket, this, transport);
+    const connection = new Connection(socket, this, transport, client);
     this.#connections.add(connection);
     socket.once('close', () => this.#connections.delete(connection));
   }
