@@ -13,15 +13,18 @@ import { transportFacts } from '../../../shared/pipeline/transport.js';
 import { listenOn } from '../../../shared/runtime/listen.js';
 import { modeSocketOptions } from '../../../shared/tls/handshake.js';
 import { RENEW_MS, type TlsMaterial } from '../../../shared/tls/material.js';
-import { tlsModeOfName, type TlsMode } from '../../../shared/tls/modes.js';
+import { TLS_MODES, tlsModeOfName, type TlsMode } from '../../../shared/tls/modes.js';
 import { peerAddress } from '../../../shared/config/trust.js';
 import { ProxyHeaderReader, type ClientOf } from '../proxy-v2.js';
 import type { ChaosServer } from '../server.js';
-import { setTransportLines } from '../transport-lines.js';
+import { setTransportLines, transportLinesOf, type TransportLines } from '../transport-lines.js';
 import { readClientHello } from './client-hello.js';
 
 /** From the TCP accept to the end of the handshake (a stalled hello is closed then). */
 export const HANDSHAKE_TIMEOUT_MS = 10_000;
+
+/** Each mode's X-Chaos-Tls-Mode line, built once and shared by its connections, so their responses may be replayed (server.ts). */
+const MODE_LINES = Object.fromEntries(TLS_MODES.map((mode, i) => [mode, transportLinesOf({ 'Tls-Mode': mode }, i + 1)])) as Record<TlsMode, TransportLines>;
 
 export class TlsListener {
   readonly server: net.Server;
@@ -105,12 +108,13 @@ export class TlsListener {
   #accept(socket: TLSSocket, mode: TlsMode, servername: string | undefined, client: ClientOf): void {
     const alpn = typeof socket.alpnProtocol === 'string' ? socket.alpnProtocol : undefined;
     const facts = transportFacts('http/1.1', true, alpn, servername);
-    const lines: Record<string, string> = { 'Tls-Mode': mode };
     if (mode === 'client-cert') {
       const subject = socket.getPeerCertificate().subject as Record<string, unknown> | undefined;
-      lines['Tls-Client-Subject'] = subject ? Object.entries(subject).map(([k, v]) => `${k}=${String(v)}`).join(', ') : 'none';
+      const named = subject ? Object.entries(subject).map(([k, v]) => `${k}=${String(v)}`).join(', ') : 'none';
+      setTransportLines(facts, transportLinesOf({ 'Tls-Mode': mode, 'Tls-Client-Subject': named }));
+    } else {
+      setTransportLines(facts, MODE_LINES[mode]);
     }
-    setTransportLines(facts, lines);
     if (mode === 'close-without-notify') {
       // Every way the connection code ends this socket becomes a TCP close after the bytes written: no close_notify.
       socket.end = function endWithoutNotify(this: TLSSocket) {
