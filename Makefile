@@ -90,9 +90,10 @@ held-client: build
 	cc -O2 -Wall -Wextra -std=c11 -D_GNU_SOURCE -o dist/bench/held-client bench/held-client.c
 
 # wrk drives the throughput benchmarks (pinned with taskset, from util-linux);
-# redis-server backs the Redis row (the front-door part runs when haproxy is there).
+# redis-server backs the Redis row (the front-door part runs when haproxy is there);
+# nginx (Debian's) is the TLS benchmark's third server, with the same certificate.
 bench: held-client
-	@bash scripts/ensure-tools.sh wrk:wrk taskset:util-linux redis-server:redis-server
+	@bash scripts/ensure-tools.sh wrk:wrk taskset:util-linux redis-server:redis-server nginx:nginx
 	@bash bench/run.sh
 
 clean:

@@ -85,7 +85,7 @@ if [[ "${BENCH_SKIP:-}" != *websocket* ]]; then
   (ulimit -n $((idle + 1024)) 2>/dev/null || true; node dist/bench/websocket.js)
 fi
 
-# TLS: new connections/s and requests/s over kept connections on the good mode, beside a minimal node:https.
+# TLS: new connections/s and requests/s over kept connections on the good mode, beside a minimal node:https and nginx.
 if [[ "${BENCH_SKIP:-}" != *tls* ]]; then
   node dist/bench/tls.js
 fi

@@ -12,10 +12,15 @@
 //        │                 └─ a head not whole yet, or not one HAProxy reads ─► be_slow (PROXY v2)
 //        └─ fe_slow (abns, the same routing for REQUEST_HEAD_MS more); what it cannot route ─► be_chaos,
 //           whose strict parser answers it (400, 408, 414, 431, 505) as it would a direct client
+//   :FRONT_TLS_PORT fe_tls (mode tcp, TLS passed through by server name) ──► be_chaos_tls (PROXY v2): haproxy-tls.ts
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ERROR_CODES } from '../shared/registry/errors.js';
 import { DEFAULT_LIMITS } from '../services/chaos/parser.js';
+import { CHECK, checkHost, ms, READY_CHECK, servers, type Replicas } from './haproxy-parts.js';
+import { tlsFrontDoor, type TlsEdgePlan } from './haproxy-tls.js';
+
+export type { Replicas } from './haproxy-parts.js';
 
 export interface EdgePlan {
   /** Address and port of the one public listener. */
@@ -56,15 +61,12 @@ export interface EdgePlan {
    * address, query string or header value (DESIGN §10).
    */
   readonly logEveryRequest: boolean;
+  /** The TLS port (FRONT_TLS_PORT) and the chaos replicas' TLS listeners behind it; absent: no TLS at the edge. */
+  readonly tls?: TlsEdgePlan;
 }
-
-/** Loopback ports, or `{ dns: 'chaos:8081', max: 10 }`: up to `max` servers from the name's addresses. */
-export type Replicas = readonly number[] | { readonly dns: string; readonly max: number };
 
 /** Hosts route by name only: a Host with or without a port, in any case, is the same host. */
 const HOST_FIELD = 'req.hdr(host),field(1,:),lower';
-/** Health checks every second, down after two failures: a replica that stops accepting is out within ~2 s. */
-const CHECK = 'inter 1s fall 2 rise 2';
 /**
  * One line per connection or request, without the client's address, query or
  * headers: frontend, backend/server, wait/connect/total ms, bytes out, the
@@ -72,33 +74,6 @@ const CHECK = 'inter 1s fall 2 rise 2';
  * the connection was HTTP ("-" for the chaos host's byte stream).
  */
 const LOG_FORMAT = '%ft %b/%s %Tw/%Tc/%Tt %B %ts %ac/%fc/%bc/%sc/%rc %[var(txn.status)] %[var(txn.path)]';
-/** Readiness on each replica's admin port (plain HTTP there, no PROXY header). */
-const READY_CHECK = ['  option httpchk', '  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host admin', '  http-check expect status 200'];
-
-function ms(value: number): string {
-  return `${Math.ceil(value)}ms`;
-}
-
-/** A host name is a DNS name here: anything else would break the generated file. */
-function checkHost(name: string): string {
-  if (!/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?$/.test(name)) throw new Error(`not a host name: ${JSON.stringify(name)}`);
-  return name;
-}
-
-function servers(prefix: string, replicas: Replicas, checkPorts: readonly number[] | number): string[] {
-  const checkPort = (i: number): number => {
-    const port = typeof checkPorts === 'number' ? checkPorts : checkPorts[i];
-    if (port === undefined) throw new Error(`no admin port for ${prefix}${i + 1}`);
-    return port;
-  };
-  if ('dns' in replicas) {
-    if (!/^[a-z0-9.-]+:\d{1,5}$/.test(replicas.dns)) throw new Error(`not a name:port: ${JSON.stringify(replicas.dns)}`);
-    // Slots filled from DNS at run time: replicas that come and go are picked up without a reload.
-    return [`  server-template ${prefix} ${replicas.max} ${replicas.dns} resolvers system init-addr none check port ${checkPort(0)}`];
-  }
-  if (replicas.length === 0) throw new Error(`no ${prefix} replica`);
-  return replicas.map((port, i) => `  server ${prefix}${i + 1} 127.0.0.1:${port} check port ${checkPort(i)}`);
-}
 
 const usesDns = (plan: EdgePlan): boolean => Object.values(plan.replicas).some((r) => 'dns' in r);
 
@@ -324,6 +299,16 @@ export function renderHaproxyConfig(plan: EdgePlan): string {
     `  default-server send-proxy-v2 ${CHECK}`,
     ...servers('chaos', plan.replicas.chaos, plan.checkPorts.chaos),
     '',
+    ...(plan.tls === undefined
+      ? []
+      : tlsFrontDoor(plan.tls, {
+          bind,
+          maxConnections: plan.maxConnections,
+          perAddress: caps.perAddress,
+          perNetwork: caps.perNetwork,
+          logEveryRequest: plan.logEveryRequest,
+          chaosCheckPorts: plan.checkPorts.chaos,
+        })),
     ...['control', 'bots'].flatMap((name) => [
       `backend be_${name}`,
       '  mode http',

@@ -2,9 +2,9 @@
 # Before `make up` builds anything: every public port the stack listens on
 # must be free. When one is taken, say which, which variable moves it, and
 # that another stack may be running, instead of failing after the build with
-# a stack trace. The full stack listens on FRONT_PORT only (its private ports
-# are picked free at start); the embedded default on the three service ports
-# and the TLS chaos port.
+# a stack trace. The full stack listens on FRONT_PORT and FRONT_TLS_PORT only
+# (its private ports are picked free at start); the embedded default on the
+# three service ports and the TLS chaos port.
 set -uo pipefail
 bind="${BIND_ADDRESS:-127.0.0.1}"
 [ "$bind" = "0.0.0.0" ] || [ "$bind" = "::" ] && bind=127.0.0.1
@@ -13,11 +13,12 @@ if [ "$stack" = "auto" ]; then
   stack=embedded
   if command -v haproxy >/dev/null 2>&1 && { [ -n "${REDIS_URL:-}" ] || command -v redis-server >/dev/null 2>&1; }; then stack=full; fi
 fi
+# TLS chaos: on unless TLS_DIR is set empty (the Makefile's up target, docs/tls.md).
 if [ "$stack" = "full" ]; then
   specs=("FRONT_PORT:${FRONT_PORT:-8080}")
+  if [ "${TLS_DIR-unset}" != "" ]; then specs+=("FRONT_TLS_PORT:${FRONT_TLS_PORT:-8443}"); fi
 else
   specs=("CHAOS_PORT:${CHAOS_PORT:-8081}" "CONTROL_PORT:${CONTROL_PORT:-8082}" "BOTS_PORT:${BOTS_PORT:-8083}")
-  # The TLS chaos listener: on unless TLS_DIR is set empty (the Makefile's up target, docs/tls.md).
   if [ "${TLS_DIR-unset}" != "" ]; then specs+=("CHAOS_TLS_PORT:${CHAOS_TLS_PORT:-8444}"); fi
 fi
 busy=0

@@ -2,7 +2,8 @@
 // it all on Ctrl-C (SIGINT) or SIGTERM; a second Ctrl-C kills at once.
 //
 // STACK=full      Redis (unless REDIS_URL names one), REPLICAS replicas of each
-//                 service on private loopback ports, HAProxy on FRONT_PORT.
+//                 service on private loopback ports, HAProxy on FRONT_PORT (and,
+//                 with TLS_DIR, on FRONT_TLS_PORT for TLS chaos).
 // STACK=embedded  chaos, control and bots on CHAOS_PORT, CONTROL_PORT,
 //                 BOTS_PORT, in-memory store (or REDIS_URL's Redis).
 // STACK=auto      full when haproxy and redis-server are installed, else
@@ -131,7 +132,10 @@ const hostnameOf = (url: string): string => new URL(url).hostname.toLowerCase();
 async function runFull(userEnv: Env, base: Config): Promise<void> {
   // Every private port at once, so they are distinct: Redis, HAProxy's admin port, then the replicas'.
   const count = SERVICES.length * base.replicas;
-  const [redisPort, adminPort, prometheusPort, ...replicaPorts] = (await freeLoopbackPorts(3 + 2 * count)) as [number, number, number, ...number[]];
+  // TLS chaos (TLS_DIR set): each chaos replica's TLS listener on a private port too, behind FRONT_TLS_PORT.
+  const tlsCount = base.tls.dir === undefined ? 0 : base.replicas;
+  const [redisPort, adminPort, prometheusPort, ...replicaPorts] = (await freeLoopbackPorts(3 + 2 * count + tlsCount)) as [number, number, number, ...number[]];
+  const tlsPorts = replicaPorts.splice(replicaPorts.length - tlsCount);
   // Every replica has an admin port (/metrics, /healthz, /readyz): METRICS_PORT and the next ones, or free ones.
   const metricsPorts = base.metricsPort > 0 ? Array.from({ length: count }, (_, i) => base.metricsPort + i) : replicaPorts.splice(count);
   const runDir = mkdtempSync(join(tmpdir(), 'chaos-stack-'));
@@ -139,12 +143,11 @@ async function runFull(userEnv: Env, base: Config): Promise<void> {
   // The proxies the user trusts (canonical CIDRs, which TRUST_PROXY reads back as they are), and our HAProxy.
   const trust = ['loopback', ...base.trustProxy.entries].join(',');
   // A stopping replica fails HAProxy's readiness check (1 s apart, 2 to go down) before it stops accepting.
+  // Every replica keeps the one TLS_DIR: the first to start makes the test root there, the others read it (pki.ts).
   const env: Record<string, string | undefined> = {
-    ...underDefaults({ DRAIN_NOTICE_MS: '2500', ...frontUrlDefaults(base) }, userEnv),
+    ...underDefaults({ DRAIN_NOTICE_MS: '2500', PUBLIC_TLS_PORT: String(base.tls.frontPort), ...frontUrlDefaults(base) }, userEnv),
     TRUST_PROXY: trust,
     BIND_ADDRESS: '127.0.0.1',
-    // TLS chaos is served by the embedded default only: the replicas would share one TLS port, and the front door does not pass TLS yet.
-    TLS_DIR: '',
   };
   // The replicas' configuration, checked once here so a bad value names its variable before anything starts.
   const config = loadConfig(env);
@@ -172,7 +175,8 @@ async function runFull(userEnv: Env, base: Config): Promise<void> {
       checkPorts[service].push(metricsPort);
       admins.push(`${service}.${i} :${metricsPort}`);
       scrapeTargets.push({ name: `${service}.${i}`, service, port: metricsPort });
-      const replicaEnv = { ...env, [PORT_VARIABLE[service]]: String(port), METRICS_PORT: String(metricsPort) };
+      const tlsPort = service === 'chaos' ? tlsPorts[i - 1] : undefined;
+      const replicaEnv = { ...env, [PORT_VARIABLE[service]]: String(port), METRICS_PORT: String(metricsPort), ...(tlsPort ? { CHAOS_TLS_PORT: String(tlsPort) } : {}) };
       starts.push(supervisor.add(serviceSpec(`${service}.${i}`, service, replicaEnv)));
     }
   }
@@ -199,6 +203,7 @@ async function runFull(userEnv: Env, base: Config): Promise<void> {
       maxConnections: config.maxConnections,
       shutdownGraceMs: config.shutdownGraceMs,
       logEveryRequest: config.logLevel === 'debug' || config.logLevel === 'trace',
+      ...(tlsCount > 0 ? { tls: { frontPort: config.tls.frontPort, base: config.tls.base, replicas: tlsPorts, handshakesPerIp: config.tls.handshakesPerIp } } : {}),
     }),
   );
   // -db: foreground, logs on stderr. SIGUSR1 stops it softly: it stops listening and lets connections finish.
@@ -228,6 +233,7 @@ async function runFull(userEnv: Env, base: Config): Promise<void> {
       `  admin    /metrics /healthz /readyz on 127.0.0.1 (private): ${admins.join(', ')}\n` +
       prometheusNote +
       `Try: curl -v ${u.base}/truncate   (its twin: curl -v ${u.control}/truncate)\n` +
+      tlsLines(config) +
       'Ctrl-C stops everything (a second Ctrl-C kills at once).\n',
   );
 }

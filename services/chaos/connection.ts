@@ -9,12 +9,11 @@
 // names the client; only the bytes after it reach the HTTP parser. Any other
 // connection goes straight to the parser, which refuses a PROXY header as the
 // malformed request it is there (400, close): a client never names itself.
-// A trusted peer that sends no header is refused too, rather than taken for
-// the client: HAProxy always sends one (send-proxy-v2), and counting the
-// proxy's own address would put every client behind it on one limit.
+// A trusted peer that sends no header is refused too, rather than taken for the
+// client: HAProxy always sends one (send-proxy-v2), and counting the proxy's
+// own address would put every client behind it on one limit.
 //
-// The socket may be a tls.TLSSocket as well as a plain one (the transport
-// seam, docs/architecture.md): the bytes it reads and writes are the same.
+// The socket may be a tls.TLSSocket (the transport seam, docs/architecture.md).
 import type { Socket } from 'node:net';
 import type { Config } from '../../shared/config/config.js';
 import type { Exchange } from '../../shared/pipeline/observe.js';
@@ -22,7 +21,7 @@ import { PLAIN_HTTP1, type TransportFacts } from '../../shared/pipeline/transpor
 import { ClientChecks } from '../../shared/registry/rate-limit.js';
 import { peerAddress } from '../../shared/config/trust.js';
 import { RequestParser, RequestRejected, type ParsedRequest, type ParserEvents, type ParserLimits, type ParserOptions } from './parser.js';
-import { ProxyHeaderReader } from './proxy-v2.js';
+import { ProxyHeaderReader, type ClientOf } from './proxy-v2.js';
 import { ConnectionTimers, type TimerOwner } from './connection-timers.js';
 import { destroyFlushed, resetSocket } from './turn-writes.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
@@ -93,22 +92,23 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
   /** Who the limits count: the socket's peer, or the PROXY header's source. */
   #clientAddress: string;
   /** The trusted proxy's own connection (PROXY v2 LOCAL), not a client's. */
-  #proxySelf = false;
-  /** A trusted peer's PROXY v2 header, as much of it as arrived; undefined once read (or for any other peer). */
+  #proxySelf: boolean;
+  /** A trusted peer's PROXY v2 header, as much of it as arrived; undefined once read, for any other peer (nobody is trusted by default), or when the TLS listener read it before the hello (`client`). */
   #proxyHeader: ProxyHeaderReader | undefined;
 
   constructor(
     private readonly socket: Socket,
     private readonly host: ConnectionHost,
-    /** What the socket is: plain, or TLS with what its handshake agreed; every request carries it. */
+    /** What the socket is (plain, or TLS with what its handshake agreed), every request carries it; and whom it serves, if known. */
     transport: TransportFacts = PLAIN_HTTP1,
+    client?: ClientOf,
   ) {
     // The connection is the parser's events object and the timers' owner: no closures per connection.
     this.#parser = new RequestParser(this, host.limits, host.parserOptions, transport);
     this.#timers = new ConnectionTimers(this, socket);
-    this.#clientAddress = peerAddress(socket.remoteAddress);
-    // The one trust check of the connection; nobody is trusted by default.
-    if (host.config.trustProxy.isTrusted(this.#clientAddress)) this.#proxyHeader = new ProxyHeaderReader();
+    this.#clientAddress = client?.address ?? peerAddress(socket.remoteAddress);
+    this.#proxySelf = client?.proxySelf ?? false;
+    if (client === undefined && host.config.trustProxy.isTrusted(this.#clientAddress)) this.#proxyHeader = new ProxyHeaderReader();
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('end', () => this.#onClientEnd());
     socket.on('error', () => {

@@ -113,6 +113,13 @@ export function parseProxyV2(input: Buffer): ProxyV2Result {
   return { kind: 'proxied', source, sourcePort, headerLength };
 }
 
+/** Who a connection serves, once a trusted peer's header was read (by the TLS listener, before the hello). */
+export interface ClientOf {
+  readonly address: string;
+  /** The trusted proxy's own connection (PROXY v2 LOCAL): no limit counts it. */
+  readonly proxySelf: boolean;
+}
+
 /**
  * A trusted peer's PROXY v2 header as it arrives, in one chunk or several:
  * what came so far is kept until parseProxyV2 can judge it.

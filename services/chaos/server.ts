@@ -18,6 +18,7 @@ import type { AnyEndpoint, Registry } from '../../shared/registry/registry.js';
 import { listenOn } from '../../shared/runtime/listen.js';
 import type { Store } from '../../shared/store/types.js';
 import { Connection, type ConnectionHost } from './connection.js';
+import type { ClientOf } from './proxy-v2.js';
 import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.js';
 import { transportLines } from './transport-lines.js';
 import { DEFAULT_LIMITS, type CaptureHook, type ParsedRequest, type ParserLimits, type ParserOptions, type RequestRejected } from './parser.js';
@@ -146,10 +147,11 @@ export class ChaosServer implements ConnectionHost {
    * its requests marked as TLS). The socket must allow half-open (our FIN
    * follows the client's, after the response). `admitted`: the caps already
    * counted its TCP connection (the TLS listener counts before the handshake).
+   * `client`: who it serves, when a PROXY v2 header was read before the handshake.
    */
-  accept(socket: Socket, transport: TransportFacts = transportOf(socket), admitted = false): void {
+  accept(socket: Socket, transport: TransportFacts = transportOf(socket), admitted = false, client?: ClientOf): void {
     if (!admitted && !this.caps.admit(socket)) return;
-    const connection = new Connection(socket, this, transport);
+    const connection = new Connection(socket, this, transport, client);
     this.#connections.add(connection);
     socket.once('close', () => this.#connections.delete(connection));
   }
@@ -269,14 +271,14 @@ class WireResponder implements Responder<ChaosContext> {
   context(endpoint: AnyEndpoint<ChaosContext>, clamped: readonly string[], recordings: Recordings | undefined): ChaosContext {
     const { server, req } = this;
     const wire = this.#openWire();
-    // A connection with lines of its own (TLS mode) neither records nor replays: the recording would carry them elsewhere.
-    if (recordings !== undefined && transportLines(req.transport) === undefined) wire.recordInto(recordings, this.#variant());
+    // Lines of the connection's own (client-cert's subject) are never recorded: the recording would carry them elsewhere.
+    if (recordings !== undefined && this.#linesKind() !== undefined) wire.recordInto(recordings, this.#variant());
     return new RequestContext(server, req, wire, endpoint, clamped, this.keepAlive, this.connection.clientAddress);
   }
 
   /** A replayable endpoint's recorded answer for this request's variant, written with today's Date; false when there is none yet. */
   replay(recordings: Recordings): boolean {
-    if (transportLines(this.req.transport) !== undefined) return false;
+    if (this.#linesKind() === undefined) return false;
     const recorded = recordings.byVariant[this.#variant()] as RecordedResponse | undefined;
     if (recorded === undefined) return false;
     this.#openWire().respond(recorded.status, recorded.beforeDate + dateLine() + recorded.afterDate, recorded.body, recorded.action);
@@ -290,12 +292,19 @@ class WireResponder implements Responder<ChaosContext> {
     return wire;
   }
 
+  /** 0: no transport lines (plain); a shared kind's number (a TLS mode's); undefined: lines of this connection's own. */
+  #linesKind(): number | undefined {
+    const lines = transportLines(this.req.transport);
+    return lines === undefined ? 0 : lines.shared;
+  }
+
   /**
    * What a replayable response may depend on besides its decision: keep-alive
-   * as the head is written (RequestContext.keepAlive), HTTP/1.0, HEAD.
+   * as the head is written (RequestContext.keepAlive), HTTP/1.0, HEAD, and its transport lines' kind.
    */
   #variant(): number {
-    return (this.keepAlive && !this.server.draining ? 0 : 1) | (this.req.version === '1.0' ? 2 : 0) | (this.req.method === 'HEAD' ? 4 : 0);
+    const base = (this.keepAlive && !this.server.draining ? 0 : 1) | (this.req.version === '1.0' ? 2 : 0) | (this.req.method === 'HEAD' ? 4 : 0);
+    return base | ((this.#linesKind() ?? 0) << 3);
   }
 
   whenDone(fn: () => void): void {

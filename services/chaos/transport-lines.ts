@@ -8,13 +8,25 @@ import type { TransportFacts } from '../../shared/pipeline/transport.js';
 export interface TransportLines {
   readonly list: HeaderList;
   readonly text: string;
+  /**
+   * 1 and up: lines every connection of their kind shares (a TLS mode's), so a
+   * recorded response with them may be replayed on another such connection
+   * (the recordings keep one per kind); undefined: this connection's own
+   * (client-cert's subject), never recorded or replayed.
+   */
+  readonly shared: number | undefined;
 }
 
 const byFacts = new WeakMap<TransportFacts, TransportLines>();
 
-/** Gives every response over `facts` these `X-Chaos-<Suffix>` lines (facts of a TLS connection: one object per connection). */
-export function setTransportLines(facts: TransportFacts, extra: Readonly<Record<string, HeaderValue>>): void {
-  byFacts.set(facts, { list: addChaosHeaders([], extra), text: chaosLines(extra) });
+/** These `X-Chaos-<Suffix>` lines, built once: `shared` as TransportLines.shared says. */
+export function transportLinesOf(extra: Readonly<Record<string, HeaderValue>>, shared?: number): TransportLines {
+  return { list: addChaosHeaders([], extra), text: chaosLines(extra), shared };
+}
+
+/** Gives every response over `facts` these lines (facts of a TLS connection: one object per connection). */
+export function setTransportLines(facts: TransportFacts, lines: TransportLines): void {
+  byFacts.set(facts, lines);
 }
 
 /** The lines of `facts`, if any. */

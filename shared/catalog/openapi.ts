@@ -7,6 +7,7 @@ import type { Config, HostName } from '../config/config.js';
 import { CHAOS_PREFIX } from '../primitives/headers.js';
 import type { Param } from '../primitives/params.js';
 import { allowedMethods, METHODS, type AnyEndpoint, type Method, type Registry } from '../registry/registry.js';
+import { TLS_MODE_INFO, TLS_MODES, tlsHostOf } from '../tls/modes.js';
 
 export { OPENAPI_PATH };
 export const OPENAPI_VERSION = '3.1.0';
@@ -67,11 +68,26 @@ export interface OpenApiOperation {
 
 export type OpenApiPathItem = Partial<Record<Lowercase<Method>, OpenApiOperation>>;
 
+export interface OpenApiServer {
+  readonly url: string;
+  readonly description: string;
+  readonly variables?: Readonly<Record<string, { readonly default: string; readonly enum: readonly string[]; readonly description: string }>>;
+}
+
+/** The chaos host's TLS hosts (docs/tls.md): every mode, its host, its defect and what a correct client does. */
+export interface OpenApiTls {
+  readonly root: string;
+  readonly hosts_json: string;
+  readonly modes: readonly { readonly mode: string; readonly host: string; readonly url: string; readonly defect: string; readonly expect: string }[];
+}
+
 export interface OpenApiDocument {
   readonly openapi: typeof OPENAPI_VERSION;
   readonly info: { readonly title: string; readonly version: string; readonly description: string };
-  readonly servers: readonly { readonly url: string; readonly description: string }[];
+  readonly servers: readonly OpenApiServer[];
   readonly tags: readonly { readonly name: string; readonly description: string }[];
+  /** TLS chaos (TLS_DIR set, chaos host): the `tls` category's hosts; they serve this document's every path. */
+  readonly 'x-tls'?: OpenApiTls;
   readonly paths: Readonly<Record<string, OpenApiPathItem>>;
   readonly components: { readonly schemas: Readonly<Record<string, object>> };
 }
@@ -216,6 +232,32 @@ export function operationIdOf(id: string, method: Method, methodIndex: number, a
   return methodIndex === 0 ? base : `${base}-${method.toLowerCase()}`;
 }
 
+/**
+ * The TLS hosts as OpenAPI says "the same paths elsewhere": a server whose
+ * `mode` variable is each TLS mode, the `tls` tag (a category of hosts, not of
+ * operations) and `x-tls` with each mode's defect, as /tls/hosts.json has them.
+ */
+function tlsParts(config: Config): { server: OpenApiServer; tag: { name: string; description: string }; tls: OpenApiTls } {
+  const { base, publicPort } = config.tls;
+  const port = publicPort === 443 ? '' : `:${publicPort}`;
+  return {
+    server: {
+      url: `https://{mode}.${base}${port}`,
+      description: 'TLS chaos: every path of this host behind one certificate or handshake defect per mode (good is the twin); trust only the published test root (x-tls.root)',
+      variables: { mode: { default: 'good', enum: TLS_MODES, description: 'the TLS mode: its defect and what a correct client does are in x-tls.modes' } },
+    },
+    tag: { name: 'tls', description: `${TLS_MODES.length} TLS hosts, one per certificate or handshake defect beside the good twin (docs/tls.md)` },
+    tls: {
+      root: `${config.urls.hub}/tls/root.pem`,
+      hosts_json: `${config.urls.hub}/tls/hosts.json`,
+      modes: TLS_MODES.map((mode) => {
+        const host = tlsHostOf(mode, base);
+        return { mode, host, url: `https://${host}${port}/`, defect: TLS_MODE_INFO[mode].defect, expect: TLS_MODE_INFO[mode].expect };
+      }),
+    },
+  };
+}
+
 export function buildOpenApi<Ctx>(registry: Registry<Ctx>, config: Config): OpenApiDocument {
   const host: HostName = registry.host;
   const paths: Record<string, OpenApiPathItem> = {};
@@ -230,6 +272,8 @@ export function buildOpenApi<Ctx>(registry: Registry<Ctx>, config: Config): Open
     });
   }
   const used = registry.byCategory().filter((g) => g.endpoints.length > 0);
+  // The TLS hosts serve the chaos host's endpoints, where TLS_DIR turns them on.
+  const tls = host === 'chaos' && config.tls.dir !== undefined ? tlsParts(config) : undefined;
   return {
     openapi: OPENAPI_VERSION,
     info: {
@@ -239,8 +283,12 @@ export function buildOpenApi<Ctx>(registry: Registry<Ctx>, config: Config): Open
         `Every endpoint of the ${host} host, generated from its registry. The catalog at / lists the same endpoints (HTML, or JSON with Accept: application/json). ` +
         'Responses marked with X-Chaos-* headers misbehave on purpose; real failures (400, 405, 429, …) never carry one.',
     },
-    servers: [{ url: hostUrl(host, config.urls), description: `the ${host} host` }],
-    tags: used.map((g) => ({ name: g.category, description: `${g.endpoints.length} endpoint${g.endpoints.length === 1 ? '' : 's'} of the ${g.category} category` })),
+    servers: [{ url: hostUrl(host, config.urls), description: `the ${host} host` }, ...(tls ? [tls.server] : [])],
+    tags: [
+      ...used.map((g) => ({ name: g.category, description: `${g.endpoints.length} endpoint${g.endpoints.length === 1 ? '' : 's'} of the ${g.category} category` })),
+      ...(tls ? [tls.tag] : []),
+    ],
+    ...(tls ? { 'x-tls': tls.tls } : {}),
     paths,
     components: {
       schemas: {

@@ -82,6 +82,10 @@ export interface TlsConfig {
   readonly port: number;
   /** PUBLIC_TLS_PORT: the port /tls/hosts.json names (default CHAOS_TLS_PORT; the full stack's front TLS port). */
   readonly publicPort: number;
+  /** FRONT_TLS_PORT (8443): the full stack's front door for TLS, passed through to the replicas by SNI. */
+  readonly frontPort: number;
+  /** TLS_HANDSHAKES_PER_IP (100): new TLS connections one client address may open per 10 s at the front door (0: no cap). */
+  readonly handshakesPerIp: number;
   /** TLS_BASE (tls.localhost): mode hosts are `<mode>.<base>`; the root is name-constrained to it. */
   readonly base: string;
 }
@@ -270,7 +274,14 @@ function readTls(env: Env): TlsConfig {
   if (!/^(?=.{3,200}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(base)) {
     throw new ConfigError('TLS_BASE', 'a DNS name of two or more labels, such as tls.localhost', env.TLS_BASE ?? '');
   }
-  return Object.freeze({ dir: readOptional(env, 'TLS_DIR'), port, publicPort: readInt(env, 'PUBLIC_TLS_PORT', port, 0, 65535), base });
+  return Object.freeze({
+    dir: readOptional(env, 'TLS_DIR'),
+    port,
+    publicPort: readInt(env, 'PUBLIC_TLS_PORT', port, 0, 65535),
+    frontPort: readInt(env, 'FRONT_TLS_PORT', 8443, 0, 65535),
+    handshakesPerIp: readInt(env, 'TLS_HANDSHAKES_PER_IP', 100, 0, 1_000_000),
+    base,
+  });
 }
 
 export function loadConfig(env: Env): Config {

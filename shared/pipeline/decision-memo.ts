@@ -25,7 +25,7 @@ export interface RecordingBudget {
 /**
  * A transport's recordings of a replayable endpoint's responses for one
  * remembered decision, by its own variant index (HTTP version, keep-alive,
- * method): kept with the decision, dropped with it. What they keep is
+ * method, a TLS mode): kept with the decision, dropped with it. What they keep is
  * bounded for all decisions together (MAX_RECORDED_BYTES, renewed when the
  * remembered decisions start again empty): a client varying seeds and
  * variants cannot pin more than that.

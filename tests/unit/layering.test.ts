@@ -61,7 +61,8 @@ export const SHARED_ROLES: Readonly<Record<string, readonly string[]>> = {
   // TLS material (the kept test PKI, minted leaves, the self-check): the chaos process serves it, the hub publishes it.
   tls: ['config', 'primitives'],
   registry: ['config', 'primitives', 'store'],
-  catalog: ['config', 'primitives', 'store', 'registry'],
+  // tls: the modes' data (tls/modes.ts), which the chaos host's OpenAPI lists.
+  catalog: ['config', 'primitives', 'store', 'registry', 'tls'],
   pipeline: ['config', 'primitives', 'store', 'registry', 'catalog'],
   runtime: ['config', 'primitives', 'store', 'registry', 'pipeline'],
   hub: ['config', 'primitives', 'store', 'registry', 'catalog', 'pipeline', 'tls'],

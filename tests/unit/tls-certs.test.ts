@@ -3,7 +3,7 @@
 // intermediate and root, and a re-mint moves every validity with the clock.
 // Also the TLS settings of loadConfig and chaos_tls_cert_expiry_seconds.
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -11,6 +11,7 @@ import { ConfigError, loadConfig } from '../../shared/config/config.js';
 import { Metrics } from '../../shared/runtime/metrics.js';
 import { TlsMaterial } from '../../shared/tls/material.js';
 import { TLS_MODES, tlsModeOfName } from '../../shared/tls/modes.js';
+import { loadOrCreatePki } from '../../shared/tls/pki.js';
 
 const DAY = 86_400_000;
 
@@ -22,11 +23,15 @@ function freshDir(t: { teardown(fn: () => void): void }): string {
 
 t.test('TLS settings through loadConfig', async (t) => {
   const c = loadConfig({});
-  t.same(c.tls, { dir: undefined, port: 8444, publicPort: 8444, base: 'tls.localhost' });
-  t.same(loadConfig({ CHAOS_TLS_PORT: '9443', TLS_BASE: 'TLS.Example.test', TLS_DIR: '/x' }).tls, { dir: '/x', port: 9443, publicPort: 9443, base: 'tls.example.test' });
+  t.same(c.tls, { dir: undefined, port: 8444, publicPort: 8444, frontPort: 8443, handshakesPerIp: 100, base: 'tls.localhost' });
+  t.same(loadConfig({ CHAOS_TLS_PORT: '9443', TLS_BASE: 'TLS.Example.test', TLS_DIR: '/x', FRONT_TLS_PORT: '9444', TLS_HANDSHAKES_PER_IP: '0' }).tls, {
+    dir: '/x', port: 9443, publicPort: 9443, frontPort: 9444, handshakesPerIp: 0, base: 'tls.example.test',
+  });
   t.equal(loadConfig({ PUBLIC_TLS_PORT: '8443' }).tls.publicPort, 8443);
   for (const bad of ['localhost', 'a..b', '-x.test', 'x.test.', 'sp ace.test']) t.throws(() => loadConfig({ TLS_BASE: bad }), ConfigError, `TLS_BASE=${bad}`);
   t.throws(() => loadConfig({ CHAOS_TLS_PORT: '70000' }), ConfigError);
+  t.throws(() => loadConfig({ FRONT_TLS_PORT: '70000' }), ConfigError);
+  t.throws(() => loadConfig({ TLS_HANDSHAKES_PER_IP: 'many' }), ConfigError);
 });
 
 t.test('a server name picks its mode', async (t) => {
@@ -87,4 +92,15 @@ t.test('a root made for another TLS_BASE is refused with a clear message', async
   const dir = freshDir(t);
   await TlsMaterial.load(loadConfig({ TLS_DIR: dir }));
   await t.rejects(TlsMaterial.load(loadConfig({ TLS_DIR: dir, TLS_BASE: 'tls.example.test' })), /made for another TLS_BASE/);
+});
+
+t.test('replicas starting together in one TLS_DIR end up with one root (the full stack shares it)', async (t) => {
+  const dir = freshDir(t);
+  const starts = await Promise.all(Array.from({ length: 6 }, () => loadOrCreatePki(dir, 'tls.localhost')));
+  const roots = new Set(starts.map((pki) => pki.root.certPem.trim()));
+  t.equal(roots.size, 1, 'six concurrent first starts: one root');
+  t.equal(new Set(starts.map((pki) => pki.revokedSerial)).size, 1, 'and one revoked serial, so every replica and the hub CRL agree');
+  t.same(readdirSync(dir), ['ca-v1'], 'no staging folder is left behind');
+  t.equal(readFileSync(join(dir, 'ca-v1', 'root.pem'), 'utf8').trim(), [...roots][0], 'the root kept is the one every start uses');
+  t.equal(statSync(join(dir, 'ca-v1', 'root-key.pem')).mode & 0o777, 0o600, 'keys stay 0600');
 });

@@ -1,8 +1,11 @@
 // `make up` never hurts: before it builds, scripts/check-ports.sh says which
 // port is taken and which variable moves it, instead of a stack trace later.
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import tls from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
@@ -49,24 +52,30 @@ t.test('the TLS chaos port is checked unless TLS is off (TLS_DIR empty)', async 
   t.same(await check({ ...env, TLS_DIR: '' }), { code: 0, stderr: '' }, 'TLS off: its port is not checked');
 });
 
-t.test('the full stack listens on FRONT_PORT only: that is the port checked', async (t) => {
-  const [front, chaos] = await freePorts(2);
+t.test('the full stack listens on FRONT_PORT and FRONT_TLS_PORT only: those are the ports checked', async (t) => {
+  const [front, frontTls, chaos] = await freePorts(3);
   const taken = net.createServer();
   await new Promise<void>((resolve) => taken.listen(chaos, '127.0.0.1', resolve));
   t.teardown(() => taken.close());
-  const env = { STACK: 'full', FRONT_PORT: String(front), CHAOS_PORT: String(chaos) };
-  t.same(await check(env), { code: 0, stderr: '' }, 'CHAOS_PORT is not used by the full stack');
+  const env = { STACK: 'full', FRONT_PORT: String(front), FRONT_TLS_PORT: String(frontTls), CHAOS_PORT: String(chaos), CHAOS_TLS_PORT: String(chaos) };
+  t.same(await check(env), { code: 0, stderr: '' }, 'CHAOS_PORT and CHAOS_TLS_PORT are not used by the full stack');
   const busy = await check({ ...env, FRONT_PORT: String(chaos) });
   t.equal(busy.code, 1);
   t.match(busy.stderr, new RegExp(`port ${chaos} \\(FRONT_PORT\\) .* already in use`));
+  const busyTls = await check({ ...env, FRONT_TLS_PORT: String(chaos) });
+  t.equal(busyTls.code, 1);
+  t.match(busyTls.stderr, new RegExp(`port ${chaos} \\(FRONT_TLS_PORT\\) .* already in use`));
+  t.same(await check({ ...env, FRONT_TLS_PORT: String(chaos), TLS_DIR: '' }), { code: 0, stderr: '' }, 'TLS off: FRONT_TLS_PORT is not checked');
 });
 
 t.test('make up end to end: the full stack starts, answers on every host, and Ctrl-C drains what is in flight and leaves no process behind', async (t) => {
-  const front = (await freePorts(1))[0] as number;
+  const [front, frontTls] = (await freePorts(2)) as [number, number];
+  const tlsDir = mkdtempSync(join(tmpdir(), 'chaos-make-up-tls-'));
+  t.teardown(() => rmSync(tlsDir, { recursive: true, force: true }));
   // -o build: the tests run from the dist/ that `make test` just built; rebuilding under them would swap it.
   const make = spawn('make', ['--no-print-directory', '-o', 'build', 'up'], {
     cwd: repo,
-    env: { PATH: process.env.PATH ?? '', STACK: 'full', FRONT_PORT: String(front), LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '8000' },
+    env: { PATH: process.env.PATH ?? '', STACK: 'full', FRONT_PORT: String(front), FRONT_TLS_PORT: String(frontTls), TLS_DIR: tlsDir, LOG_LEVEL: 'warn', SHUTDOWN_GRACE_MS: '8000' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -86,6 +95,21 @@ t.test('make up end to end: the full stack starts, answers on every host, and Ct
   t.match(out, `chaos    http://chaos.localhost:${front}/`, `the banner names the URLs:\n${out.slice(-1500)}`);
   t.match(out, `hub      http://localhost:${front}/`);
   t.match(out, `Try: curl -v http://chaos.localhost:${front}/truncate`);
+  // TLS chaos through the front door (docs/tls.md): its URL and the one-command trust line.
+  t.match(out, `TLS: https://good.tls.localhost:${frontTls}/ and every mode in http://localhost:${front}/tls/hosts.json`);
+  t.match(out, `curl -so chaos-root.pem http://localhost:${front}/tls/root.pem && curl --cacert chaos-root.pem https://good.tls.localhost:${frontTls}/`);
+  const root = readFileSync(join(tlsDir, 'ca-v1', 'root.pem'), 'utf8');
+  const served = await new Promise<string>((resolve) => {
+    const socket = tls.connect({ host: '127.0.0.1', port: frontTls, servername: 'good.tls.localhost', ca: root }, () => {
+      // write, not end: the chaos host reads a client's FIN as giving up (connection.ts).
+      socket.write('GET /status/200 HTTP/1.1\r\nHost: good.tls.localhost\r\nConnection: close\r\n\r\n');
+    });
+    let text = '';
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('close', () => resolve(text));
+    socket.on('error', (error) => resolve(`error: ${error.message}`));
+  });
+  t.match(served, /^HTTP\/1\.1 200 [\s\S]*X-Chaos-Tls-Mode: good\r\n/, `good answers through FRONT_TLS_PORT, verified against the root in TLS_DIR: ${served.slice(0, 80)}`);
   for (const host of ['chaos.localhost', 'control.localhost', 'bots.localhost', 'localhost']) {
     const res = await rawExchange(front, get('/', { Host: host, Connection: 'close' }));
     t.equal(parseHead(res.data).status, 200, `${host} answers through the front door`);
