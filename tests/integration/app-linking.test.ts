@@ -136,6 +136,11 @@ const CHECKS: Checks = {
       t.equal(m.short_name, 'Other App');
       t.notMatch(m.name, /Other App/, 'name names another app');
     },
+    'missing-icons': (t, r) => {
+      const m = JSON.parse(r.text);
+      t.notOk('icons' in m, 'no icons member');
+      t.ok(m.name && m.short_name && m.start_url, 'the rest is the valid manifest');
+    },
   },
   '/icon.png': {
     'wrong-size': (t, r) => {

@@ -4,7 +4,7 @@
 // the documented lie differs. Everything here is computed once at module load;
 // the per-call paths are slices and lookups.
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlibConstants, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlibConstants, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib';
 import type { HeaderList } from '../../primitives/headers.js';
 import { jsonBody } from '../../primitives/json.js';
 
@@ -25,8 +25,12 @@ export const COMPRESSION_TYPE = 'text/plain; charset=utf-8';
 /** The plain text every /compression response carries, in one coding or another. */
 export const COMPRESSION_PLAIN: Buffer = Buffer.from(compressionText(), 'utf8');
 
-/** The codings the control twin really produces, in our order of preference on a q-value tie. */
-export const CODINGS = ['br', 'gzip', 'deflate'] as const;
+/**
+ * The codings the control twin really produces, in our order of preference on
+ * a q-value tie. zstd (RFC 8878) is last, so a header that does not name it
+ * gets what it got before zstd was added.
+ */
+export const CODINGS = ['br', 'gzip', 'deflate', 'zstd'] as const;
 export type Coding = (typeof CODINGS)[number] | 'identity';
 
 // node's gzip writes MTIME 0 and a fixed OS byte, so these bytes are the same on every start.
@@ -38,7 +42,50 @@ export const COMPRESSION_ENCODED: Readonly<Record<Coding, Buffer>> = {
   br: brotliCompressSync(COMPRESSION_PLAIN, {
     params: { [zlibConstants.BROTLI_PARAM_SIZE_HINT]: COMPRESSION_PLAIN.length },
   }),
+  // With the frame's content checksum (XXH64, low 4 bytes at the end), so the
+  // zstd-bad-checksum lie has a checksum to break.
+  zstd: zstdCompressSync(COMPRESSION_PLAIN, { params: { [zlibConstants.ZSTD_c_checksumFlag]: 1 } }),
 };
+
+// ---------------------------------------------------------------------------
+// /compression's zstd lies: each a frame a zstd decoder refuses for its own reason.
+
+const ZSTD_MAGIC = 0xfd2fb528;
+/** The Dictionary_ID zstd-unknown-dictionary's frame names (any id outside the reserved ranges). */
+export const ZSTD_DICTIONARY_ID = 0x00c4a05d;
+/** The dictionary its blocks really use: raw content never sent, announced or negotiated. */
+export const ZSTD_DICTIONARY = Buffer.from('the quick brown fox jumps over the lazy dog\nChaos Endpoint Service: /compression\n', 'latin1');
+
+/** The frame header descriptor's offset and whether a Window_Descriptor byte follows it (RFC 8878 §3.1.1.1). */
+function withDictionaryId(frame: Buffer, id: number): Buffer {
+  if (frame.readUInt32LE(0) !== ZSTD_MAGIC) throw new Error('not a zstd frame');
+  const descriptor = frame[4] as number;
+  if ((descriptor & 0x03) !== 0) throw new Error('the frame already names a dictionary');
+  const singleSegment = (descriptor & 0x20) !== 0;
+  const at = 5 + (singleSegment ? 0 : 1);
+  const field = Buffer.alloc(4);
+  field.writeUInt32LE(id, 0);
+  // Dictionary_ID_flag 3: a 4-byte Dictionary_ID right after the window descriptor.
+  return Buffer.concat([frame.subarray(0, 4), Buffer.from([descriptor | 0x03]), frame.subarray(5, at), field, frame.subarray(at)]);
+}
+
+/** The zstd lies' bodies; every one is labelled `Content-Encoding: zstd`. */
+export const ZSTD_LIES = {
+  /** The real gzip bytes (1f 8b …): no zstd magic number. */
+  gzip: COMPRESSION_ENCODED.gzip,
+  /** The honest frame cut in half: the last block and the checksum never come. */
+  truncated: COMPRESSION_ENCODED.zstd.subarray(0, Math.floor(COMPRESSION_ENCODED.zstd.length / 2)),
+  /** The honest frame with the 4 checksum bytes inverted: every block decodes, the check fails. */
+  badChecksum: Buffer.concat([
+    COMPRESSION_ENCODED.zstd.subarray(0, -4),
+    Buffer.from(COMPRESSION_ENCODED.zstd.subarray(-4).map((b) => b ^ 0xff)),
+  ]),
+  /** Compressed against ZSTD_DICTIONARY, and its header names Dictionary_ID ZSTD_DICTIONARY_ID. */
+  dictionary: withDictionaryId(
+    zstdCompressSync(COMPRESSION_PLAIN, { dictionary: ZSTD_DICTIONARY, params: { [zlibConstants.ZSTD_c_checksumFlag]: 1 } }),
+    ZSTD_DICTIONARY_ID,
+  ),
+} as const;
 
 const Q_RE = /^q=(0(\.\d{0,3})?|1(\.0{0,3})?)$/i;
 const CODING_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

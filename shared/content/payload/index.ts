@@ -5,5 +5,6 @@
 export * from './bytes.js';
 export * from './delivery.js';
 export * from './json.js';
+export * from './sse.js';
 export * from './standards.js';
 export * from './streams.js';

@@ -16,7 +16,9 @@ export interface StandardAnswer {
 
 // ---------------------------------------------------------------- CloudEvents 1.0
 
-export const CLOUDEVENTS_MODES = ['mode-mismatch', 'missing-attributes', 'wrong-specversion', 'lying-datacontenttype'] as const;
+export const CLOUDEVENTS_MODES = [
+  'mode-mismatch', 'missing-attributes', 'wrong-specversion', 'lying-datacontenttype', 'type-as-number', 'data-base64-confusion',
+] as const;
 export type CloudEventsMode = (typeof CLOUDEVENTS_MODES)[number];
 
 export const CLOUDEVENTS_PARAMS = {
@@ -41,6 +43,11 @@ export const CLOUDEVENT_ATTRIBUTES = {
 export const CLOUDEVENT_DATA = { order_id: 'order-42', amount: 1999, currency: 'EUR' } as const;
 
 type Attributes = Partial<Record<keyof typeof CLOUDEVENT_ATTRIBUTES, string>>;
+
+/** type-as-number: the type attribute as a JSON number (CloudEvents 1.0 types it String). */
+export const CLOUDEVENT_NUMERIC_TYPE = 1001;
+/** data-base64-confusion: the JSON data's bytes in base64, where the object belongs. */
+export const CLOUDEVENT_DATA_BASE64 = jsonBody(CLOUDEVENT_DATA).toString('base64');
 
 /** One event in either content mode: structured puts everything in the JSON body; binary puts attributes in ce-* headers. */
 function cloudEvent(attributes: Attributes, binary: boolean): StandardAnswer {
@@ -74,12 +81,27 @@ export function chaosCloudEvent(mode: CloudEventsMode, binary: boolean): Standar
     case 'lying-datacontenttype':
       // The data is JSON; the attribute (and, in binary mode, the Content-Type) says XML.
       return cloudEvent({ ...CLOUDEVENT_ATTRIBUTES, datacontenttype: 'application/xml' }, binary);
+    case 'type-as-number':
+      // Only the JSON format can carry a number (a ce-type header is always text), so this mode is structured whatever `binary` says.
+      return {
+        status: 200, contentType: CLOUDEVENTS_STRUCTURED, headers: [],
+        body: jsonBody({ ...CLOUDEVENT_ATTRIBUTES, type: CLOUDEVENT_NUMERIC_TYPE, data: CLOUDEVENT_DATA }),
+      };
+    case 'data-base64-confusion':
+      // datacontenttype says JSON, yet the data is base64 text: in `data` in structured mode (base64 belongs in
+      // data_base64, and only for binary data), as the whole body in binary mode (labelled application/json, not JSON).
+      return binary
+        ? { status: 200, contentType: 'application/json', headers: cloudEvent(CLOUDEVENT_ATTRIBUTES, true).headers, body: Buffer.from(CLOUDEVENT_DATA_BASE64) }
+        : { status: 200, contentType: CLOUDEVENTS_STRUCTURED, headers: [], body: jsonBody({ ...CLOUDEVENT_ATTRIBUTES, data: CLOUDEVENT_DATA_BASE64 }) };
   }
 }
 
 // ---------------------------------------------------------------- JSON:API 1.1
 
-export const JSONAPI_MODES = ['data-and-errors', 'media-type-params', 'dead-relationship-links', 'duplicate-resources'] as const;
+export const JSONAPI_MODES = [
+  'data-and-errors', 'media-type-params', 'dead-relationship-links', 'duplicate-resources',
+  'data-shape-confusion', 'included-orphan', 'missing-id', 'type-missing',
+] as const;
 export type JsonApiMode = (typeof JSONAPI_MODES)[number];
 
 /** The documents the twin serves, so every link it emits resolves (`?doc=`). */
@@ -126,7 +148,7 @@ const DEAD_RELATIONSHIP_LINKS: Readonly<Record<'author' | 'comments', Relationsh
   comments: { self: '/jsonapi/articles/1/relationships/comments', related: '/jsonapi/articles/1/comments' },
 };
 
-function article(links: Readonly<Record<'author' | 'comments', RelationshipLinks>>): object {
+function article(links: Readonly<Record<'author' | 'comments', RelationshipLinks>>): Record<string, unknown> {
   return {
     type: 'articles',
     id: '1',
@@ -172,6 +194,9 @@ export function validJsonApi(doc: JsonApiDoc): StandardAnswer {
   return { status: 200, contentType: JSONAPI_MEDIA_TYPE, headers: [], body: JSONAPI_TWIN.get(doc) as Buffer };
 }
 
+/** included-orphan: a resource no relationship in the document names (compound documents need full linkage). */
+const ORPHAN = { type: 'tags', id: '3', attributes: { label: 'unlinked' } };
+
 const JSONAPI_ERROR = { status: '404', code: 'comment-not-found', title: 'A comment was not found', detail: 'comment 7 does not exist' };
 const ARTICLES = jsonApiDocument('articles') as Readonly<Record<string, unknown>>;
 
@@ -194,7 +219,18 @@ const JSONAPI_CHAOS: Readonly<Record<JsonApiMode, StandardAnswer>> = {
     headers: [],
     body: jsonBody({ ...ARTICLES, included: [...INCLUDED, { ...AUTHOR, attributes: { name: 'Someone Else', twitter: 'not-ada' } }] }),
   },
+  // The collection's self link (/jsonapi) with one resource object as data, not an array of them.
+  'data-shape-confusion': { status: 200, contentType: JSONAPI_MEDIA_TYPE, headers: [], body: jsonBody({ ...ARTICLES, data: article(TWIN_RELATIONSHIP_LINKS) }) },
+  'included-orphan': { status: 200, contentType: JSONAPI_MEDIA_TYPE, headers: [], body: jsonBody({ ...ARTICLES, included: [...INCLUDED, ORPHAN] }) },
+  // A resource object from the server MUST have an id (and always a type).
+  'missing-id': { status: 200, contentType: JSONAPI_MEDIA_TYPE, headers: [], body: jsonBody({ ...ARTICLES, data: [without(article(TWIN_RELATIONSHIP_LINKS), 'id')] }) },
+  'type-missing': { status: 200, contentType: JSONAPI_MEDIA_TYPE, headers: [], body: jsonBody({ ...ARTICLES, data: [without(article(TWIN_RELATIONSHIP_LINKS), 'type')] }) },
 };
+
+function without(resource: Record<string, unknown>, member: string): Record<string, unknown> {
+  const { [member]: _dropped, ...rest } = resource;
+  return rest;
+}
 
 export function chaosJsonApi(mode: JsonApiMode): StandardAnswer {
   return JSONAPI_CHAOS[mode];
@@ -202,7 +238,9 @@ export function chaosJsonApi(mode: JsonApiMode): StandardAnswer {
 
 // ---------------------------------------------------------------- RFC 9457 problem details
 
-export const PROBLEM_MODES = ['wrong-media-type', 'status-mismatch', 'relative-type-404', 'shadowed-members'] as const;
+export const PROBLEM_MODES = [
+  'wrong-media-type', 'status-mismatch', 'relative-type-404', 'shadowed-members', 'drop-required', 'status-type-shift', 'instance-malformed',
+] as const;
 export type ProblemMode = (typeof PROBLEM_MODES)[number];
 
 export const PROBLEM_PARAMS = {
@@ -243,6 +281,10 @@ export const PROBLEM_TYPE_PAGE = Buffer.from(
 const SHADOWED_TEXT =
   `${JSON.stringify(PROBLEM).slice(0, -1)},"status":"ok","title":"Success","type":"https://example.com/not-a-problem"}\n`;
 
+/** instance-malformed: spaces, braces and a second '#': not a URI reference (RFC 3986), which instance must be. */
+export const PROBLEM_MALFORMED_INSTANCE = 'urn:uuid:{6f1c2b9e-3d4a-4c5b-8e7f-000000000042} #balance #cost';
+const { type: _type, title: _title, status: _status, ...PROBLEM_WITHOUT_CORE } = PROBLEM;
+
 const PROBLEM_CHAOS: Readonly<Record<ProblemMode, StandardAnswer>> = {
   'wrong-media-type': { status: PROBLEM_STATUS, contentType: 'application/json', headers: [], body: jsonBody(PROBLEM) },
   // The HTTP status says success; the status member says 403.
@@ -252,6 +294,11 @@ const PROBLEM_CHAOS: Readonly<Record<ProblemMode, StandardAnswer>> = {
     status: PROBLEM_STATUS, contentType: PROBLEM_MEDIA_TYPE, headers: [], body: jsonBody({ ...PROBLEM, type: '/problems/out-of-credit' }),
   },
   'shadowed-members': { status: PROBLEM_STATUS, contentType: PROBLEM_MEDIA_TYPE, headers: [], body: Buffer.from(SHADOWED_TEXT, 'utf8') },
+  // No type, title or status: the members every client keys on (a reader must assume about:blank and the HTTP status).
+  'drop-required': { status: PROBLEM_STATUS, contentType: PROBLEM_MEDIA_TYPE, headers: [], body: jsonBody(PROBLEM_WITHOUT_CORE) },
+  // status as the string "403" (RFC 9457 §3.1.2: a JSON number).
+  'status-type-shift': { status: PROBLEM_STATUS, contentType: PROBLEM_MEDIA_TYPE, headers: [], body: jsonBody({ ...PROBLEM, status: String(PROBLEM_STATUS) }) },
+  'instance-malformed': { status: PROBLEM_STATUS, contentType: PROBLEM_MEDIA_TYPE, headers: [], body: jsonBody({ ...PROBLEM, instance: PROBLEM_MALFORMED_INSTANCE }) },
 };
 
 export function chaosProblem(mode: ProblemMode): StandardAnswer {

@@ -1,64 +1,7 @@
-// Twin content, payload family (streams and formats): /sse, /ndjson, /xml and
-// /charset. Each chaos mode is the twin's document with one defect, so the
+// Twin content, payload family (streams and formats): /ndjson, /xml and
+// /charset (/sse is in sse.ts). Each chaos mode is the twin's document with one defect, so the
 // lie is the only difference; the bytes are built once at start-up.
-import { int, oneOf } from '../../primitives/params.js';
-
-// --- /sse: text/event-stream (WHATWG HTML §9.2) ------------------------------
-
-export const SSE_MODES = ['no-blank-lines', 'invalid-retry', 'id-backwards', 'cut-mid-event', 'wrong-content-type', 'heartbeat-only'] as const;
-export type SseMode = (typeof SSE_MODES)[number];
-
-/** Events in every stream, ids 1..SSE_EVENTS. */
-export const SSE_EVENTS = 5;
-export const SSE_HEARTBEAT = ': heartbeat\n\n';
-export const SSE_MAX_MS = 3_600_000;
-
-export const SSE_PARAMS = {
-  mode: oneOf(SSE_MODES, { default: 'no-blank-lines', description: 'which lie (the twin always sends a valid stream)' }),
-  interval: int({ min: 10, max: 60_000, default: 1000, description: 'heartbeat-only: milliseconds between comment lines (the twin never waits)' }),
-  ms: int({ min: 0, max: SSE_MAX_MS, default: 60_000, description: 'heartbeat-only: how long the heartbeats go on (lowered to MAX_RESPONSE_MS)' }),
-};
-
-/** heartbeat-only never outlasts MAX_RESPONSE_MS: a longer `ms` is lowered, reported like any clamp. */
-export function fitSse({ ms }: { readonly ms: number }, maxMs: number): { ms: number } | undefined {
-  return ms > maxMs ? { ms: maxMs } : undefined;
-}
-
-function sseFields(id: number, n: number): string {
-  return `id: ${id}\nevent: tick\ndata: {"n":${n}}\n`;
-}
-
-/** The valid stream: a reconnection time, then five events, ids increasing, each ended by a blank line. */
-export const SSE_VALID = `retry: 3000\n\n${Array.from({ length: SSE_EVENTS }, (_, i) => `${sseFields(i + 1, i + 1)}\n`).join('')}`;
-
-/**
- * The chaos stream of a mode as the pieces written one chunk each (empty for
- * heartbeat-only, whose comments are timed). cut-mid-event stops inside the
- * third event; the endpoint then closes without the last chunk.
- */
-export function sseChaosEvents(mode: SseMode): readonly string[] {
-  const ids = Array.from({ length: SSE_EVENTS }, (_, i) => i + 1);
-  switch (mode) {
-    case 'no-blank-lines':
-      // Without the blank lines the five become one event: the data lines join, the last id wins.
-      return [...ids.map((i) => sseFields(i, i)), '\n'];
-    case 'invalid-retry':
-      // Only ASCII digits set the reconnection time: every one of these is ignored.
-      return ['retry: soon\nretry: -1\nretry: 2.5e3\n\n', ...ids.map((i) => `${sseFields(i, i)}\n`)];
-    case 'id-backwards':
-      return ['retry: 3000\n\n', ...ids.map((i) => `${sseFields(SSE_EVENTS + 1 - i, i)}\n`)];
-    case 'cut-mid-event':
-      return ['retry: 3000\n\n', `${sseFields(1, 1)}\n`, `${sseFields(2, 2)}\n`, 'id: 3\nevent: tick\ndata: {"n":'];
-    case 'wrong-content-type':
-      return [SSE_VALID];
-    case 'heartbeat-only':
-      return [];
-  }
-}
-
-export function sseContentType(mode: SseMode): string {
-  return mode === 'wrong-content-type' ? 'text/plain; charset=utf-8' : 'text/event-stream; charset=utf-8';
-}
+import { oneOf } from '../../primitives/params.js';
 
 // --- /ndjson: newline-delimited JSON (application/x-ndjson) -----------------
 

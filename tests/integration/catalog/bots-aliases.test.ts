@@ -18,6 +18,11 @@ const ALIASES: readonly (readonly [path: string, alias: string, mode: string])[]
   ['/.well-known/atproto-did', 'invalid-did-format', 'invalid-syntax'],
   ['/.well-known/atproto-did', 'multiple-lines', 'several-lines'],
   ['/.well-known/nodeinfo', 'bad-link', 'dead-href'],
+  // Issue 30: the rest of the original's names.
+  ['/.well-known/apple-app-site-association', 'bad-appid', 'bad-team-id'],
+  ['/manifest.webmanifest', 'wrong-start-url', 'cross-origin-start-url'],
+  ['/.well-known/nodeinfo', 'version-mismatch', 'rel-href-mismatch'],
+  ['/.well-known/nodeinfo', 'cross-host', 'other-host'],
 ];
 
 async function fetchRaw(port: number, target: string): Promise<{ res: ParsedResponse; body: Buffer }> {

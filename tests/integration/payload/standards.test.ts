@@ -88,13 +88,20 @@ function cloudEventProblems(reply: Reply): string[] {
     data = event.data;
     const dct = typeof event.datacontenttype === 'string' ? mediaType(event.datacontenttype) : 'application/json';
     if ('data' in event && !isJsonType(dct) && typeof data !== 'string') problems.push(`data is JSON but datacontenttype says ${dct}`);
+    // A JSON string is valid JSON data; one that is base64 of a JSON object is data_base64's content in the wrong member.
+    if (isJsonType(dct) && typeof data === 'string' && /^[A-Za-z0-9+/]+=*$/.test(data) && isObject(parseJson(Buffer.from(data, 'base64').toString('utf8')))) {
+      problems.push('data is base64 text of JSON');
+    }
   } else {
     // Binary mode: attributes in ce-* headers, Content-Type is datacontenttype, the body is the data.
     attributes = Object.fromEntries(ceHeaders.map(([n, v]) => [n.slice(3).toLowerCase(), v]));
     if (isJsonType(type) && parseJson(reply.text) === undefined) problems.push('binary body does not parse as its Content-Type');
     if (type === 'application/xml' && !reply.text.trimStart().startsWith('<')) problems.push(`data is not what Content-Type says (${type})`);
   }
-  for (const name of CE_REQUIRED) if (!nonEmptyString(attributes[name])) problems.push(`missing ${name}`);
+  for (const name of CE_REQUIRED) {
+    if (attributes[name] === undefined) problems.push(`missing ${name}`);
+    else if (!nonEmptyString(attributes[name])) problems.push(`${name} is not a string`);
+  }
   if (attributes.specversion !== undefined && attributes.specversion !== '1.0') problems.push(`specversion ${String(attributes.specversion)}`);
   if (attributes.time !== undefined && !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(String(attributes.time))) problems.push('time is not RFC 3339');
   return problems;
@@ -125,11 +132,13 @@ function jsonApiProblems(reply: Reply): string[] {
   for (const resource of [...primary, ...included]) {
     const id = identity(resource);
     if (id === undefined) {
-      problems.push('a resource without type and id');
-      continue;
+      if (!isObject(resource) || !nonEmptyString(resource.type)) problems.push('a resource without type');
+      if (!isObject(resource) || !nonEmptyString(resource.id)) problems.push('a resource without id');
+    } else {
+      if (seen.has(id)) problems.push(`duplicate resource ${id}`);
+      seen.add(id);
     }
-    if (seen.has(id)) problems.push(`duplicate resource ${id}`);
-    seen.add(id);
+    // Its relationships still link what they name.
     const relationships = isObject(resource) && isObject(resource.relationships) ? resource.relationships : {};
     for (const [name, rel] of Object.entries(relationships)) {
       if (!isObject(rel) || !('links' in rel || 'data' in rel || 'meta' in rel)) problems.push(`relationship ${name} has none of links, data, meta`);
@@ -174,6 +183,11 @@ function problemProblems(reply: Reply): string[] {
   for (const name of ['type', 'title', 'detail', 'instance']) {
     if (doc[name] !== undefined && typeof doc[name] !== 'string') problems.push(`${name} is not a string`);
   }
+  // None is mandatory in RFC 9457, but a problem without them tells a client nothing it can key on.
+  for (const name of ['type', 'title', 'status']) if (doc[name] === undefined) problems.push(`no ${name}`);
+  // instance is a URI reference (RFC 3986: these characters only, at most one '#').
+  if (typeof doc.instance === 'string' && !/^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/.test(doc.instance)) problems.push('instance is not a URI reference');
+  if (typeof doc.instance === 'string' && doc.instance.split('#').length > 2) problems.push('instance has two fragments');
   return problems;
 }
 
@@ -215,6 +229,9 @@ t.test('CloudEvents: the twin is a valid event in both content modes; each chaos
       structured: ['data is JSON but datacontenttype says application/xml'],
       binary: ['data is not what Content-Type says (application/xml)'],
     },
+    // Structured whatever binary says: a ce-type header cannot be a number.
+    'type-as-number': { structured: ['type is not a string'], binary: ['type is not a string'] },
+    'data-base64-confusion': { structured: ['data is base64 text of JSON'], binary: ['binary body does not parse as its Content-Type'] },
   };
   for (const mode of CLOUDEVENTS_MODES) {
     for (const kind of ['structured', 'binary'] as const) {
@@ -229,6 +246,11 @@ t.test('CloudEvents: the twin is a valid event in both content modes; each chaos
   t.equal(mismatch.res.header('ce-id'), CLOUDEVENT_ATTRIBUTES.id, 'mode-mismatch: the attributes are in ce-* headers');
   t.same(JSON.parse(mismatch.text), CLOUDEVENT_DATA, 'mode-mismatch: the body is the bare data');
   t.equal(JSON.parse((await call(port, '/cloudevents?mode=lying-datacontenttype')).text).datacontenttype, 'application/xml');
+  t.same(JSON.parse((await call(port, '/cloudevents?mode=type-as-number&binary=true')).text), { ...CLOUDEVENT_ATTRIBUTES, type: 1001, data: CLOUDEVENT_DATA }, 'type-as-number: the twin event, type 1001');
+  const base64 = await call(port, '/cloudevents?mode=data-base64-confusion&binary=true');
+  t.same(JSON.parse(Buffer.from(base64.text, 'base64').toString('utf8')), CLOUDEVENT_DATA, 'data-base64-confusion binary: the body is the data in base64');
+  t.equal(base64.res.header('content-type'), 'application/json');
+  t.same(JSON.parse(Buffer.from(JSON.parse((await call(port, '/cloudevents?mode=data-base64-confusion')).text).data, 'base64').toString('utf8')), CLOUDEVENT_DATA);
 });
 
 t.test('JSON:API: the twin is valid 1.1 and every link resolves; each chaos mode breaks exactly its rule', async (t) => {
@@ -261,6 +283,11 @@ t.test('JSON:API: the twin is valid 1.1 and every link resolves; each chaos mode
     'media-type-params': ['media type parameter charset=utf-8', 'media type parameter version=1.1'],
     'dead-relationship-links': [],
     'duplicate-resources': ['duplicate resource people:9'],
+    // Well-formed by these rules: its lie is the shape, checked below.
+    'data-shape-confusion': [],
+    'included-orphan': ['included tags:3 is not linked'],
+    'missing-id': ['a resource without id'],
+    'type-missing': ['a resource without type'],
   };
   for (const mode of JSONAPI_MODES) {
     const reply = await call(port, `/jsonapi?mode=${mode}`);
@@ -278,6 +305,14 @@ t.test('JSON:API: the twin is valid 1.1 and every link resolves; each chaos mode
   }
   const twinArticles = JSON.parse((await call(controlPort, '/jsonapi')).text) as Record<string, unknown>;
   t.same({ ...JSON.parse(dead.text), data: twinArticles.data }, twinArticles, 'only the relationship links differ from the twin');
+  const shape = JSON.parse((await call(port, '/jsonapi?mode=data-shape-confusion')).text) as Record<string, unknown>;
+  t.ok(Array.isArray(twinArticles.data), 'the twin\'s collection is an array');
+  t.same(shape, { ...twinArticles, data: (twinArticles.data as unknown[])[0] }, 'data-shape-confusion: the collection\'s one resource as a bare object');
+  for (const [mode, member] of [['missing-id', 'id'], ['type-missing', 'type']] as const) {
+    const doc = JSON.parse((await call(port, `/jsonapi?mode=${mode}`)).text) as { data: Record<string, unknown>[] };
+    const { [member]: _gone, ...rest } = (twinArticles.data as Record<string, unknown>[])[0] as Record<string, unknown>;
+    t.same(doc.data, [rest], `${mode}: the twin's article without ${member}`);
+  }
 });
 
 t.test('RFC 9457: the twin is a valid problem whose type resolves; each chaos mode breaks exactly its rule', async (t) => {
@@ -301,6 +336,9 @@ t.test('RFC 9457: the twin is a valid problem whose type resolves; each chaos mo
     'status-mismatch': ['status member 403 vs HTTP 200', 'HTTP 200 is not an error'],
     'relative-type-404': [],
     'shadowed-members': ['member status repeated', 'member title repeated', 'member type repeated', 'status is not a number'],
+    'drop-required': ['no type', 'no title', 'no status'],
+    'status-type-shift': ['status is not a number'],
+    'instance-malformed': ['instance is not a URI reference', 'instance has two fragments'],
   };
   for (const mode of PROBLEM_MODES) {
     const reply = await call(port, `/problem-details?mode=${mode}`);
@@ -314,6 +352,11 @@ t.test('RFC 9457: the twin is a valid problem whose type resolves; each chaos mo
   const shadowed = await call(port, '/problem-details?mode=shadowed-members');
   t.match(JSON.parse(shadowed.text), { status: 'ok', title: 'Success' }, 'a last-wins parser sees the shadows');
   t.ok(shadowed.text.startsWith(twin.text.trimEnd().slice(0, -1)), 'the shadows follow the twin\'s own members');
+  const shifted = await call(port, '/problem-details?mode=status-type-shift');
+  t.equal(shifted.res.status, 403, 'status-type-shift: HTTP 403');
+  t.same(JSON.parse(shifted.text), { ...problem, status: '403' }, 'status-type-shift: the twin\'s problem, status "403"');
+  const { type: _t, title: _ti, status: _s, ...rest } = problem;
+  t.same(JSON.parse((await call(port, '/problem-details?mode=drop-required')).text), rest, 'drop-required: the rest of the twin\'s members');
 });
 
 t.test('/json?mode=trailing-garbage: a valid document, then garbage; Content-Length covers all of it', async (t) => {

@@ -31,7 +31,7 @@ export default chaosFile({
     'too-large': 'valid JSON over the 128 KB Apple accepts',
     'path-mismatch': `components claim only ${DEAD_PREFIX}/*, where this host serves nothing (every claimed link is a 404), and none of its pages`,
   },
-  aliases: { 'malformed-json': 'invalid-json' },
+  aliases: { 'malformed-json': 'invalid-json', 'bad-appid': 'bad-team-id' },
   build: (site) => {
     const valid = appleAppSiteAssociation();
     const badId = `${BAD_TEAM_ID}.${APP_BUNDLE_ID}`;

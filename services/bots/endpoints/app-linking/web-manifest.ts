@@ -10,7 +10,7 @@ export default chaosFile({
   path: '/manifest.webmanifest',
   category: 'app-linking',
   file: 'manifest.webmanifest',
-  summary: 'Web app manifests that install wrong or not at all: dead icons, icons smaller than declared, start_url outside scope or origin, no name, invalid JSON, an HTML label, contradictory display, invalid colors, names of two apps',
+  summary: 'Web app manifests that install wrong or not at all: dead icons, icons smaller than declared, start_url outside scope or origin, no name, invalid JSON, an HTML label, contradictory display, invalid colors, names of two apps, no icons',
   lies: {
     'dead-icons': 'both icons answer 404',
     'icon-size-lies': 'icons declared 192x192 and 512x512 are 16x16 PNGs',
@@ -22,13 +22,15 @@ export default chaosFile({
     'contradictory-display': 'display fullscreen with display_override ["browser"]: the override, which wins, asks for an ordinary tab',
     'invalid-colors': 'theme_color #12345G and background_color "bluish": not CSS colors (browsers ignore both)',
     'name-mismatch': 'short_name names another app ("Other App") than name',
+    'missing-icons': 'no icons member at all (Chromium does not offer to install it)',
   },
-  aliases: { 'malformed-json': 'invalid-json' },
+  aliases: { 'malformed-json': 'invalid-json', 'wrong-start-url': 'cross-origin-start-url' },
   build: (site) => {
     // The correct bots-host manifest; each mode changes only what its lie names.
     // Every mode but the icon ones keeps the control icons (see webManifest).
     const base = webManifest(site, 'bots');
     const { name: _name, short_name: _short, ...nameless } = base;
+    const { icons: _icons, ...iconless } = base;
     return {
       'dead-icons': manifest({ ...base, icons: iconEntries(`${site.bots}${DEAD_PREFIX}`) }),
       'icon-size-lies': manifest({
@@ -44,6 +46,7 @@ export default chaosFile({
       'contradictory-display': manifest({ ...base, display: 'fullscreen', display_override: ['browser'] }),
       'invalid-colors': manifest({ ...base, theme_color: '#12345G', background_color: 'bluish' }),
       'name-mismatch': manifest({ ...base, short_name: 'Other App' }),
+      'missing-icons': manifest(iconless),
     };
   },
 });

@@ -18,7 +18,7 @@ export default chaosFile({
     'rel-href-mismatch': 'rel claims schema 2.1; href is /nodeinfo/2.0, a 2.0 document',
     'links-not-array': 'links is one object, not an array',
   },
-  aliases: { 'bad-link': 'dead-href' },
+  aliases: { 'bad-link': 'dead-href', 'version-mismatch': 'rel-href-mismatch', 'cross-host': 'other-host' },
   build: (site) => {
     const href = `${site.bots}/nodeinfo/2.0`;
     return {

@@ -5,7 +5,7 @@ export default defineChaosEndpoint({
   id: 'cloudevents',
   path: '/cloudevents',
   category: 'payload',
-  summary: 'A CloudEvent that breaks CloudEvents 1.0: binary attributes under a structured Content-Type, no id and source, specversion 2.0, or a datacontenttype that lies',
+  summary: 'A CloudEvent that breaks CloudEvents 1.0: binary attributes under a structured Content-Type, no id and source, specversion 2.0, a datacontenttype that lies, a numeric type, or base64 text where JSON data belongs',
   params: CLOUDEVENTS_PARAMS,
   headers: ['ce-specversion', 'ce-id', 'ce-source', 'ce-type', 'ce-subject', 'ce-time', 'X-Chaos-Cloudevents-Mode'],
   handle(ctx, { mode, binary }) {

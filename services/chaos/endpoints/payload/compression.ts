@@ -1,15 +1,18 @@
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
-import { COMPRESSION_ENCODED, COMPRESSION_PLAIN, COMPRESSION_TYPE } from '../../../../shared/content/payload/index.js';
+import { COMPRESSION_ENCODED, COMPRESSION_PLAIN, COMPRESSION_TYPE, ZSTD_LIES } from '../../../../shared/content/payload/index.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 
-const MODES = ['gzip-header-plain-body', 'gzip-body-no-header', 'wrong-encoding-name', 'chained-claim'] as const;
+const MODES = [
+  'gzip-header-plain-body', 'gzip-body-no-header', 'wrong-encoding-name', 'chained-claim',
+  'zstd-gzip-body', 'zstd-truncated', 'zstd-bad-checksum', 'zstd-unknown-dictionary',
+] as const;
 type Mode = (typeof MODES)[number];
 
 /** Each mode: the body bytes, what they really are, and the Content-Encoding lines (if any). */
 interface Lie {
   readonly body: Buffer;
-  readonly bodyEncoding: 'identity' | 'gzip';
+  readonly bodyEncoding: 'identity' | 'gzip' | 'zstd';
   readonly lines: HeaderList;
 }
 
@@ -25,13 +28,18 @@ const LIES: Readonly<Record<Mode, Lie>> = {
   // One line listing gzip then br (applied in that order, so decoding is br first);
   // the body is the plain text, so neither decoder accepts it.
   'chained-claim': { body: COMPRESSION_PLAIN, bodyEncoding: 'identity', lines: [['Content-Encoding', 'gzip, br']] },
+  // zstd (RFC 8878) claimed; each body is a frame a zstd decoder refuses, for the reason the mode names.
+  'zstd-gzip-body': { body: ZSTD_LIES.gzip, bodyEncoding: 'gzip', lines: [['Content-Encoding', 'zstd']] },
+  'zstd-truncated': { body: ZSTD_LIES.truncated, bodyEncoding: 'zstd', lines: [['Content-Encoding', 'zstd']] },
+  'zstd-bad-checksum': { body: ZSTD_LIES.badChecksum, bodyEncoding: 'zstd', lines: [['Content-Encoding', 'zstd']] },
+  'zstd-unknown-dictionary': { body: ZSTD_LIES.dictionary, bodyEncoding: 'zstd', lines: [['Content-Encoding', 'zstd']] },
 };
 
 export default defineChaosEndpoint({
   id: 'compression',
   path: '/compression',
   category: 'payload',
-  summary: 'Content-Encoding that lies about the body: claims gzip over plain text, hides real gzip, or names unknown codings',
+  summary: 'Content-Encoding that lies about the body: claims gzip over plain text, hides real gzip, names unknown codings, or claims zstd over gzip, a cut frame, a broken checksum or a dictionary never agreed',
   params: {
     mode: oneOf(MODES, { default: 'gzip-header-plain-body', description: 'which coding lie' }),
   },

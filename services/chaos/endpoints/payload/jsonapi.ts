@@ -5,7 +5,7 @@ export default defineChaosEndpoint({
   id: 'jsonapi',
   path: '/jsonapi',
   category: 'payload',
-  summary: 'A JSON:API document that breaks JSON:API 1.1: data and errors together, media type parameters, relationship links that 404, one resource included twice',
+  summary: 'A JSON:API document that breaks JSON:API 1.1: data and errors together, media type parameters, relationship links that 404, one resource included twice, one object where the collection is an array, an included resource nothing links, a resource without id or without type',
   params: JSONAPI_PARAMS,
   headers: ['X-Chaos-Jsonapi-Mode'],
   handle(ctx, { mode }) {

@@ -5,7 +5,7 @@ export default defineChaosEndpoint({
   id: 'problem-details',
   path: '/problem-details',
   category: 'payload',
-  summary: 'An RFC 9457 problem that breaks the RFC: labelled application/json, a 200 whose status member says 403, a relative type that 404s, standard members shadowed by later duplicates',
+  summary: 'An RFC 9457 problem that breaks the RFC: labelled application/json, a 200 whose status member says 403, a relative type that 404s, standard members shadowed by later duplicates, no type/title/status, status as a string, an instance that is not a URI reference',
   params: PROBLEM_PARAMS,
   headers: ['X-Chaos-Problem-Mode'],
   handle(ctx, { mode }) {

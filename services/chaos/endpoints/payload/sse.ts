@@ -1,4 +1,4 @@
-import { SSE_HEARTBEAT, SSE_MAX_MS, SSE_PARAMS, fitSse, sseChaosEvents, sseContentType } from '../../../../shared/content/payload/index.js';
+import { SSE_HEARTBEAT, SSE_MAX_MS, SSE_PARAMS, fitSse, readLastEventId, sseChaos, sseContentType } from '../../../../shared/content/payload/index.js';
 import type { HeaderValue } from '../../../../shared/primitives/headers.js';
 import { chaosHead, defineChaosEndpoint, type ChaosContext } from '../../endpoint.js';
 import type { ResponseSink } from '../../wire.js';
@@ -38,9 +38,9 @@ export default defineChaosEndpoint({
   id: 'sse',
   path: '/sse',
   category: 'payload',
-  summary: 'A text/event-stream that lies: no blank lines between events, invalid retry, ids going backwards, a cut mid-event, the wrong Content-Type, or comment-only heartbeats until `ms` (within MAX_RESPONSE_MS)',
+  summary: 'A text/event-stream that lies: no blank lines between events, invalid retry, ids going backwards, a cut mid-event, the wrong Content-Type, comment-only heartbeats until `ms` (within MAX_RESPONSE_MS), a resumption (Last-Event-ID) ignored, replayed from the start or skipping events, shuffled ids, an absurd retry, data lines without data:, an event type nobody listens to, mixed line endings',
   params: SSE_PARAMS,
-  headers: ['X-Chaos-Sse-Mode', 'X-Chaos-Sse-Interval-Ms', 'X-Chaos-Sse-Ms'],
+  headers: ['X-Chaos-Sse-Mode', 'X-Chaos-Sse-Interval-Ms', 'X-Chaos-Sse-Ms', 'X-Chaos-Sse-Retry', 'X-Chaos-Sse-Skipped'],
   holding: {
     longestMs: (config) => Math.min(SSE_MAX_MS, config.maxResponseMs),
   },
@@ -48,16 +48,17 @@ export default defineChaosEndpoint({
     // Heartbeats longer than MAX_RESPONSE_MS are shortened, reported in X-Chaos-Clamped.
     adjust: (params, config) => fitSse(params, config.maxResponseMs),
   },
-  handle(ctx: ChaosContext, { mode, interval, ms }) {
+  handle(ctx: ChaosContext, { mode, interval, ms, seed }) {
     const wire = ctx.wire;
-    const extra: Record<string, HeaderValue> = mode === 'heartbeat-only' ? { 'Sse-Mode': mode, 'Sse-Interval-Ms': interval, 'Sse-Ms': ms } : { 'Sse-Mode': mode };
+    const stream = sseChaos(mode, readLastEventId(ctx.req.headers.get('last-event-id')), seed);
+    const extra: Record<string, HeaderValue> = mode === 'heartbeat-only' ? { 'Sse-Mode': mode, 'Sse-Interval-Ms': interval, 'Sse-Ms': ms } : { 'Sse-Mode': mode, ...stream.extra };
     wire.head(200, chaosHead(ctx, sseContentType(mode), undefined, extra).concat([['Cache-Control', 'no-cache'], ['Transfer-Encoding', 'chunked']]));
     if (mode === 'heartbeat-only') {
       if (wire.headOnly) wire.end();
       else heartbeats(wire, interval, ms);
       return;
     }
-    for (const piece of sseChaosEvents(mode)) wire.write(chunk(piece));
+    for (const piece of stream.pieces) wire.write(chunk(piece));
     if (mode === 'cut-mid-event') {
       // The event stops mid-field and the connection closes without the last chunk.
       wire.end('close');

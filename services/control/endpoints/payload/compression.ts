@@ -6,7 +6,7 @@ export default defineControlEndpoint({
   id: 'compression',
   path: '/compression',
   category: 'payload',
-  summary: 'Twin of /compression: the same text really encoded br, gzip or deflate as Accept-Encoding asks (q-values honoured), else identity',
+  summary: 'Twin of /compression: the same text really encoded br, gzip, deflate or zstd as Accept-Encoding asks (q-values honoured), else identity',
   params: {},
   headers: ['Content-Encoding', 'Vary'],
   handle(ctx) {

@@ -1,4 +1,4 @@
-import { SSE_PARAMS, SSE_VALID, fitSse } from '../../../../shared/content/payload/index.js';
+import { SSE_PARAMS, SSE_VALID, fitSse, readLastEventId, sseTwinText } from '../../../../shared/content/payload/index.js';
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 const BODY = Buffer.from(SSE_VALID, 'utf8');
@@ -7,13 +7,17 @@ export default defineControlEndpoint({
   id: 'sse',
   path: '/sse',
   category: 'payload',
-  summary: 'Twin of /sse: a valid text/event-stream (retry: 3000, five events with increasing ids, each ended by a blank line), sent at once and ended cleanly',
+  summary: 'Twin of /sse: a valid text/event-stream (retry: 3000, five events with increasing ids, each ended by a blank line), sent at once and ended cleanly; a reconnection with Last-Event-ID: N continues with id N+1',
   params: SSE_PARAMS,
   admission: {
     // Same reading of the URL as the chaos host: a longer ms is reported as lowered.
     adjust: (params, config) => fitSse(params, config.maxResponseMs),
   },
   handle(ctx) {
-    ctx.send(200, 'text/event-stream; charset=utf-8', BODY, undefined, [['Cache-Control', 'no-cache']]);
+    const lastEventId = ctx.req.headers['last-event-id'];
+    // node joins a repeated Last-Event-ID with ", ": not an id, so the stream starts from 1.
+    const resumption = readLastEventId(Array.isArray(lastEventId) ? lastEventId.join(', ') : lastEventId);
+    const body = resumption.kind === 'fresh' ? BODY : Buffer.from(sseTwinText(resumption), 'utf8');
+    ctx.send(200, 'text/event-stream; charset=utf-8', body, undefined, [['Cache-Control', 'no-cache']]);
   },
 });
