@@ -5,3 +5,5 @@
 export * from './json-rpc.js';
 export * from './llm.js';
 export * from './mcp.js';
+export * from './mcp-http.js';
+export * from './mcp-methods.js';
