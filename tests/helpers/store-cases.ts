@@ -255,21 +255,22 @@ export function runStoreCases(t: Test, name: string, makeStore: () => Promise<St
   t.test(`${name}: sessions: bounded per owner, expiring after their last use, closed with their events`, async (t) => {
     const { store, key } = await setUp(t);
     const owner = key('10.0.0.1');
-    const a = await store.openSession(owner, 'A', 2, 400);
+    const a = await store.openSession(owner, 'A', 2, 1500);
     const b = await store.openSession(owner, 'B', 2, 60_000);
     t.match(a, /^[A-Za-z0-9_-]{11}\.[0-9a-f]{32}$/, 'a visible-ASCII id');
     t.not(a, b, 'fresh ids');
     t.equal(await store.openSession(owner, 'C', 2, 60_000), undefined, 'a third for the same owner is refused');
     t.type(await store.openSession(key('10.0.0.2'), 'D', 2, 60_000), 'string', 'another owner is counted apart');
-    t.equal(await store.touchSession(a as string, 400), 'A', 'the value, read back');
-    t.equal(await store.touchSession(`${(a as string).slice(0, 12)}${'0'.repeat(32)}`, 400), undefined, 'an unknown id');
-    t.equal(await store.touchSession('not an id', 400), undefined, 'a malformed id');
-    await sleep(250);
-    t.equal(await store.touchSession(a as string, 400), 'A', 'a use pushes the expiry on');
-    await sleep(250);
-    t.equal(await store.touchSession(a as string, 400), 'A', 'still live 500 ms after opening: the expiry slides');
-    await sleep(550);
-    t.equal(await store.touchSession(a as string, 400), undefined, 'expired after 400 ms unused');
+    t.equal(await store.touchSession(a as string, 1500), 'A', 'the value, read back');
+    t.equal(await store.touchSession(`${(a as string).slice(0, 12)}${'0'.repeat(32)}`, 1500), undefined, 'an unknown id');
+    t.equal(await store.touchSession('not an id', 1500), undefined, 'a malformed id');
+    // Generous margins: a busy machine may oversleep by hundreds of milliseconds.
+    await sleep(900);
+    t.equal(await store.touchSession(a as string, 1500), 'A', 'a use pushes the expiry on');
+    await sleep(900);
+    t.equal(await store.touchSession(a as string, 1500), 'A', 'still live 1800 ms after opening: the expiry slides');
+    await sleep(1800);
+    t.equal(await store.touchSession(a as string, 1500), undefined, 'expired after 1500 ms unused');
     t.type(await store.openSession(owner, 'E', 2, 60_000), 'string', 'an expired session frees its place');
 
     const first = await store.appendEvents(b as string, 'post-1', ['one', 'two words'], 3);

@@ -1,8 +1,9 @@
 // The control host's agent folder: its endpoints, listed once, in catalog order (twins mirror services/chaos/endpoints/agent/).
 import type { HttpEndpoint } from '../../../../shared/http/http-service.js';
 import llmChatCompletions from './llm-chat-completions.js';
+import llmMessages from './llm-messages.js';
 import mcp from './mcp.js';
 import semanticDrift from './semantic-drift.js';
 
-const endpoints: readonly HttpEndpoint[] = [semanticDrift, llmChatCompletions, mcp];
+const endpoints: readonly HttpEndpoint[] = [semanticDrift, llmChatCompletions, llmMessages, mcp];
 export default endpoints;
