@@ -118,7 +118,8 @@ const SCENARIOS: Readonly<Record<MessagesMode, Scenario>> = {
 
 function documentedOutcomes(): Map<string, string> {
   const page = readFileSync(join(ROOT, 'docs', 'llm.md'), 'utf8');
-  const section = page.slice(page.indexOf('### What the official Anthropic SDK does'));
+  const start = page.indexOf('### What the official Anthropic SDK does');
+  const section = page.slice(start, page.indexOf('\n## ', start));
   const rows = new Map<string, string>();
   for (const line of section.split('\n')) {
     const cells = /^\| `([a-z-]+)` \| (.+) \|$/.exec(line);

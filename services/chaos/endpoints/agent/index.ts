@@ -2,8 +2,9 @@
 import type { ChaosEndpoint } from '../../endpoint.js';
 import llmChatCompletions from './llm-chat-completions.js';
 import llmMessages from './llm-messages.js';
+import llmResponses from './llm-responses.js';
 import mcp from './mcp.js';
 import semanticDrift from './semantic-drift.js';
 
-const endpoints: readonly ChaosEndpoint[] = [semanticDrift, llmChatCompletions, llmMessages, mcp];
+const endpoints: readonly ChaosEndpoint[] = [semanticDrift, llmChatCompletions, llmResponses, llmMessages, mcp];
 export default endpoints;

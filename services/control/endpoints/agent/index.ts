@@ -2,8 +2,9 @@
 import type { HttpEndpoint } from '../../../../shared/http/http-service.js';
 import llmChatCompletions from './llm-chat-completions.js';
 import llmMessages from './llm-messages.js';
+import llmResponses from './llm-responses.js';
 import mcp from './mcp.js';
 import semanticDrift from './semantic-drift.js';
 
-const endpoints: readonly HttpEndpoint[] = [semanticDrift, llmChatCompletions, llmMessages, mcp];
+const endpoints: readonly HttpEndpoint[] = [semanticDrift, llmChatCompletions, llmResponses, llmMessages, mcp];
 export default endpoints;
