@@ -6,6 +6,7 @@ export * from './json-rpc.js';
 export * from './llm.js';
 export * from './anthropic.js';
 export * from './responses.js';
+export * from './gemini.js';
 export * from './mcp.js';
 export * from './mcp-http.js';
 export * from './mcp-methods.js';
