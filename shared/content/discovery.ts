@@ -290,7 +290,7 @@ export function serverCard(control: string, remotes: readonly McpRemote[] | unde
     $schema: SERVER_CARD_SCHEMA,
     name: mcpServerName(control),
     version: '1.0.0',
-    description: 'A minimal MCP server: initialize, ping and one echo tool.',
+    description: 'An MCP server over Streamable HTTP: sessions, resumable streams, three tools, paged resources and prompts.',
     title: 'Chaos control MCP server',
     websiteUrl: `${control}/`,
     ...(remotes !== undefined ? { remotes: remotes.map((r) => ({ ...r, supportedProtocolVersions: [...r.supportedProtocolVersions] })) } : {}),

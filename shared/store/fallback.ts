@@ -9,7 +9,7 @@
 // is reported to `onFallback` (the metrics issue counts them).
 import type { Logger } from '../config/log.js';
 import { MemoryStore } from './memory.js';
-import { StoreClosedError, type RateCheck, type RateDecision, type RateWaiter, type Store } from './types.js';
+import { StoreClosedError, type RateCheck, type RateDecision, type RateWaiter, type Store, type StoredEvent } from './types.js';
 
 /** Why an operation was answered locally: the label of chaos_store_fallback_total. */
 export type FallbackReason = 'unavailable' | 'timeout' | 'error';
@@ -164,6 +164,28 @@ export class FallbackStore implements Store {
     }
     this.#onFallback?.(this.#reason);
     shared.releaseSlotLocally(key);
+  }
+
+  // Sessions opened on Redis are unknown to the local store while it is away:
+  // their clients get 404 and open new ones, as after an expiry.
+  openSession(owner: string, value: string, limit: number, ttlMs: number): Promise<string | undefined> {
+    return this.#run('openSession', (store) => store.openSession(owner, value, limit, ttlMs));
+  }
+
+  touchSession(id: string, ttlMs: number): Promise<string | undefined> {
+    return this.#run('touchSession', (store) => store.touchSession(id, ttlMs));
+  }
+
+  closeSession(id: string): Promise<boolean> {
+    return this.#run('closeSession', (store) => store.closeSession(id));
+  }
+
+  appendEvents(id: string, stream: string, data: readonly string[], max: number): Promise<number> {
+    return this.#run('appendEvents', (store) => store.appendEvents(id, stream, data, max));
+  }
+
+  eventsAfter(id: string, stream: string, after: number): Promise<readonly StoredEvent[]> {
+    return this.#run('eventsAfter', (store) => store.eventsAfter(id, stream, after));
   }
 
   async close(): Promise<void> {

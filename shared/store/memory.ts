@@ -1,7 +1,8 @@
 // The embedded default store (DESIGN §7): bounded, TTL-evicted, one process.
 // It holds no timer: expired entries are swept as new ones are written, so
 // close() only drops the state and refuses later calls.
-import { StoreClosedError, type RateCheck, type RateDecision, type Store } from './types.js';
+import { MemorySessions } from './memory-sessions.js';
+import { StoreClosedError, type RateCheck, type RateDecision, type Store, type StoredEvent } from './types.js';
 
 interface Entry {
   value: number;
@@ -13,6 +14,8 @@ export interface MemoryStoreOptions {
   readonly maxEntries?: number;
   /** Clock, for tests. */
   readonly now?: () => number;
+  /** Most sessions kept (MCP); the oldest go first (default 2,000: each may keep 256 KiB of events). */
+  readonly maxSessions?: number;
 }
 
 /** Most expired entries dropped per write: sweeping stays O(1) amortised. */
@@ -140,6 +143,7 @@ export class MemoryStore implements Store {
   /** Concurrent slots per client (held responses). */
   readonly #slotTable: ExpiringTable;
   readonly #now: () => number;
+  readonly #sessions: MemorySessions;
   #closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -149,11 +153,12 @@ export class MemoryStore implements Store {
     this.#rates = new ExpiringTable(max);
     this.#slotTable = new ExpiringTable(max);
     this.#now = options.now ?? Date.now;
+    this.#sessions = new MemorySessions(options.maxSessions ?? 2000, this.#now);
   }
 
   /** Keys held, all kinds together (for tests and metrics). */
   get size(): number {
-    return this.#windows.size + this.#firsts.size + this.#rates.size + this.#budgets.size + this.#slotTable.size;
+    return this.#windows.size + this.#firsts.size + this.#rates.size + this.#budgets.size + this.#slotTable.size + this.#sessions.size;
   }
 
   async countInWindow(key: string, ttlMs: number): Promise<number> {
@@ -251,8 +256,34 @@ export class MemoryStore implements Store {
     if (entry && entry.value > 0) this.#slotTable.set(key, entry.value - 1, entry.expiresAt, now);
   }
 
+  async openSession(owner: string, value: string, limit: number, ttlMs: number): Promise<string | undefined> {
+    if (this.#closed) throw new StoreClosedError('openSession');
+    return this.#sessions.open(owner, value, limit, ttlMs);
+  }
+
+  async touchSession(id: string, ttlMs: number): Promise<string | undefined> {
+    if (this.#closed) throw new StoreClosedError('touchSession');
+    return this.#sessions.touch(id, ttlMs);
+  }
+
+  async closeSession(id: string): Promise<boolean> {
+    if (this.#closed) throw new StoreClosedError('closeSession');
+    return this.#sessions.close(id);
+  }
+
+  async appendEvents(id: string, stream: string, data: readonly string[], max: number): Promise<number> {
+    if (this.#closed) throw new StoreClosedError('appendEvents');
+    return this.#sessions.append(id, stream, data, max);
+  }
+
+  async eventsAfter(id: string, stream: string, after: number): Promise<readonly StoredEvent[]> {
+    if (this.#closed) throw new StoreClosedError('eventsAfter');
+    return this.#sessions.after(id, stream, after);
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
+    this.#sessions.clear();
     this.#slotTable.clear();
     this.#windows.clear();
     this.#firsts.clear();

@@ -10,8 +10,9 @@ import { Cluster, type Redis } from 'ioredis';
 import { freshSeed } from '../primitives/seed.js';
 import { connect, type RedisStoreOptions } from './redis-connect.js';
 import { boundedPart, BUDGET_LUA, FIRST_LUA, RATE_LUA, WINDOW_LUA, type ScriptCommands } from './redis-scripts.js';
+import { RedisSessions } from './redis-sessions.js';
 import { leaseMs, SLOT_ACQUIRE_LUA, SLOT_SET_LUA, SlotLedger, type SlotLease } from './slot-leases.js';
-import { StoreClosedError, type RateCheck, type RateDecision, type RateWaiter, type Store } from './types.js';
+import { StoreClosedError, type RateCheck, type RateDecision, type RateWaiter, type Store, type StoredEvent } from './types.js';
 
 export type { RedisNode, RedisStoreOptions } from './redis-connect.js';
 
@@ -78,6 +79,7 @@ export class RedisStore implements Store {
   /** This process's field in each client's held-slot hash (slot-leases.ts). */
   readonly replicaId = freshSeed();
   readonly #scripts: ScriptCommands;
+  readonly #sessions: RedisSessions;
   /** The held slots this process holds, whichever store decided them: what its writes tell Redis. */
   readonly #slots = new SlotLedger();
   #closed = false;
@@ -101,6 +103,7 @@ export class RedisStore implements Store {
     this.client.defineCommand('chaosSlotAcquire', { numberOfKeys: 1, lua: SLOT_ACQUIRE_LUA });
     this.client.defineCommand('chaosSlotSet', { numberOfKeys: 1, lua: SLOT_SET_LUA });
     this.#scripts = this.client as unknown as ScriptCommands;
+    this.#sessions = new RedisSessions(this.client, this.prefix);
     // A connection made again may reach a Redis that restarted empty or a
     // promoted replica that missed the last writes: tell it what this process holds.
     let connectedBefore = false;
@@ -381,6 +384,31 @@ export class RedisStore implements Store {
       lease.dirty = false;
       this.#slots.settle(key, lease);
     }
+  }
+
+  async openSession(owner: string, value: string, limit: number, ttlMs: number): Promise<string | undefined> {
+    if (this.#closed) throw new StoreClosedError('openSession');
+    return this.#sessions.open(owner, value, limit, ttlMs);
+  }
+
+  async touchSession(id: string, ttlMs: number): Promise<string | undefined> {
+    if (this.#closed) throw new StoreClosedError('touchSession');
+    return this.#sessions.touch(id, ttlMs);
+  }
+
+  async closeSession(id: string): Promise<boolean> {
+    if (this.#closed) throw new StoreClosedError('closeSession');
+    return this.#sessions.close(id);
+  }
+
+  async appendEvents(id: string, stream: string, data: readonly string[], max: number): Promise<number> {
+    if (this.#closed) throw new StoreClosedError('appendEvents');
+    return this.#sessions.append(id, stream, data, max);
+  }
+
+  async eventsAfter(id: string, stream: string, after: number): Promise<readonly StoredEvent[]> {
+    if (this.#closed) throw new StoreClosedError('eventsAfter');
+    return this.#sessions.after(id, stream, after);
   }
 
   /** QUIT (bounded by the command timeout), then drop the connection and any reconnect timer. */

@@ -4,6 +4,7 @@
 // Every operation is one call (one round trip for Redis). The semantics any
 // implementation must pass are one case list: tests/helpers/store-cases.ts.
 import { createHash } from 'node:crypto';
+import { freshSeed } from '../primitives/seed.js';
 
 export interface RateCheck {
   /** Policy name for metrics and errors, e.g. 'general' or 'infinite'. */
@@ -88,6 +89,26 @@ export interface Store {
   /** Gives back one slot of `key`; nothing when none is held. */
   releaseSlot(key: string): Promise<void>;
   /**
+   * Opens a session (MCP's Mcp-Session-Id): `value` kept under a fresh id
+   * that expires `ttlMs` after its last use. An owner (a client address) holds
+   * at most `limit` live sessions: undefined, and nothing opened, past it.
+   */
+  openSession(owner: string, value: string, limit: number, ttlMs: number): Promise<string | undefined>;
+  /** A live session's value, its expiry pushed `ttlMs` from now; undefined when unknown, expired or closed. */
+  touchSession(id: string, ttlMs: number): Promise<string | undefined>;
+  /** Ends a session and drops its events; false when it was not live. */
+  closeSession(id: string): Promise<boolean>;
+  /**
+   * Appends events to one of a live session's streams (a stream name is
+   * letters, digits, `-` and `_`). Sequence numbers rise by one per event
+   * across the session's streams; at most `max` events are kept per session,
+   * the oldest dropped. Returns the first event's number, or 0 when the
+   * session is not live (nothing appended).
+   */
+  appendEvents(id: string, stream: string, data: readonly string[], max: number): Promise<number>;
+  /** The kept events of one stream of a session numbered above `after`, in order (empty when the session is gone). */
+  eventsAfter(id: string, stream: string, after: number): Promise<readonly StoredEvent[]>;
+  /**
    * Releases the store (timers, connections, memory). Idempotent. Afterwards
    * every operation fails with StoreClosedError: a late caller learns the store
    * is gone instead of reading state that no longer exists.
@@ -112,3 +133,33 @@ export class StoreClosedError extends Error {
 export function idKey(kind: string, id: string): string {
   return `${kind}:${createHash('sha256').update(id).digest('base64url')}`;
 }
+
+/** One event of a session's stream, as kept for resumption. */
+export interface StoredEvent {
+  readonly seq: number;
+  readonly data: string;
+}
+
+/**
+ * A session id: the owner's tag, a dot, 128 random bits in hex. The tag (a
+ * digest of the owner) lets a store find the owner's records from the id
+ * alone, and on a Redis Cluster keeps them in one slot. Visible ASCII only,
+ * as MCP requires of a session id.
+ */
+export function newSessionId(owner: string): string {
+  return `${ownerTag(owner)}.${freshSeed()}${freshSeed()}`;
+}
+
+export function ownerTag(owner: string): string {
+  return createHash('sha256').update(owner).digest('base64url').slice(0, 11);
+}
+
+const SESSION_ID_RE = /^[A-Za-z0-9_-]{11}\.[0-9a-f]{32}$/;
+
+/** The owner tag of a well-formed session id; undefined for anything else (never a store key from client text). */
+export function sessionTag(id: string): string | undefined {
+  return SESSION_ID_RE.test(id) ? id.slice(0, 11) : undefined;
+}
+
+/** A stream name as stored: letters, digits, `-`, `_`, at most 64. */
+export const STREAM_NAME_RE = /^[A-Za-z0-9_-]{1,64}$/;

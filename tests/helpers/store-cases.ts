@@ -252,6 +252,41 @@ export function runStoreCases(t: Test, name: string, makeStore: () => Promise<St
     t.equal(await store.countInWindow(key('n'), 60_000), 1, 'another window key starts at 1');
   });
 
+  t.test(`${name}: sessions: bounded per owner, expiring after their last use, closed with their events`, async (t) => {
+    const { store, key } = await setUp(t);
+    const owner = key('10.0.0.1');
+    const a = await store.openSession(owner, 'A', 2, 1500);
+    const b = await store.openSession(owner, 'B', 2, 60_000);
+    t.match(a, /^[A-Za-z0-9_-]{11}\.[0-9a-f]{32}$/, 'a visible-ASCII id');
+    t.not(a, b, 'fresh ids');
+    t.equal(await store.openSession(owner, 'C', 2, 60_000), undefined, 'a third for the same owner is refused');
+    t.type(await store.openSession(key('10.0.0.2'), 'D', 2, 60_000), 'string', 'another owner is counted apart');
+    t.equal(await store.touchSession(a as string, 1500), 'A', 'the value, read back');
+    t.equal(await store.touchSession(`${(a as string).slice(0, 12)}${'0'.repeat(32)}`, 1500), undefined, 'an unknown id');
+    t.equal(await store.touchSession('not an id', 1500), undefined, 'a malformed id');
+    // Generous margins: a busy machine may oversleep by hundreds of milliseconds.
+    await sleep(900);
+    t.equal(await store.touchSession(a as string, 1500), 'A', 'a use pushes the expiry on');
+    await sleep(900);
+    t.equal(await store.touchSession(a as string, 1500), 'A', 'still live 1800 ms after opening: the expiry slides');
+    await sleep(1800);
+    t.equal(await store.touchSession(a as string, 1500), undefined, 'expired after 1500 ms unused');
+    t.type(await store.openSession(owner, 'E', 2, 60_000), 'string', 'an expired session frees its place');
+
+    const first = await store.appendEvents(b as string, 'post-1', ['one', 'two words'], 3);
+    t.equal(first, 1, 'the first event is 1');
+    t.equal(await store.appendEvents(b as string, 'get', ['g'], 3), 3, 'numbers rise across streams');
+    t.same(await store.eventsAfter(b as string, 'post-1', 0), [{ seq: 1, data: 'one' }, { seq: 2, data: 'two words' }], 'one stream, in order');
+    t.same(await store.eventsAfter(b as string, 'post-1', 1), [{ seq: 2, data: 'two words' }], 'after a number: the ones above it');
+    t.equal(await store.appendEvents(b as string, 'post-1', ['three'], 3), 4);
+    t.same((await store.eventsAfter(b as string, 'post-1', 0)).map((e) => e.seq), [2, 4], 'at most max kept: the oldest dropped');
+    t.equal(await store.closeSession(b as string), true, 'closed');
+    t.equal(await store.closeSession(b as string), false, 'closing again: not live');
+    t.equal(await store.touchSession(b as string, 60_000), undefined, 'gone after close');
+    t.equal(await store.appendEvents(b as string, 'post-1', ['late'], 3), 0, 'no events for a closed session');
+    t.same(await store.eventsAfter(b as string, 'post-1', 0), [], 'and none kept');
+  });
+
   t.test(`${name}: close is idempotent, and afterwards every operation fails clearly`, async (t) => {
     const { store, key } = await setUp(t);
     t.equal(await store.countInWindow(key('w'), 60_000), 1, 'open: answers');
@@ -263,6 +298,7 @@ export function runStoreCases(t: Test, name: string, makeStore: () => Promise<St
     t.equal(await failureCode(() => store.elapsedSinceFirst(key('f'), 60_000)), closed, 'elapsedSinceFirst rejects');
     t.equal(await failureCode(() => store.checkRate([{ policy: 'general', key: key('r'), limit: 5, periodMs: 60_000 }])), closed, 'checkRate rejects');
     t.equal(await failureCode(() => store.consumeBudget(key('b'), 5, 60_000)), closed, 'consumeBudget rejects');
+    t.equal(await failureCode(() => store.openSession(key('o'), 'v', 5, 60_000)), closed, 'openSession rejects');
     if (store.checkRateNow) {
       const now = store.checkRateNow.bind(store);
       t.throws(() => now([{ policy: 'general', key: key('r'), limit: 5, periodMs: 60_000 }]), { code: closed }, 'checkRateNow throws');

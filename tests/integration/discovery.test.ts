@@ -27,14 +27,15 @@ const control = await startHttp(t, 'control', config);
 const { chaosGet, controlFetch, expectResolving } = discoveryClients(chaos.port, control.port, CONTROL);
 
 /** Each JSON-RPC call to the control host. */
-async function rpc(path: string, message: unknown): Promise<{ status: number; json: Doc; text: string }> {
+/** One JSON-RPC POST answered as JSON; `session` is sent as Mcp-Session-Id, the one the answer issues is returned. */
+async function rpc(path: string, message: unknown, session?: string): Promise<{ status: number; json: Doc; text: string; session: string | null }> {
   const res = await controlFetch(path, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...(session !== undefined ? { 'mcp-session-id': session } : {}) },
     body: typeof message === 'string' ? message : JSON.stringify(message),
   });
   const text = await res.text();
-  return { status: res.status, json: text ? (JSON.parse(text) as Doc) : {}, text };
+  return { status: res.status, json: text ? (JSON.parse(text) as Doc) : {}, text, session: res.headers.get('mcp-session-id') };
 }
 
 function curl(args: readonly string[]): Promise<{ code: number; stdout: string }> {
@@ -390,24 +391,27 @@ t.test('control: the MCP server card names /mcp, which speaks the versions liste
   t.equal(remote.url, `${CONTROL}/mcp`);
   await expectResolving(t, card);
   const mcpPath = localPath(t, remote.url, CONTROL);
+  let session = '';
   for (const version of remote.supportedProtocolVersions as string[]) {
     const init = await rpc(mcpPath, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
     t.equal(init.json.result.protocolVersion, version, `negotiates ${version}`);
     t.equal(init.json.result.serverInfo.name, card.name, 'serverInfo agrees with the card');
+    session = init.session ?? '';
   }
-  const initialized = await rpc(mcpPath, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  const initialized = await rpc(mcpPath, { jsonrpc: '2.0', method: 'notifications/initialized' }, session);
   t.equal(initialized.status, 202, 'a notification is accepted');
   t.equal(initialized.text, '');
-  t.same((await rpc(mcpPath, { jsonrpc: '2.0', id: 9, method: 'ping' })).json, { jsonrpc: '2.0', id: 9, result: {} });
-  t.equal((await rpc(mcpPath, { jsonrpc: '2.0', id: 10, method: 'resources/list', params: {} })).json.error.code, -32601);
+  t.same((await rpc(mcpPath, { jsonrpc: '2.0', id: 9, method: 'ping' }, session)).json, { jsonrpc: '2.0', id: 9, result: {} });
+  t.equal((await rpc(mcpPath, { jsonrpc: '2.0', id: 10, method: 'completion/complete', params: {} }, session)).json.error.code, -32601);
   const batch = await rpc(mcpPath, [{ jsonrpc: '2.0', id: 1, method: 'ping' }]);
   t.equal(batch.status, 400);
   t.equal(batch.json.error.code, -32600);
   t.equal((await rpc(mcpPath, 'nope')).json.error.code, -32700);
-  const getMcp = await controlFetch(mcpPath);
-  t.equal(getMcp.status, 405, 'no SSE stream: GET is 405');
-  t.equal(getMcp.headers.get('allow'), 'POST');
-  await getMcp.arrayBuffer();
+  // Streamable HTTP: the session's own stream opens on GET (docs/agent.md#mcp).
+  const getMcp = await controlFetch(mcpPath, { headers: { accept: 'text/event-stream', 'mcp-session-id': session } });
+  t.equal(getMcp.status, 200, 'GET opens the session stream');
+  t.equal(getMcp.headers.get('content-type'), 'text/event-stream');
+  await getMcp.body?.cancel();
 });
 
 t.test('embedded default: hub, identity and agents are distinct hosts, so the issuers conflict; each name reaches the control process', async (t) => {

@@ -101,7 +101,7 @@ t.test('picks: /random draws a parameter from its picks, which must be in range'
 t.test('/random: its summary names exactly the endpoints that hold the connection, from the registry', async (t) => {
   const held = chaosEndpoints.filter((e) => e.holdsConnection === true).map((e) => e.path);
   t.same([...held].sort(), [
-    '/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/slow', '/slow-headers', '/sse', '/stall',
+    '/bytes', '/drip', '/jitter', '/mcp', '/mix', '/partial-stream', '/slow', '/slow-headers', '/sse', '/stall',
     '/ws/close', '/ws/deflate', '/ws/frames', '/ws/handshake', '/ws/ping-flood', '/ws/pong-lie',
   ]);
   const named = <C>(registry: Registry<C>): string[] => {

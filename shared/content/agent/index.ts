@@ -4,4 +4,9 @@
 // both protocol endpoints speak. This index is what the endpoints import.
 export * from './json-rpc.js';
 export * from './llm.js';
+export * from './anthropic.js';
+export * from './responses.js';
+export * from './gemini.js';
 export * from './mcp.js';
+export * from './mcp-http.js';
+export * from './mcp-methods.js';

@@ -3,11 +3,21 @@
 // and the chaos modes. The control host answers with these truthfully.
 import { RPC_INVALID_PARAMS } from './json-rpc.js';
 
-export const MCP_MODES = ['version-mismatch', 'id-not-echoed', 'result-and-error', 'lying-tool-schema'] as const;
+/** Today's modes: one JSON answer per POST, no session (the first /mcp). */
+export const MCP_JSON_MODES = ['version-mismatch', 'id-not-echoed', 'result-and-error', 'lying-tool-schema'] as const;
+/** Modes of the Streamable HTTP transport: sessions, SSE streams, resumption (shared/content/agent/mcp-http.ts). */
+export const MCP_SESSION_MODES = [
+  'session-expired', 'session-not-issued', 'session-changes', 'protocol-version-header-lie', 'sse-cut', 'sse-no-resume', 'event-ids-backwards',
+  'response-on-get-stream', 'notification-flood', 'pagination-cursor-loop', 'structured-content-mismatch', 'progress-unknown-token', 'elicitation-unasked',
+] as const;
+export const MCP_MODES = [...MCP_JSON_MODES, ...MCP_SESSION_MODES] as const;
 export type McpMode = (typeof MCP_MODES)[number];
+export type McpJsonMode = (typeof MCP_JSON_MODES)[number];
+export type McpSessionMode = (typeof MCP_SESSION_MODES)[number];
 
 /** The catalog's ready request on both hosts: initialize, where version-mismatch (the default) lies. */
 export const MCP_EXAMPLE = {
+  method: 'POST',
   body: {
     type: 'application/json',
     text: '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}',

@@ -66,6 +66,9 @@ const WITH_HEAD: Readonly<Record<string, readonly string[]>> = { '/reset': ['pha
 /** Chaos endpoints that never send a head, so a clamp cannot be reported (their clamps are checked in fault-injection/wire-faults.test.ts). */
 const NO_HEAD = new Set(['/garbage']);
 
+/** Endpoints whose GET is a real error in every mode (/mcp's needs a session): their clamps are checked where they are served (agent/mcp-transport.test.ts). */
+const NO_GET_ANSWER = new Set(['/mcp']);
+
 /** WebSockets report a clamp in their 101 only; a plain GET is a real 426 (clamps checked in websocket/raw-bytes.test.ts). */
 const upgradeOnly = (path: string): boolean => path.startsWith('/ws/');
 
@@ -97,7 +100,7 @@ for (const [host, registry] of hosts) {
           t.ok(body.reason && body.accepted, 'with a reason and what is accepted');
           checked++;
         }
-        if ((spec.kind === 'int' || spec.kind === 'number') && spec.min !== undefined && !(host === 'chaos' && NO_HEAD.has(endpoint.path)) && !upgradeOnly(endpoint.path)) {
+        if ((spec.kind === 'int' || spec.kind === 'number') && spec.min !== undefined && !(host === 'chaos' && NO_HEAD.has(endpoint.path)) && !NO_GET_ANSWER.has(endpoint.path) && !upgradeOnly(endpoint.path)) {
           const query = [...others, ...(host === 'chaos' ? (WITH_HEAD[endpoint.path] ?? []) : []), `${name}=${spec.min - 1}`].join('&');
           const head = await finalHead(port, `${path}?${query}`);
           // A chaos 400 (/fail-first's status=400) carries X-Chaos-*; a refusal never does.

@@ -55,6 +55,11 @@ function roundTripStore(): Store {
     consumeBudget: (key, budget, ttl) => inner.consumeBudget(key, budget, ttl),
     acquireSlot: (key, limit, ttl) => inner.acquireSlot(key, limit, ttl),
     releaseSlot: (key) => inner.releaseSlot(key),
+    openSession: (owner, value, limit, ttl) => inner.openSession(owner, value, limit, ttl),
+    touchSession: (id, ttl) => inner.touchSession(id, ttl),
+    closeSession: (id) => inner.closeSession(id),
+    appendEvents: (id, stream, data, max) => inner.appendEvents(id, stream, data, max),
+    eventsAfter: (id, stream, after) => inner.eventsAfter(id, stream, after),
     close: () => inner.close(),
   };
 }

@@ -1,13 +1,16 @@
 import { LINKED_PATHS, MCP_PROTOCOL_VERSIONS } from '../../../../shared/content/discovery.js';
 import {
-  parseRpc, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND, type RpcId, callEchoTool, ECHO_TOOL, LYING_ECHO_TOOL, MCP_EXAMPLE, MCP_MODES,
-  MCP_STALE_VERSION, type McpMode,
+  parseRpc, RPC_INVALID_REQUEST, RPC_METHOD_NOT_FOUND, type RpcId, callEchoTool, ECHO_TOOL, LYING_ECHO_TOOL, MCP_EXAMPLE, MCP_JSON_MODES, MCP_MODES,
+  MCP_STALE_VERSION, mcpExchange, type McpJsonMode, type McpMode, type McpSessionMode,
 } from '../../../../shared/content/agent/index.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
-import { oneOf } from '../../../../shared/primitives/params.js';
+import { int, oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
+import { liesFor } from './mcp-lies.js';
+import { renderPlan } from './mcp-stream.js';
 
 const MAX_MCP_BODY = 64 * 1024;
+const JSON_MODES: ReadonlySet<string> = new Set(MCP_JSON_MODES);
 const LATEST = MCP_PROTOCOL_VERSIONS[MCP_PROTOCOL_VERSIONS.length - 1] as string;
 const SUPPORTED: ReadonlySet<string> = new Set(MCP_PROTOCOL_VERSIONS);
 
@@ -16,20 +19,32 @@ type Envelope = { readonly result: unknown } | { readonly error: { readonly code
 export default defineChaosEndpoint({
   id: 'mcp',
   path: LINKED_PATHS.mcp,
-  methods: ['POST'],
+  methods: ['POST', 'GET', 'DELETE'],
   category: 'agent',
-  summary: 'An MCP server (JSON-RPC) that lies: a protocol version nobody asked for, ids not echoed, result and error together, a tool schema the tool refuses',
+  summary: 'An MCP server that lies: in one JSON answer (a version nobody asked for, ids not echoed, result and error, a lying tool schema) or in its Streamable HTTP sessions and SSE streams (expired, changing or missing sessions, cut or unresumable streams, floods, cursor loops, structuredContent against its schema, unknown progress tokens, unasked elicitation)',
   params: {
-    mode: oneOf(MCP_MODES, { default: 'version-mismatch', description: 'which JSON-RPC or MCP rule every answer breaks' }),
+    mode: oneOf(MCP_MODES, { default: 'version-mismatch', description: 'which JSON-RPC, MCP or transport rule the server breaks' }),
+    after: int({ min: 1, max: 100, default: 3, description: 'session-expired: requests carrying the session before it answers 404' }),
   },
-  headers: ['X-Chaos-Mcp-Mode'],
+  headers: ['X-Chaos-Mcp-Mode', 'Mcp-Session-Id'],
+  holding: {
+    // The session modes' GET stream is held until MAX_RESPONSE_MS.
+    longestMs: (config) => config.maxResponseMs,
+    when: ({ mode }) => !JSON_MODES.has(mode),
+  },
   wire: {
     capture: { body: { max: MAX_MCP_BODY } },
   },
   docs: {
     example: MCP_EXAMPLE,
   },
-  handle(ctx, { mode }) {
+  handle(ctx, { mode, after }) {
+    if (!JSON_MODES.has(mode)) return session(ctx, mode as McpSessionMode, after);
+    if (ctx.req.method !== 'POST') {
+      // Today's modes answer one POST each: no stream to open, no session to end.
+      sendRealError(ctx, 405, { error: 'method_not_allowed', reason: `mode=${mode} answers POST only; the session modes serve GET and DELETE` }, [['Allow', 'POST']]);
+      return;
+    }
     if (ctx.req.bodyTruncated) {
       sendRealError(ctx, 413, { jsonrpc: '2.0', id: null, error: { code: RPC_INVALID_REQUEST, message: 'Invalid Request: body larger than 64 KiB' } });
       return;
@@ -47,12 +62,25 @@ export default defineChaosEndpoint({
       ctx.wire.end();
       return;
     }
-    send(ctx, 200, lie(mode, id, honest(mode, method, params)), mode);
+    send(ctx, 200, lie(mode as McpJsonMode, id, honest(mode as McpJsonMode, method, params)), mode);
+    return undefined;
   },
 });
 
+/** The session modes: the honest Streamable HTTP flow, bent by the mode (mcp-lies.ts), written by mcp-stream.ts. */
+async function session(ctx: ChaosContext, mode: McpSessionMode, after: number): Promise<void> {
+  const request = {
+    method: ctx.req.method,
+    header: (name: string) => ctx.req.headers.get(name),
+    body: ctx.req.bodyTruncated ? undefined : (ctx.req.body ?? Buffer.alloc(0)),
+    clientAddress: ctx.clientAddress,
+    serverName: 'chaos-mcp',
+  };
+  renderPlan(ctx, await mcpExchange(request, ctx.store, liesFor(mode, after, ctx.store)), mode);
+}
+
 /** What the control server would answer, except where the mode lies in the content itself. */
-function honest(mode: McpMode, method: string, params: unknown): Envelope {
+function honest(mode: McpJsonMode, method: string, params: unknown): Envelope {
   switch (method) {
     case 'initialize': {
       const requested = (params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
@@ -80,7 +108,7 @@ function honest(mode: McpMode, method: string, params: unknown): Envelope {
 }
 
 /** The envelope lies that apply to every answer: another id, or result and error both. */
-function lie(mode: McpMode, id: RpcId, envelope: Envelope): string {
+function lie(mode: McpJsonMode, id: RpcId, envelope: Envelope): string {
   if (mode === 'id-not-echoed') return rpcText(otherId(id), envelope);
   if (mode === 'result-and-error') {
     const result = 'result' in envelope ? envelope.result : {};

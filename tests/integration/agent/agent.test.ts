@@ -8,12 +8,12 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import net from 'node:net';
 import t from 'tap';
-import { LLM_MODES, LLM_PATH, MAX_LLM_BODY, ECHO_TOOL, LYING_ECHO_TOOL, MCP_STALE_VERSION } from '../../shared/content/agent/index.js';
-import { chaosEndpoints } from '../../services/chaos/endpoints/index.js';
-import { OVERLOADED_RETRY_AFTER, OVERLOADED_RETRY_AFTER_MS, RATE_LIMITED_RETRY_AFTER } from '../../services/chaos/endpoints/agent/llm-chat-completions.js';
-import { checkStructure, discoveryClients, discoveryConfig, localPath, SCHEMAS, urlsIn, type ChaosReply, type Doc, type Schema, type TapTest } from '../helpers/discovery-documents.js';
-import { get, parseHead, rawExchange, type ParsedResponse } from '../helpers/raw.js';
-import { startChaos, startHttp, testConfig } from '../helpers/servers.js';
+import { LLM_MODES, LLM_PATH, MAX_LLM_BODY, LYING_ECHO_TOOL, MCP_STALE_VERSION } from '../../../shared/content/agent/index.js';
+import { chaosEndpoints } from '../../../services/chaos/endpoints/index.js';
+import { OVERLOADED_RETRY_AFTER, OVERLOADED_RETRY_AFTER_MS, RATE_LIMITED_RETRY_AFTER } from '../../../services/chaos/endpoints/agent/llm-chat-completions.js';
+import { checkStructure, discoveryClients, discoveryConfig, localPath, SCHEMAS, urlsIn, type ChaosReply, type Doc, type Schema, type TapTest } from '../../helpers/discovery-documents.js';
+import { get, parseHead, rawExchange, type ParsedResponse } from '../../helpers/raw.js';
+import { startChaos, startHttp, testConfig } from '../../helpers/servers.js';
 
 const config = discoveryConfig();
 const BASE = config.urls.base;
@@ -554,20 +554,9 @@ const init = (version: string, id: number | string = 1): string =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
 const rpc = (method: string, params: Json | undefined, id: number | string = 7): string => JSON.stringify({ jsonrpc: '2.0', id, method, params });
 
-t.test('control /mcp: the echo tool, listed and called', async (t) => {
-  const { port } = await startHttp(t, 'control');
-  const initialized = JSON.parse((await post(port, '/mcp', init('2025-06-18'))).body) as Json;
-  t.equal(initialized.result.protocolVersion, '2025-06-18');
-  t.same(initialized.result.capabilities, { tools: { listChanged: false } });
-  t.same(JSON.parse((await post(port, '/mcp', rpc('tools/list', {}))).body), { jsonrpc: '2.0', id: 7, result: { tools: [ECHO_TOOL] } });
-  t.same(JSON.parse((await post(port, '/mcp', rpc('tools/call', { name: 'echo', arguments: { text: 'hi' } }))).body), {
-    jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'hi' }], isError: false },
-  });
-  t.equal((JSON.parse((await post(port, '/mcp', rpc('tools/call', { name: 'nope', arguments: {} }))).body) as Json).error.code, -32602);
-  t.equal((JSON.parse((await post(port, '/mcp', rpc('tools/call', { name: 'echo', arguments: { text: 1 } }))).body) as Json).error.code, -32602);
-});
+// The control /mcp (a session server now) is tested in mcp-transport.test.ts and mcp-sdk.test.ts.
 
-t.test('chaos /mcp: each mode breaks its rule', async (t) => {
+t.test('chaos /mcp: each JSON mode breaks its rule', async (t) => {
   const { port } = await startChaos(t);
   const version = JSON.parse((await post(port, '/mcp?mode=version-mismatch', init('2025-06-18'))).body) as Json;
   t.equal(version.result.protocolVersion, MCP_STALE_VERSION, 'a version the client did not ask for');

@@ -1,0 +1,133 @@
+import {
+  MAX_LLM_BODY, RESPONSES_EXAMPLE, RESPONSES_MODE_PARAM, RESPONSES_PATH, echoResponse, eventText, openAiError, parseResponsesRequest, responseEvents,
+  responseObject, type EchoResponse, type MessagesMode, type ResponsesRequest, type StreamEvent,
+} from '../../../../shared/content/agent/index.js';
+import { jsonBody } from '../../../../shared/primitives/json.js';
+import { rngFromSeed, type Rng } from '../../../../shared/primitives/seed.js';
+import { chaosHead, defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
+import { OVERLOADED_RETRY_AFTER, OVERLOADED_RETRY_AFTER_MS, RATE_LIMITED_RETRY_AFTER } from './llm-chat-completions.js';
+
+/** An event type no OpenAI SDK knows. */
+export const RESPONSES_UNKNOWN_EVENT = 'response.chaos_unknown';
+
+export default defineChaosEndpoint({
+  id: 'llm-responses',
+  path: RESPONSES_PATH,
+  methods: ['POST'],
+  category: 'agent',
+  summary: 'An OpenAI Responses API that lies: a stream cut mid-event, malformed JSON in a delta, truncated function-call arguments, an incomplete status for a complete answer, false usage, 429/529 with a lying Retry-After, an unknown event type, response.completed twice',
+  params: { mode: RESPONSES_MODE_PARAM },
+  headers: ['Retry-After', 'retry-after-ms', 'x-ratelimit-reset-requests', 'Transfer-Encoding', 'Cache-Control', 'X-Chaos-Llm-Mode'],
+  wire: {
+    capture: { body: { max: MAX_LLM_BODY } },
+  },
+  docs: {
+    example: RESPONSES_EXAMPLE,
+  },
+  handle(ctx, { mode }) {
+    const body = ctx.req.body ?? Buffer.alloc(0);
+    if (ctx.req.bodyTruncated) {
+      sendRealError(ctx, 413, { error: { message: `The request body is larger than ${MAX_LLM_BODY} bytes.`, type: 'invalid_request_error', param: null, code: null } });
+      return;
+    }
+    const parsed = parseResponsesRequest(body);
+    if (!parsed.ok) {
+      sendRealError(ctx, 400, { error: { message: parsed.message, type: 'invalid_request_error', param: parsed.param, code: null } });
+      return;
+    }
+    // Every choice below is drawn from the mode and the request: the same call gets the same bytes.
+    lie(ctx, mode, parsed.request, echoResponse(parsed.request, body), rngFromSeed(`responses:${mode}:${body.toString('latin1')}`));
+  },
+});
+
+function lie(ctx: ChaosContext, mode: MessagesMode, request: ResponsesRequest, honest: EchoResponse, rng: Rng): void {
+  const extra = { 'Llm-Mode': mode };
+  switch (mode) {
+    case 'rate-limited':
+      sendComplete(ctx, 429, 'application/json', openAiError('Rate limit reached for requests. Please try again in 20s.', 'requests', null, 'rate_limit_exceeded'), extra, [
+        ['Retry-After', RATE_LIMITED_RETRY_AFTER], ['x-ratelimit-reset-requests', '20s'],
+      ]);
+      return;
+    case 'overloaded': {
+      const payload = openAiError('The server is overloaded. Please retry after 1 second.', 'overloaded_error', null, 'overloaded');
+      const headers = chaosHead(ctx, 'application/json', payload.length, extra);
+      headers.push(['Retry-After', OVERLOADED_RETRY_AFTER], ['retry-after-ms', OVERLOADED_RETRY_AFTER_MS]);
+      ctx.wire.head(529, headers, 'Site Overloaded');
+      ctx.wire.write(payload);
+      ctx.wire.end();
+      return;
+    }
+    case 'stream-cut': {
+      const events = responseEvents(honest).map(eventText);
+      const cut = rng.intBetween(1, events.length - 1);
+      const text = events[cut] as string;
+      streamHead(ctx, extra);
+      for (const event of [...events.slice(0, cut), text.slice(0, Math.max(1, Math.floor(text.length / 2)))]) ctx.wire.write(chunkOf(event));
+      ctx.wire.end('close');
+      return;
+    }
+    case 'malformed-delta': {
+      const events = responseEvents(honest);
+      const deltas = events.flatMap((e, i) => (e.event.endsWith('.delta') ? [i] : []));
+      const broken = deltas[rng.intBetween(0, deltas.length - 1)] as number;
+      stream(ctx, extra, events.map((e, i) => (i === broken ? eventText(e).replace(/}\n\n$/, '\n\n') : eventText(e))));
+      return;
+    }
+    case 'truncated-tool-args': {
+      // Always a stream: a function_call whose argument deltas join into a strict prefix of the JSON.
+      const full = JSON.stringify({ text: `Echo: ${request.lastUserText}`.slice(0, 2000) });
+      const r: EchoResponse = { ...honest, tool: request.tool ?? 'echo', itemId: `fc_${honest.itemId.split('_')[1] ?? ''}`, text: full.slice(0, rng.intBetween(1, full.length - 2)) };
+      stream(ctx, extra, responseEvents(r).map(eventText));
+      return;
+    }
+    case 'stop-reason-lie':
+      // The whole answer, reported as cut short by max_output_tokens.
+      answer(ctx, request, { ...honest, incomplete: 'max_output_tokens' }, extra);
+      return;
+    case 'usage-lie': {
+      const usage = { input_tokens: 0, output_tokens: rng.intBetween(100_000, 999_999), total_tokens: rng.intBetween(1, 9) };
+      answer(ctx, request, { ...honest, usage }, extra);
+      return;
+    }
+    case 'unknown-event': {
+      const events = responseEvents(honest);
+      const at = rng.intBetween(1, events.length - 1);
+      const unknown: StreamEvent = { event: RESPONSES_UNKNOWN_EVENT, data: { type: RESPONSES_UNKNOWN_EVENT, sequence_number: at, note: 'an event type no SDK knows' } };
+      events.splice(at, 0, unknown);
+      // Numbered in order with the rest: the type is the only thing wrong.
+      stream(ctx, extra, events.map((e, i) => eventText({ event: e.event, data: { ...e.data, sequence_number: i } })));
+      return;
+    }
+    case 'duplicate-final-event': {
+      const events = responseEvents(honest).map(eventText);
+      stream(ctx, extra, [...events, events.at(-1) as string]);
+      return;
+    }
+  }
+}
+
+function answer(ctx: ChaosContext, request: ResponsesRequest, r: EchoResponse, extra: Readonly<Record<string, string>>): void {
+  if (!request.stream) {
+    sendComplete(ctx, 200, 'application/json', jsonBody(responseObject(r, true)), extra);
+    return;
+  }
+  stream(ctx, extra, responseEvents(r).map(eventText));
+}
+
+function stream(ctx: ChaosContext, extra: Readonly<Record<string, string>>, texts: readonly string[]): void {
+  streamHead(ctx, extra);
+  for (const text of texts) ctx.wire.write(chunkOf(text));
+  ctx.wire.write('0\r\n\r\n');
+  ctx.wire.end();
+}
+
+function streamHead(ctx: ChaosContext, extra: Readonly<Record<string, string>>): void {
+  const headers = chaosHead(ctx, 'text/event-stream; charset=utf-8', undefined, extra);
+  headers.push(['Cache-Control', 'no-cache'], ['Transfer-Encoding', 'chunked']);
+  ctx.wire.head(200, headers);
+}
+
+function chunkOf(text: string): Buffer {
+  const bytes = Buffer.from(text, 'utf8');
+  return Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
+}
