@@ -66,7 +66,10 @@ export class FrameReader {
   readonly #events: ReaderEvents;
   readonly #now: () => number;
   readonly #hpack = new HpackDecoder(HPACK_LIMITS);
-  #pending: Buffer = Buffer.alloc(0);
+  /** Input not yet read, and how many bytes the next step needs. */
+  #chunks: Buffer[] = [];
+  #held = 0;
+  #need = 9;
   #prefaceSeen = false;
   #settingsSeen = false;
   #dead = false;
@@ -104,17 +107,25 @@ export class FrameReader {
     this.#streams.delete(streamId);
   }
 
+  /** Bytes waiting for the rest of their frame (at most one frame header and payload). */
+  get heldBytes(): number {
+    return this.#held;
+  }
+
   push(chunk: Buffer): void {
-    if (this.#dead) return;
-    // At most one frame's bytes wait here: a frame longer than the bound is refused from its header.
-    let input = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
+    if (this.#dead || chunk.length === 0) return;
+    this.#chunks.push(chunk);
+    this.#held += chunk.length;
+    // Nothing is joined until the piece waited for is complete: a frame fed byte by byte costs no quadratic copying.
+    if (this.#held < this.#need) return;
+    let input = this.#chunks.length === 1 ? chunk : Buffer.concat(this.#chunks, this.#held);
+    this.#chunks = [];
+    this.#held = 0;
+    this.#need = 9;
     if (!this.#prefaceSeen) {
       const have = Math.min(input.length, PREFACE.length);
       if (!input.subarray(0, have).equals(PREFACE.subarray(0, have))) return this.#fail(ERROR.PROTOCOL_ERROR, 'bad connection preface');
-      if (input.length < PREFACE.length) {
-        this.#pending = input;
-        return;
-      }
+      if (input.length < PREFACE.length) return this.#keep(input, PREFACE.length);
       this.#prefaceSeen = true;
       input = input.subarray(PREFACE.length);
     }
@@ -122,7 +133,7 @@ export class FrameReader {
     while (!this.#dead && input.length - at >= 9) {
       const length = input.readUIntBE(at, 3);
       if (length > DEFAULT_MAX_FRAME) return this.#fail(ERROR.FRAME_SIZE_ERROR, `frame of ${length} bytes, above ${DEFAULT_MAX_FRAME}`);
-      if (input.length - at < 9 + length) break;
+      if (input.length - at < 9 + length) return this.#keep(input.subarray(at), 9 + length);
       const type = input[at + 3] as number;
       const flags = input[at + 4] as number;
       const streamId = input.readUInt32BE(at + 5) & 0x7fffffff;
@@ -130,14 +141,21 @@ export class FrameReader {
       at += 9 + length;
       this.#frame(type, flags, streamId, payload);
     }
-    // A copy: the rest must not keep the whole chunk alive.
-    this.#pending = this.#dead ? Buffer.alloc(0) : Buffer.from(input.subarray(at));
+    if (!this.#dead && at < input.length) this.#keep(input.subarray(at), 9);
+  }
+
+  /** Keeps an incomplete piece (a copy: it must not keep the whole chunk alive) until `need` bytes are there. */
+  #keep(rest: Buffer, need: number): void {
+    this.#chunks = [Buffer.from(rest)];
+    this.#held = rest.length;
+    this.#need = need;
   }
 
   #fail(code: number, reason: string): void {
     if (this.#dead) return;
     this.#dead = true;
-    this.#pending = Buffer.alloc(0);
+    this.#chunks = [];
+    this.#held = 0;
     this.#block = undefined;
     this.#events.connectionError(code, reason);
   }
