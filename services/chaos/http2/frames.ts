@@ -104,3 +104,8 @@ export function readFrameHeader(bytes: Buffer, at = 0): FrameHeader {
     streamId: bytes.readUInt32BE(at + 5) & 0x7fffffff,
   };
 }
+
+/** Whether a connection's first bytes start the preface, `PRI ` (no HTTP/1.1 method we serve is PRI). */
+export function startsPreface(chunk: Buffer): boolean {
+  return chunk.length >= 4 && chunk[0] === 0x50 && chunk[1] === 0x52 && chunk[2] === 0x49 && chunk[3] === 0x20;
+}
