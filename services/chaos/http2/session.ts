@@ -104,6 +104,13 @@ export class H2Session implements ReaderEvents {
     this.setTimer(LINGER_MS, () => this.destroy());
   }
 
+  /** A lie's end of the connection: FIN after what was written, no GOAWAY of ours; destroyed if the client lingers. */
+  destroyAfterFlush(): void {
+    this.#goawaySent = true;
+    this.socket.end();
+    this.setTimer(LINGER_MS, () => this.destroy());
+  }
+
   destroy(): void {
     if (!this.socket.destroyed) this.socket.destroy();
   }
