@@ -178,6 +178,7 @@ export class ChaosServer implements ConnectionHost {
     const checks = this.checksFor(clientAddress);
     new H2Session(socket, {
       lifeMs: this.config.maxResponseMs,
+      idleMs: this.idleTimeoutMs,
       request: (stream, fields) => {
         const req = h2Request(fields, h2);
         if (typeof req === 'string') return stream.rst(ERROR.PROTOCOL_ERROR);
