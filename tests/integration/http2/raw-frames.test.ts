@@ -133,3 +133,14 @@ t.test('over HTTP/1.1 an /h2/* path is the real 421', async (t) => {
   t.equal(response.status, 421);
   t.notOk([...response.headers.keys()].some((name) => name.startsWith('x-chaos-')));
 });
+
+t.test('the preface only counts first: after an HTTP/1.1 request it is the 505 it always was', async (t) => {
+  const net = await import('node:net');
+  const socket = net.connect(port, '127.0.0.1');
+  t.teardown(() => socket.destroy());
+  let text = '';
+  socket.on('data', (chunk: Buffer) => void (text += chunk.toString('latin1')));
+  socket.write('GET /status/200 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nPRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+  await new Promise<void>((resolve) => socket.once('close', resolve).setTimeout(5000, resolve));
+  t.match(text, /^HTTP\/1\.1 200 OK\r\n[\s\S]*HTTP\/1\.1 505 /);
+});
