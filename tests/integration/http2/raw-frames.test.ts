@@ -144,3 +144,13 @@ t.test('the preface only counts first: after an HTTP/1.1 request it is the 505 i
   await new Promise<void>((resolve) => socket.once('close', resolve).setTimeout(5000, resolve));
   t.match(text, /^HTTP\/1\.1 200 OK\r\n[\s\S]*HTTP\/1\.1 505 /);
 });
+
+t.test('parameters over HTTP/2: a bad value is the real 400, a clamp is reported in x-chaos-clamped', async (t) => {
+  const bad = await get('/h2/rst?at=abc', ended);
+  const badFields = fieldsOf(ofType(bad.frames, FRAME.HEADERS)[0]!);
+  t.same(badFields[0], [':status', '400']);
+  t.notOk(badFields.some(([name]) => name.startsWith('x-chaos-')), 'no x-chaos-* on a real error');
+  t.match(JSON.parse(Buffer.concat(ofType(bad.frames, FRAME.DATA).map((f) => f.payload)).toString()), { error: 'invalid_parameter', param: 'at' });
+  const clamped = await get('/h2/rst?at=99999999', (f) => f.some((x) => x.type === FRAME.RST_STREAM));
+  t.equal(field(fieldsOf(ofType(clamped.frames, FRAME.HEADERS)[0]!), 'x-chaos-clamped'), 'at=16384');
+});
