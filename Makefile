@@ -61,7 +61,7 @@ build: deps
 # promtool (prometheus) checks the Prometheus configurations; cc (gcc) compiles the
 # benchmark's C client in its test.
 tools:
-	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy chromium:chromium promtool:prometheus cc:gcc py.websockets:python3-websockets certutil:libnss3-tools openssl:openssl python3:python3
+	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy chromium:chromium promtool:prometheus cc:gcc py.websockets:python3-websockets certutil:libnss3-tools openssl:openssl python3:python3 nghttp:nghttp2-client
 
 # Ports first (before anything is built), then the build, then the tools the
 # full stack needs when STACK=full asks for it (installed as root, or named).

@@ -22,6 +22,7 @@ import { ClientChecks } from '../../shared/registry/rate-limit.js';
 import { peerAddress } from '../../shared/config/trust.js';
 import { RequestParser, RequestRejected, type ParsedRequest, type ParserEvents, type ParserLimits, type ParserOptions } from './parser.js';
 import { ProxyHeaderReader, type ClientOf } from './proxy-v2.js';
+import { startsPreface } from './http2/frames.js';
 import { ConnectionTimers, type TimerOwner } from './connection-timers.js';
 import { destroyFlushed, resetSocket } from './turn-writes.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
@@ -44,6 +45,8 @@ export interface ConnectionHost {
   request(connection: Connection, req: ParsedRequest, keepAlive: boolean): boolean;
   /** The parser's options (what it keeps of a request beyond the default, when some endpoint asks), the same for every connection. */
   readonly parserOptions: ParserOptions | undefined;
+  /** Takes over a connection that opened with the HTTP/2 preface (prior knowledge); `head`: the bytes read so far. */
+  http2?(socket: Socket, head: Buffer, clientAddress: string, transport: TransportFacts): void;
   /** Answers input the parser refused; the connection closes after it. */
   rejected(connection: Connection, rejection: RequestRejected): void;
   /** A client's rate checks, shared by its connections (a client that connects per request builds them once). */
@@ -100,7 +103,7 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
     private readonly socket: Socket,
     private readonly host: ConnectionHost,
     /** What the socket is (plain, or TLS with what its handshake agreed), every request carries it; and whom it serves, if known. */
-    transport: TransportFacts = PLAIN_HTTP1,
+    private readonly transport: TransportFacts = PLAIN_HTTP1,
     client?: ClientOf,
   ) {
     // The connection is the parser's events object and the timers' owner: no closures per connection.
@@ -111,9 +114,7 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
     if (client === undefined && host.config.trustProxy.isTrusted(this.#clientAddress)) this.#proxyHeader = new ProxyHeaderReader();
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('end', () => this.#onClientEnd());
-    socket.on('error', () => {
-      /* a client that resets or vanishes is normal here; 'close' follows */
-    });
+    socket.on('error', () => undefined); // a client that resets or vanishes is normal here; 'close' follows
     socket.on('close', () => this.#onClose());
     this.#settle();
   }
@@ -167,26 +168,25 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
       if (rest === undefined) return;
       chunk = rest;
     }
+    if (this.#served === 0 && this.host.http2 && !this.transport.tls && startsPreface(chunk) && !this.#parser.midRequest) {
+      // Prior knowledge on cleartext (issue 28): the socket goes to the HTTP/2 session, this object goes inert. Not on TLS yet: only alpn-lie agrees h2, and its lie is an HTTP/1.1 answer.
+      this.#closing = this.#closed = true;
+      this.#timers.clearAll();
+      this.#parser.stop();
+      return this.host.http2(this.socket, chunk, this.#clientAddress, this.transport);
+    }
     this.#parser.push(chunk);
     this.#afterInput();
   }
 
   /**
-   * A trusted peer's PROXY v2 header (see the top of the file). Returns what
-   * follows it for the HTTP parser, or undefined while it is incomplete or
-   * once it was refused. A header that stops short gets the request-head time
-   * (408 after); a client that closes meanwhile is simply closed.
+   * A trusted peer's PROXY v2 header (see the top of the file): what follows it, or undefined while it is incomplete
+   * or once refused. One that stops short gets the request-head time (408 after); a client that closes is closed.
    */
   #readProxyHeader(reader: ProxyHeaderReader, chunk: Buffer): Buffer | undefined {
     const header = reader.read(chunk);
-    if (header.kind === 'need-more') {
-      this.#timers.armRequest(this.host.requestTimeoutMs);
-      return undefined;
-    }
-    if (header.kind === 'reject') {
-      this.#refuseProxyHeader(new RequestRejected(400, header.reason));
-      return undefined;
-    }
+    if (header.kind === 'need-more') return void this.#timers.armRequest(this.host.requestTimeoutMs);
+    if (header.kind === 'reject') return void this.#refuseProxyHeader(new RequestRejected(400, header.reason));
     if (header.kind === 'proxied') this.#clientAddress = header.source;
     // LOCAL: the proxy speaks for itself (a health check), and no limit counts it.
     else this.#proxySelf = true;

@@ -9,6 +9,7 @@ import {
 import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '../../shared/registry/registry.js';
 import type { Capabilities } from '../../shared/pipeline/transport.js';
 import type { Store } from '../../shared/store/types.js';
+import type { H2Stream } from './http2/session.js';
 import type { ParsedRequest } from './parser.js';
 import { transportLines } from './transport-lines.js';
 import { Wire, type EndAction, type ResponseSink } from './wire.js';
@@ -30,6 +31,8 @@ export interface ChaosContext extends Capabilities<ResponseSink> {
   readonly clientAddress: string;
   /** The host's registry, for endpoints that dispatch to others (/random) without a circular import. */
   readonly registry: Registry<ChaosContext>;
+  /** HTTP/2's capability: the request's stream and, through it, the connection's frames; absent on HTTP/1.1. */
+  readonly h2?: H2Stream;
 }
 
 export type ChaosEndpoint = AnyEndpoint<ChaosContext>;

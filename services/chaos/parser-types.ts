@@ -12,7 +12,7 @@ export interface ParsedRequest extends IncomingRequest {
   readonly path: string;
   /** Query string without `?`, still percent-encoded ('' when absent). */
   readonly query: string;
-  readonly version: '1.0' | '1.1';
+  readonly version: '1.0' | '1.1' | '2';
   /** Lower-cased names; repeated fields joined with ", " (RFC 9110 §5.3). */
   readonly headers: ReadonlyMap<string, string>;
   /** Authority from an absolute-form target, else the Host field; undefined for HTTP/1.0 without Host. */

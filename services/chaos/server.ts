@@ -21,6 +21,9 @@ import { Connection, type ConnectionHost } from './connection.js';
 import type { ClientOf } from './proxy-v2.js';
 import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.js';
 import { transportLines } from './transport-lines.js';
+import { ERROR } from './http2/frames.js';
+import { H2Responder, h2Request } from './http2/responder.js';
+import { H2Session } from './http2/session.js';
 import { DEFAULT_LIMITS, type CaptureHook, type ParsedRequest, type ParserLimits, type ParserOptions, type RequestRejected } from './parser.js';
 import type { RecordedResponse, Wire } from './wire.js';
 
@@ -169,6 +172,26 @@ export class ChaosServer implements ConnectionHost {
       this.#checks.set(clientAddress, checks);
     }
     return checks;
+  }
+
+  /** A connection that opened with the HTTP/2 preface (connection.ts hands it over): its streams go through the same pipeline. */
+  http2(socket: Socket, head: Buffer, clientAddress: string, transport: TransportFacts): void {
+    const h2 = transportFacts('h2', transport.tls, transport.alpn, transport.servername);
+    const checks = this.checksFor(clientAddress);
+    new H2Session(socket, {
+      lifeMs: this.config.maxResponseMs,
+      idleMs: this.idleTimeoutMs,
+      request: (stream, fields) => {
+        const req = h2Request(fields, h2);
+        if (typeof req === 'string') return stream.rst(ERROR.PROTOCOL_ERROR);
+        this.#pipeline.dispatch(req, checks, new H2Responder(this, stream, req, clientAddress));
+      },
+    }, head);
+  }
+
+  /** The registry, for the HTTP/2 responder's contexts. */
+  get registry(): Registry<ChaosContext> {
+    return this.options.registry;
   }
 
   rejected(connection: Connection, rejection: RequestRejected): void {

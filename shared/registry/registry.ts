@@ -13,7 +13,7 @@ export const CATEGORIES = {
   chaos: [
     'latency', 'status', 'payload', 'redirects', 'headers', 'rate-limiting', 'fault-injection',
     'inspection', 'auth', 'cors', 'agent', 'discovery', 'pagination', 'method',
-    'websocket',
+    'websocket', 'http2',
   ],
   // The spec's banner reports ten (redirects are counted under status, and the
   // agent twins have their own); websocket (issue 27) makes eleven.

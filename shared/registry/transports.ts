@@ -3,7 +3,7 @@
 // pipeline judges every request against it (shared/pipeline/transport.ts); a
 // request over a transport the endpoint does not serve is a real 421.
 
-/** The protocols a chaos request can come over; only HTTP/1.1 has a transport today (docs/architecture.md). */
+/** The protocols a chaos request can come over (docs/architecture.md); HTTP/2 is prior knowledge on the chaos port (services/chaos/http2/). */
 export const PROTOCOLS = ['http/1.1', 'h2', 'websocket'] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 

@@ -19,6 +19,7 @@ import rateLimiting from './rate-limiting/index.js';
 import redirects from './redirects/index.js';
 import status from './status/index.js';
 import websocket from './websocket/index.js';
+import http2 from './http2/index.js';
 
 /** Each category's folder; the type makes every category of CATEGORIES.chaos have one. */
 const folders: { readonly [C in Category<'chaos'>]: readonly ChaosEndpoint[] } = {
@@ -37,6 +38,7 @@ const folders: { readonly [C in Category<'chaos'>]: readonly ChaosEndpoint[] } =
   pagination,
   method,
   websocket,
+  http2,
 };
 
 export const chaosEndpoints: readonly ChaosEndpoint[] = CATEGORIES.chaos.flatMap((category) => folders[category]);

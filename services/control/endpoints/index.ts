@@ -27,6 +27,7 @@ import redirects from './redirects/index.js';
 import siteTrust from './site-trust/index.js';
 import status from './status/index.js';
 import websocket from './websocket/index.js';
+import http2 from './http2/index.js';
 
 /** The folders that mirror a chaotic host's categories; the type makes every one of them exist. */
 const twinFolders: { readonly [F in Category<'chaos'> | Category<'bots'>]: readonly HttpEndpoint[] } = {
@@ -45,6 +46,7 @@ const twinFolders: { readonly [F in Category<'chaos'> | Category<'bots'>]: reado
   pagination,
   method,
   websocket,
+  http2,
   'crawler-files': crawlerFiles,
   'app-linking': appLinking,
   'federated-identity': federatedIdentity,

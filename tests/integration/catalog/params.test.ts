@@ -71,6 +71,8 @@ const NO_GET_ANSWER = new Set(['/mcp']);
 
 /** WebSockets report a clamp in their 101 only; a plain GET is a real 426 (clamps checked in websocket/raw-bytes.test.ts). */
 const upgradeOnly = (path: string): boolean => path.startsWith('/ws/');
+/** HTTP/2-only paths are a real 421 over HTTP/1.1 (their parameters are checked over HTTP/2 in http2/raw-frames.test.ts). */
+const h2Only = (path: string): boolean => path.startsWith('/h2/');
 
 const chaosLines = (head: ParsedResponse): string[] => head.headerLines.filter(([n]) => /^x-chaos-/i.test(n)).map(([n]) => n);
 
@@ -85,7 +87,7 @@ for (const [host, registry] of hosts) {
     const port = host === 'chaos' ? (await startChaos(t, { config })).port : (await startHttp(t, host, config)).port;
     let checked = 0;
     for (const endpoint of registry.endpoints as readonly AnyEndpoint<unknown>[]) {
-      if (!allowedMethods(endpoint).includes('GET')) continue;
+      if (!allowedMethods(endpoint).includes('GET') || h2Only(endpoint.path)) continue;
       const path = concretePath(endpoint.path);
       for (const [name, spec] of Object.entries(endpoint.params) as [string, Param<unknown>][]) {
         if (spec.in !== 'query') continue;

@@ -216,7 +216,7 @@ t.test('hostile input: exact status, Connection: close, FIN, no X-Chaos-* header
     { name: 'missing Host on HTTP/1.1', request: 'GET / HTTP/1.1\r\nAccept: */*\r\n\r\n', status: 400 },
     { name: 'two Host fields', request: `GET / HTTP/1.1\r\n${H}${H}\r\n`, status: 400 },
     { name: 'HTTP/2.0 request line', request: `GET / HTTP/2.0\r\n${H}\r\n`, status: 505 },
-    { name: 'HTTP/2 connection preface', request: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', status: 505 },
+    // A connection that opens with the HTTP/2 preface speaks HTTP/2 (tests/integration/http2/raw-frames.test.ts).
     { name: 'HTTP/0.9-style request line', request: 'GET /\r\n\r\n', status: 400 },
     { name: 'garbage', request: 'HELLO\r\n\r\n', status: 400 },
     { name: 'unsupported Expect', request: `GET / HTTP/1.1\r\n${H}Expect: magic\r\n\r\n`, status: 417 },

@@ -1,12 +1,14 @@
 import { CONTENT_TYPE_MODES, mislabelledBody } from '../../../../shared/content/headers.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'wrong-content-type',
   path: '/wrong-content-type',
   category: 'headers',
   summary: 'A body whose Content-Type names another format, or no Content-Type line at all',
+  transports: HTTP1_AND_H2,
   params: {
     type: oneOf(CONTENT_TYPE_MODES, { default: 'json-as-html', description: 'real body format and the label it gets' }),
   },

@@ -3,12 +3,14 @@ import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete, withContext } from '../../endpoint.js';
 import { compose } from '../../faults/stage.js';
 import { delayFirstByte } from '../../faults/delay-first-byte.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'slow',
   path: '/slow',
   category: 'latency',
   summary: 'Waits `ms` milliseconds, then sends the whole response at once',
+  transports: HTTP1_AND_H2,
   params: SLOW_PARAMS,
   headers: ['X-Chaos-Delayed-Ms'],
   holding: {

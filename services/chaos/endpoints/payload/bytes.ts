@@ -1,6 +1,7 @@
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { BYTES_N, BYTES_SEED, bytesForSeed } from '../../../../shared/content/payload/index.js';
 import { defineChaosEndpoint, sendResponse } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 const PNG_FIRST_BYTE = 0x89;
 
@@ -9,6 +10,7 @@ export default defineChaosEndpoint({
   path: '/bytes',
   category: 'payload',
   summary: '`n` seeded random bytes framed by a lying Content-Length or a lying Content-Type',
+  transports: HTTP1_AND_H2,
   params: {
     mode: oneOf(['content-length-overshoot', 'content-length-undershoot', 'wrong-content-type'], {
       default: 'content-length-overshoot',

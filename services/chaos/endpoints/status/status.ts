@@ -2,12 +2,14 @@ import { jsonBody } from '../../../../shared/primitives/json.js';
 import { interimStatusBody, STATUS_CODE, isInterim, protocolSwitchBody, statusBody, switchesProtocols } from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { canSendInterim, sendStatus } from '../../status-writer.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'status',
   path: '/status/{code}',
   category: 'status',
   summary: 'Answers with status `code` and a JSON body naming it; 204/304 without a body; 1xx as an interim head then a final 200; 101 refused with 400',
+  transports: HTTP1_AND_H2,
   params: {
     code: STATUS_CODE,
   },

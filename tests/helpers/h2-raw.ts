@@ -1,0 +1,91 @@
+// A raw HTTP/2 client for tests: it writes the preface, SETTINGS and one
+// request's HEADERS, then reads every frame the server sends, as it is (the
+// header's type, flags, stream id and the payload), so a test asserts the
+// bytes of a lie no HTTP/2 library would let through.
+import net from 'node:net';
+import { FRAME, headersFrame, PREFACE, readFrameHeader, settingsFrame } from '../../services/chaos/http2/frames.js';
+import { HpackDecoder, type HeaderField } from '../../services/chaos/http2/hpack.js';
+
+export interface RawFrame {
+  readonly type: number;
+  readonly flags: number;
+  readonly streamId: number;
+  readonly payload: Buffer;
+}
+
+export class RawH2 {
+  readonly frames: RawFrame[] = [];
+  #buffer = Buffer.alloc(0);
+  #ended = false;
+  readonly #waiters: (() => void)[] = [];
+
+  private constructor(readonly socket: net.Socket) {
+    socket.on('data', (chunk: Buffer) => {
+      this.#buffer = Buffer.concat([this.#buffer, chunk]);
+      while (this.#buffer.length >= 9) {
+        const header = readFrameHeader(this.#buffer);
+        if (this.#buffer.length < 9 + header.length) break;
+        this.frames.push({ type: header.type, flags: header.flags, streamId: header.streamId, payload: this.#buffer.subarray(9, 9 + header.length) });
+        this.#buffer = this.#buffer.subarray(9 + header.length);
+      }
+      this.#wake();
+    });
+    socket.on('close', () => {
+      this.#ended = true;
+      this.#wake();
+    });
+    socket.on('error', () => undefined);
+  }
+
+  static async connect(port: number): Promise<RawH2> {
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    const client = new RawH2(socket);
+    socket.write(Buffer.concat([PREFACE, settingsFrame([])]));
+    return client;
+  }
+
+  /** GET `path` on stream `id`. */
+  request(path: string, id = 1): void {
+    const fields: HeaderField[] = [[':method', 'GET'], [':scheme', 'http'], [':path', path], [':authority', '127.0.0.1']];
+    this.socket.write(headersFrame(id, fields, true));
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  #wake(): void {
+    for (const fn of this.#waiters.splice(0)) fn();
+  }
+
+  /** Waits until `done` holds for the frames read so far, the socket closes, or `ms` pass. */
+  async until(done: (frames: readonly RawFrame[]) => boolean, ms = 5000): Promise<readonly RawFrame[]> {
+    const deadline = Date.now() + ms;
+    while (!done(this.frames) && !this.#ended && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        this.#waiters.push(resolve);
+        setTimeout(resolve, Math.max(1, deadline - Date.now()));
+      });
+    }
+    return this.frames;
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+}
+
+/** A HEADERS frame's fields, decoded with a fresh decoder (our server writes literals without indexing). */
+export function fieldsOf(frame: RawFrame): HeaderField[] {
+  return new HpackDecoder().decode(frame.payload);
+}
+
+export const goawayOf = (frame: RawFrame): { last: number; code: number; debug: string } => ({
+  last: frame.payload.readUInt32BE(0) & 0x7fffffff,
+  code: frame.payload.readUInt32BE(4),
+  debug: frame.payload.subarray(8).toString('utf8'),
+});
+
+export const ofType = (frames: readonly RawFrame[], type: number): RawFrame[] => frames.filter((f) => f.type === type);
+export { FRAME };
