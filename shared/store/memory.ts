@@ -1,7 +1,8 @@
 // The embedded default store (DESIGN §7): bounded, TTL-evicted, one process.
 // It holds no timer: expired entries are swept as new ones are written, so
 // close() only drops the state and refuses later calls.
-import { StoreClosedError, type RateCheck, type RateDecision, type Store } from './types.js';
+import { MemoryLogs } from './logs-memory.js';
+import { StoreClosedError, type LogOpening, type LogRecord, type RateCheck, type RateDecision, type Store } from './types.js';
 
 interface Entry {
   value: number;
@@ -139,6 +140,8 @@ export class MemoryStore implements Store {
   readonly #budgets = new ExpiringTable(1000);
   /** Concurrent slots per client (held responses). */
   readonly #slotTable: ExpiringTable;
+  /** Client exams' logs: few and large, bounded on their own. */
+  readonly #logs = new MemoryLogs(10_000);
   readonly #now: () => number;
   #closed = false;
 
@@ -251,8 +254,24 @@ export class MemoryStore implements Store {
     if (entry && entry.value > 0) this.#slotTable.set(key, entry.value - 1, entry.expiresAt, now);
   }
 
+  async openLog(key: string, head: string, ttlMs: number, owner: string, maxPerOwner: number): Promise<LogOpening> {
+    if (this.#closed) throw new StoreClosedError('openLog');
+    return this.#logs.open(key, head, ttlMs, owner, maxPerOwner, this.#now());
+  }
+
+  async appendLog(key: string, entry: string, maxEntries: number): Promise<boolean> {
+    if (this.#closed) throw new StoreClosedError('appendLog');
+    return this.#logs.append(key, entry, maxEntries, this.#now());
+  }
+
+  async readLog(key: string): Promise<LogRecord | undefined> {
+    if (this.#closed) throw new StoreClosedError('readLog');
+    return this.#logs.read(key, this.#now());
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
+    this.#logs.clear();
     this.#slotTable.clear();
     this.#windows.clear();
     this.#firsts.clear();

@@ -47,6 +47,19 @@ export interface RateWaiter {
   rateFailed(error: unknown): void;
 }
 
+/** openLog's answer: opened, or refused because the owner holds its limit of live logs. */
+export interface LogOpening {
+  readonly opened: boolean;
+  /** When refused: until the owner's oldest live log expires (a slot frees). */
+  readonly retryAfterMs: number;
+}
+
+/** A log as read back (readLog): its head and its entries, in append order. */
+export interface LogRecord {
+  readonly head: string;
+  readonly entries: readonly string[];
+}
+
 export interface Store {
   /**
    * Counts calls for `key` within a window of `ttlMs` that starts at the first
@@ -87,6 +100,22 @@ export interface Store {
   acquireSlot(key: string, limit: number, ttlMs: number): Promise<boolean>;
   /** Gives back one slot of `key`; nothing when none is held. */
   releaseSlot(key: string): Promise<void>;
+  /**
+   * Opens a log at `key` (a head, entries appended later) living `ttlMs`,
+   * if `owner` (a client address) holds fewer than `maxPerOwner` live logs;
+   * the log counts against its owner until it expires. Client exams
+   * (docs/exam.md). At most two round trips (the owner's count and the log
+   * live in different cluster slots).
+   */
+  openLog(key: string, head: string, ttlMs: number, owner: string, maxPerOwner: number): Promise<LogOpening>;
+  /**
+   * Appends `entry` to the live log at `key` if it holds fewer than
+   * `maxEntries`; false (nothing written) when it is full, expired or was
+   * never opened, so a made-up key stores nothing.
+   */
+  appendLog(key: string, entry: string, maxEntries: number): Promise<boolean>;
+  /** The live log at `key`, or undefined. */
+  readLog(key: string): Promise<LogRecord | undefined>;
   /**
    * Releases the store (timers, connections, memory). Idempotent. Afterwards
    * every operation fails with StoreClosedError: a late caller learns the store

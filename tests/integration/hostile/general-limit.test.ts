@@ -55,6 +55,9 @@ function roundTripStore(): Store {
     consumeBudget: (key, budget, ttl) => inner.consumeBudget(key, budget, ttl),
     acquireSlot: (key, limit, ttl) => inner.acquireSlot(key, limit, ttl),
     releaseSlot: (key) => inner.releaseSlot(key),
+    openLog: (key, head, ttl, owner, max) => inner.openLog(key, head, ttl, owner, max),
+    appendLog: (key, entry, max) => inner.appendLog(key, entry, max),
+    readLog: (key) => inner.readLog(key),
     close: () => inner.close(),
   };
 }
