@@ -39,3 +39,71 @@ t.test('the bad client fails exactly the steps it should', async (t) => {
     t.same(verdicts(report), expected, `${exam.profile}: ${report.steps.map((s) => `${s.name}=${s.verdict} (${s.observed})`).join('; ')}`);
   }
 });
+
+t.test('the report in JSON, HTML and Markdown; unknown ids, bad profiles and wrong methods are real errors', async (t) => {
+  const stack = await startExamStack(t);
+  const exam = await openExam(stack.hub, 'caching');
+  t.match(exam.id, /^[A-Za-z0-9_-]{22}$/, 'a 22-character id');
+  t.equal(exam.report_url, `${stack.hub}/exam/${exam.id}`);
+  t.same(exam.steps.map((s) => s.name), ['etag', 'last-modified', 'no-store', 'vary']);
+  for (const step of exam.steps) t.ok(step.url.endsWith(`exam=${exam.id}.${step.name}`), `${step.name}: an ordinary URL carrying the exam id`);
+  t.ok(Date.parse(exam.expires_at) - Date.now() > 3_590_000, 'expires in an hour');
+  const byGet = await fetch(`${stack.hub}/exam/new?profile=streams`);
+  t.equal(byGet.status, 201, 'GET /exam/new opens one too');
+
+  // One step taken: the rest are not run yet.
+  const etag = exam.steps[0]?.url as string;
+  const first = await fetch(etag);
+  await fetch(etag, { headers: { 'If-None-Match': first.headers.get('etag') ?? '' } });
+  await sleep(200);
+  const report = await examReport(exam.report_url);
+  t.same(verdicts(report), { etag: 'pass', 'last-modified': 'not-run', 'no-store': 'not-run', vary: 'not-run' });
+  t.equal(report.score, 25);
+
+  const html = await fetch(exam.report_url, { headers: { Accept: 'text/html' } });
+  t.match(html.headers.get('content-type'), 'text/html');
+  t.match(html.headers.get('content-security-policy'), "default-src 'none'", 'the catalog pages\' CSP');
+  const page = await html.text();
+  t.match(page, '<title>Client exam caching');
+  t.match(page, /id="step-etag" data-verdict="pass"/);
+  t.match(page, /id="step-vary" data-verdict="not-run"/);
+  const markdown = await fetch(`${exam.report_url}.md`);
+  t.match(markdown.headers.get('content-type'), 'text/markdown');
+  const table = await markdown.text();
+  t.match(table, '| step | verdict | observed | expected | fix |');
+  t.match(table, /\| etag \| pass \| If-None-Match: "[0-9a-f]+", answered 304 \|/);
+
+  for (const path of ['/exam/AAAAAAAAAAAAAAAAAAAAAA', '/exam/AAAAAAAAAAAAAAAAAAAAAA.md', '/exam/short', `/exam/${exam.id}x`]) {
+    const res = await fetch(`${stack.hub}${path}`);
+    t.equal(res.status, 404, `${path}: 404`);
+    t.same(await res.json(), { error: 'not_found', reason: 'no such exam: it never existed or has expired (exams live EXAM_TTL_SECONDS)' });
+    t.equal([...res.headers.keys()].filter((k) => k.startsWith('x-chaos-')).length, 0, 'a real error: no X-Chaos-*');
+  }
+  const bad = await fetch(`${stack.hub}/exam?profile=agents`, { method: 'POST' });
+  t.equal(bad.status, 400);
+  t.match(await bad.json(), { error: 'invalid_parameter', param: 'profile', accepted: PROFILE_NAMES });
+  t.equal((await fetch(`${stack.hub}/exam`, { method: 'POST' })).status, 400, 'no profile: 400');
+  const get = await fetch(`${stack.hub}/exam?profile=retries`);
+  t.equal(get.status, 405, 'GET /exam is not how one opens');
+  t.equal(get.headers.get('allow'), 'POST');
+  t.equal((await fetch(exam.report_url, { method: 'POST' })).status, 405, 'a report is read, not posted');
+  t.equal((await fetch(`http://127.0.0.1:${stack.controlPort}/exam?profile=retries`, { method: 'POST' })).status, 404, 'only on the hub\'s name');
+});
+
+t.test('a flood of exams from one address is refused with the real 429 until the oldest expires; exams expire', async (t) => {
+  const stack = await startExamStack(t, undefined, { EXAM_TTL_SECONDS: '2', EXAM_MAX_OPEN_PER_IP: '3' });
+  const opened = await Promise.all([1, 2, 3].map(() => openExam(stack.hub, 'retries')));
+  const refused = await fetch(`${stack.hub}/exam?profile=retries`, { method: 'POST' });
+  t.equal(refused.status, 429, 'the fourth open exam is refused');
+  t.equal(refused.headers.get('content-type'), 'application/problem+json');
+  t.ok(['1', '2'].includes(refused.headers.get('retry-after') ?? ''), `Retry-After ${refused.headers.get('retry-after')}: until the oldest expires`);
+  t.match(await refused.json(), { status: 429, policy: 'exam', detail: /3 open exams/ });
+  t.equal([...refused.headers.keys()].filter((k) => k.startsWith('x-chaos-')).length, 0, 'a real limit: no X-Chaos-*');
+  // A step recorded, then the exam outlives its TTL: its id is unknown again, and the address may open more.
+  await fetch(opened[0]?.steps[0]?.url as string);
+  await sleep(100);
+  t.equal((await fetch(opened[0]?.report_url as string)).status, 200);
+  await sleep(2200);
+  t.equal((await fetch(opened[0]?.report_url as string)).status, 404, 'expired: 404');
+  t.equal((await fetch(`${stack.hub}/exam?profile=retries`, { method: 'POST' })).status, 201, 'expired exams free their slots');
+});
