@@ -69,11 +69,21 @@ function byStep(entries: readonly string[]): Map<string, StepEntry[]> {
   return steps;
 }
 
+/** Every request of a step answered by the real per-IP limit (only rate-limit-429's own 429s are chaos): nothing to grade. */
+function refusedByLimit(step: StepDef, entries: readonly StepEntry[]): boolean {
+  return step.name !== 'rate-limit-429' && entries.every((e) => e.status === 429);
+}
+
 export function gradeExam(urls: PublicUrls, id: string, head: ExamHead, entries: readonly string[]): ExamReport {
   const recorded = byStep(entries);
   const steps = (PROFILES[head.profile] ?? []).map((step): StepReport => {
     const list = recorded.get(step.name) ?? [];
-    const graded = list.length === 0 ? { verdict: 'not-run' as const, observed: 'no request recorded for this step yet' } : step.grade(list);
+    const graded =
+      list.length === 0
+        ? { verdict: 'not-run' as const, observed: 'no request recorded for this step yet' }
+        : refusedByLimit(step, list)
+          ? { verdict: 'fail' as const, observed: `${list.length} request(s), all refused by the service's real per-IP limit (429): wait a minute and take the step again` }
+          : step.grade(list);
     return {
       name: step.name,
       url: stepUrl(urls, id, step),

@@ -107,3 +107,20 @@ t.test('a flood of exams from one address is refused with the real 429 until the
   t.equal((await fetch(opened[0]?.report_url as string)).status, 404, 'expired: 404');
   t.equal((await fetch(`${stack.hub}/exam?profile=retries`, { method: 'POST' })).status, 201, 'expired exams free their slots');
 });
+
+t.test('a step refused by the real per-IP limit is said to be, not graded as the client\'s doing', async (t) => {
+  // Two a minute per host: the hub's open and read; on chaos, two allowed requests, then the real 429.
+  const stack = await startExamStack(t, undefined, { RATE_LIMIT_GENERAL: '2' });
+  const exam = await openExam(stack.hub, 'timeouts');
+  const url = (name: string): string => exam.steps.find((s) => s.name === name)?.url as string;
+  t.equal((await fetch(url('keepalive-lie'))).status, 200, 'the two requests the limit allows');
+  t.equal((await fetch(url('keepalive-lie'))).status, 200);
+  t.equal((await fetch(url('drip'))).status, 429, 'then the real limit');
+  t.equal((await fetch(url('drip'))).status, 429);
+  await sleep(200);
+  const report = await examReport(exam.report_url);
+  const drip = report.steps.find((s) => s.name === 'drip');
+  t.equal(drip?.verdict, 'fail');
+  t.match(drip?.observed, /2 request\(s\), all refused by the service's real per-IP limit \(429\)/);
+  t.equal(report.steps.find((s) => s.name === 'keepalive-lie')?.verdict, 'pass', 'allowed requests are graded as usual');
+});
