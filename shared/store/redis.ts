@@ -175,7 +175,7 @@ export class RedisStore implements Store {
    * script (a request's rate checks) name the same `group` and are stored as
    * `<prefix><kind>:{<group>}:<key>`.
    */
-  keyOf(kind: 'window' | 'first' | 'rate' | 'budget' | 'slot' | 'log' | 'log-owner', key: string, group?: string): string {
+  keyOf(kind: 'window' | 'first' | 'rate' | 'budget' | 'slot' | 'log' | 'owner', key: string, group?: string): string {
     const part = boundedPart(key);
     if (group === undefined || group === key) return `${this.prefix}${kind}:{${part}}`;
     return `${this.prefix}${kind}:{${boundedPart(group)}}:${part}`;
@@ -294,7 +294,7 @@ export class RedisStore implements Store {
   async openLog(key: string, head: string, ttlMs: number, owner: string, maxPerOwner: number): Promise<LogOpening> {
     if (this.#closed) throw new StoreClosedError('openLog');
     const ttl = Math.max(1, Math.ceil(ttlMs));
-    const reply = (await this.#scripts.chaosLogAdmit(this.keyOf('log-owner', owner), boundedPart(key), maxPerOwner, ttl)) as unknown[];
+    const reply = (await this.#scripts.chaosLogAdmit(this.keyOf('owner', owner), boundedPart(key), maxPerOwner, ttl)) as unknown[];
     if (Number(reply[0]) !== 1) return { opened: false, retryAfterMs: Number(reply[1]) };
     await this.client.set(this.keyOf('log', key), head, 'PX', ttl);
     return { opened: true, retryAfterMs: 0 };
