@@ -13,6 +13,7 @@ import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../../
 import { chaosBaseHeaders, dateLine, httpDate, type HeaderList } from '../../shared/primitives/headers.js';
 import type { Logger } from '../../shared/config/log.js';
 import { Exchange, observing } from '../../shared/pipeline/observe.js';
+import { ExamRecorder } from '../../shared/exam/recorder.js';
 import { ClientChecks } from '../../shared/registry/rate-limit.js';
 import type { AnyEndpoint, Registry } from '../../shared/registry/registry.js';
 import { listenOn } from '../../shared/runtime/listen.js';
@@ -102,7 +103,8 @@ export class ChaosServer implements ConnectionHost {
     // Only when some endpoint asks: otherwise the parser keeps nothing more and pays nothing.
     const capture: CaptureHook | undefined = registry.captures ? (_method, target) => registry.match(pathOf(target))?.endpoint.capture : undefined;
     this.parserOptions = capture ? { capture } : undefined;
-    this.#pipeline = new Pipeline({ host: 'chaos', registry, config, store: this.store, logger, foreignHosts });
+    const exams = new ExamRecorder(this.store, 'chaos', logger);
+    this.#pipeline = new Pipeline({ host: 'chaos', registry, config, store: this.store, logger, foreignHosts, exams });
     this.caps = new ConnectionCaps(config);
     this.server = net.createServer({ allowHalfOpen: true, noDelay: true }, (socket) => this.accept(socket));
     // Past this many open connections the server closes new ones at once (node's own ceiling).
@@ -289,6 +291,10 @@ class WireResponder implements Responder<ChaosContext> {
 
   plain(response: PlainResponse, last: boolean): void {
     writePlain(this.connection, response, this.keepAlive && !last, this.req, this.exchange);
+  }
+
+  connectionKey(): object {
+    return this.connection;
   }
 
   context(endpoint: AnyEndpoint<ChaosContext>, clamped: readonly string[], recordings: Recordings | undefined): ChaosContext {

@@ -180,7 +180,7 @@ export function catalogSections(catalog: Catalog, urls: PublicUrls, base = ''): 
 }
 
 /** Links to every host's catalog and the hub; `current` is marked. */
-function hostNav(urls: PublicUrls, current: HostName | 'hub'): string {
+export function hostNav(urls: PublicUrls, current: HostName | 'hub'): string {
   const links = [...HOSTS.map((h) => [h, hostUrl(h, urls)] as const), ['hub', urls.hub] as const];
   return `<nav class="hosts" aria-label="hosts">${links.map(([name, url]) => `<a href="${escapeHtml(url)}/"${name === current ? ' aria-current="page"' : ''}>${name}</a>`).join('')}</nav>`;
 }
@@ -188,7 +188,10 @@ function hostNav(urls: PublicUrls, current: HostName | 'hub'): string {
 const FILTER = '<div class="tools" id="tools" hidden><input type="search" id="filter" placeholder="Filter: path, category, summary, mode  (press /)" aria-label="Filter endpoints" autocomplete="off" spellcheck="false"><span id="shown" aria-live="polite"></span></div>\n';
 
 /** The page around the content: our own stylesheet and script only (the CSP in catalog-assets.ts). */
-export function page(title: string, header: string, content: string): string {
+const CATALOG_FOOTER = 'Generated at start-up from the same registry that routes the requests. Every unknown path answers 404 with this page.';
+
+/** `footer`: the line at the bottom (other hub pages, such as the exam report, say their own). */
+export function page(title: string, header: string, content: string, footer = CATALOG_FOOTER): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -206,7 +209,7 @@ ${header}
 ${FILTER}<main>
 ${content}
 </main>
-<footer>Generated at start-up from the same registry that routes the requests. Every unknown path answers 404 with this page.</footer>
+<footer>${escapeHtml(footer)}</footer>
 </body>
 </html>
 `;
@@ -245,7 +248,9 @@ export function renderHubHtml(catalogs: readonly Catalog[], banner: string, urls
     `<p class="banner">${escapeHtml(banner)}</p>\n` +
     `<p class="about">Every chaos endpoint has a well-formed twin on the control host; bots serves crawler files that lie.<br>${machineReadable(urls.hub, undefined)} · ` +
     `${catalogs.map((c) => `<a href="#${escapeHtml(c.host)}">${escapeHtml(c.host)}</a>`).join(' · ')}</p>\n` +
-    `<p class="about">See a chaos answer beside its twin's, byte for byte: <a class="compare" href="/compare">/compare</a>.</p>`;
+    `<p class="about">See a chaos answer beside its twin's, byte for byte: <a class="compare" href="/compare">/compare</a>.</p>\n` +
+    `<p class="about">Grade your own client (retries, redirects, timeouts, caching, streams): <a class="exam" href="/exam/new?profile=retries">open an exam</a>, or ` +
+    `<code>${escapeHtml(`curl -X POST '${urls.hub}/exam?profile=retries'`)}</code>; the steps and the grading are in docs/exam.md.</p>`;
   const sections = catalogs.map(
     (c) =>
       `<section class="host" id="${escapeHtml(c.host)}">\n<h1>${escapeHtml(c.host)} host <small><a href="${escapeHtml(c.url)}/">${escapeHtml(c.url)}</a></small></h1>\n` +

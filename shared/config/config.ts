@@ -59,6 +59,10 @@ export interface Config {
   readonly holdMs: number;
   /** Responses of holding endpoints one client may have open at once, across replicas (MAX_HELD_PER_IP; 0: no cap). */
   readonly maxHeldPerIp: number;
+  /** How long a client exam and its recordings live from its creation (EXAM_TTL_SECONDS, docs/exam.md). */
+  readonly examTtlMs: number;
+  /** Exams one client address may have open at once, across replicas (EXAM_MAX_OPEN_PER_IP). */
+  readonly examMaxOpenPerIp: number;
   /** What `make up` runs (STACK): the full stack behind HAProxy, the embedded default, or `auto` (full when its tools are installed). */
   readonly stack: StackMode;
   /** Replicas of each service in the full stack (REPLICAS). */
@@ -367,6 +371,8 @@ export function loadConfig(env: Env): Config {
     firstRequestTimeoutMs: readInt(env, 'FIRST_REQUEST_TIMEOUT_MS', 5_000, 100, 60_000),
     holdMs: readInt(env, 'HOLD_MS', 30_000, 100, 120_000),
     maxHeldPerIp: readInt(env, 'MAX_HELD_PER_IP', 32, 0, 100_000),
+    examTtlMs: readInt(env, 'EXAM_TTL_SECONDS', 3600, 1, 86_400) * 1000,
+    examMaxOpenPerIp: readInt(env, 'EXAM_MAX_OPEN_PER_IP', 5, 1, 1000),
     replicas: readInt(env, 'REPLICAS', 2, 1, 16),
     compareVia: readHostPort(env, 'COMPARE_VIA'),
     // Empty entries are dropped: a program is never looked up in the working directory by accident.

@@ -16,6 +16,8 @@ import { respondInTurn } from '../primitives/turn-ends.js';
 import { hubBodies } from '../hub/hub.js';
 import { tlsFilePages } from '../hub/tls-files.js';
 import { COMPARE_PATH, ComparePage, type ChaosRoutes } from '../hub/compare/page.js';
+import { ExamPages } from '../exam/pages.js';
+import { ExamRecorder } from '../exam/recorder.js';
 import { ClientChecks } from '../registry/rate-limit.js';
 import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '../registry/registry.js';
 import { listenOn } from '../runtime/listen.js';
@@ -113,10 +115,17 @@ export class HttpService {
     const pages = options.chaosRoutes
       ? new Map<string, HubPage>([[COMPARE_PATH, new ComparePage({ chaos: options.chaosRoutes, config })], ...tlsFilePages(config)])
       : undefined;
+    const examPages = pages ? new ExamPages(this.store, config, logger) : undefined;
     const hub = options.hubCatalogs && hubName !== ownName
-      ? { hostname: hubName, bodies: hubBodies(options.hubCatalogs, config), ...(pages ? { pages } : {}) }
+      ? {
+          hostname: hubName,
+          bodies: hubBodies(options.hubCatalogs, config),
+          ...(pages ? { pages } : {}),
+          ...(examPages ? { pageAt: (path: string) => examPages.pageAt(path) } : {}),
+        }
       : undefined;
-    this.#pipeline = new Pipeline({ host: options.host, registry, config, store: this.store, logger, ...(hub ? { hub } : {}) });
+    const exams = new ExamRecorder(this.store, options.host, logger);
+    this.#pipeline = new Pipeline({ host: options.host, registry, config, store: this.store, logger, exams, ...(hub ? { hub } : {}) });
     for (const endpoint of registry.endpoints) this.#lines.set(endpoint, endpointLines(options.host, endpoint, config));
     this.server = http.createServer(
       {
@@ -331,6 +340,10 @@ class ResponseResponder implements Responder<HttpContext> {
     private readonly query: string,
     private readonly clientAddress: string,
   ) {}
+
+  connectionKey(): object {
+    return this.req.socket;
+  }
 
   plain(response: PlainResponse, last: boolean): void {
     if (last) this.res.shouldKeepAlive = false;

@@ -14,7 +14,7 @@ import { OPENAPI_PATH, openApiBody } from '../catalog/openapi.js';
 import { detached, DecisionMemo, rememberable, Recordings } from './decision-memo.js';
 import { Exchange, observing, type Outcome } from './observe.js';
 import { hostnameOf, normalizeAuthority } from './targets.js';
-import type { IncomingRequest, Responder } from './transport.js';
+import type { ExamTap, IncomingRequest, Responder } from './transport.js';
 import { parseParams, splitQuery } from '../primitives/params.js';
 import { ClientChecks, refusalFor, refusalNow, refusalOf } from '../registry/rate-limit.js';
 import { allowedMethods, modeOf, routerAllow, type AnyEndpoint, type Registry } from '../registry/registry.js';
@@ -34,7 +34,15 @@ export interface PipelineOptions<Ctx> {
    * hub's host (the control process serves it), and the hub's pages beside it
    * by path (/compare).
    */
-  readonly hub?: { readonly hostname: string; readonly bodies: CatalogBodies; readonly pages?: ReadonlyMap<string, HubPage> };
+  readonly hub?: {
+    readonly hostname: string;
+    readonly bodies: CatalogBodies;
+    readonly pages?: ReadonlyMap<string, HubPage>;
+    /** Pages at paths no map can list (the client exam's /exam/{id}); asked after `pages`. */
+    readonly pageAt?: (path: string) => HubPage | undefined;
+  };
+  /** Records requests carrying an exam id (docs/exam.md); the rest pay one substring test. */
+  readonly exams?: ExamTap;
 }
 
 /**
@@ -43,9 +51,13 @@ export interface PipelineOptions<Ctx> {
  * GET and HEAD only, counted by the general limit, answered asynchronously.
  */
 export interface HubPage {
+  /** The methods it answers (default GET and HEAD); others get 405. */
+  readonly methods?: readonly string[];
   /** The complete answer; `signal` aborts when the client has gone. Never rejects for bad input (that is a 400). */
   answer(req: IncomingRequest, clientAddress: string, signal: AbortSignal): Promise<PlainResponse>;
 }
+
+const GET_HEAD: readonly string[] = ['GET', 'HEAD'];
 
 /** The pairs of an empty query, shared (parseParams only reads them). */
 const NO_QUERY: ReadonlyMap<string, string> = new Map();
@@ -116,7 +128,9 @@ export class Pipeline<Ctx> {
 
   /** undefined: answered now; a promise: settles once answered; WAITING: PendingAdmission calls `resumed` (see rateDecided). */
   #dispatch(req: IncomingRequest, checks: ClientChecks, responder: Responder<Ctx>): Promise<void> | typeof WAITING | undefined {
-    if (observing()) responder.exchange = new Exchange(this.options.host);
+    // A client exam's step: recorded when its exchange ends (one store call, for exam requests only).
+    const note = this.options.exams !== undefined && req.query.includes('exam=') ? this.options.exams.open(req, checks.clientAddress, responder.connectionKey?.()) : undefined;
+    if (note !== undefined || observing()) responder.exchange = new Exchange(this.options.host, note);
     // HAProxy routes a whole connection by its first request; later ones may name another host.
     if (req.host !== undefined && this.#foreign(req.host)) {
       const response = errorResponse(421, `this connection serves the ${this.options.host} host, not ${req.host}`);
@@ -218,10 +232,12 @@ export class Pipeline<Ctx> {
   /** A hub page at this path, for a request naming the hub's host: GET and HEAD only. */
   #hubPage(req: IncomingRequest): Decision<Ctx> | undefined {
     const hub = this.options.hub;
-    const page = hub?.pages?.get(req.path);
-    if (!hub || !page || req.host === undefined || hostnameOf(req.host) !== hub.hostname) return undefined;
-    if (req.method === 'GET' || req.method === 'HEAD') return { kind: 'page', page, req };
-    const response = errorResponse(405, `${req.method} is not served at ${req.path}`, [['Allow', 'GET, HEAD']]);
+    if (!hub || req.host === undefined || hostnameOf(req.host) !== hub.hostname) return undefined;
+    const page = hub.pages?.get(req.path) ?? hub.pageAt?.(req.path);
+    if (!page) return undefined;
+    const methods = page.methods ?? GET_HEAD;
+    if (methods.includes(req.method)) return { kind: 'page', page, req };
+    const response = errorResponse(405, `${req.method} is not served at ${req.path}`, [['Allow', methods.join(', ')]]);
     return { kind: 'plain', outcome: 'method-not-allowed', response };
   }
 

@@ -53,8 +53,14 @@ export function observe(listener: (observation: Observation) => void): () => voi
   };
 }
 
+/** Who else wants an exchange when it ends: a client exam's recorder (shared/exam/), for requests carrying an exam id. */
+export interface ExchangeNote {
+  finished(exchange: Exchange): void;
+}
+
 /**
- * What is known of one exchange while it runs; created only while observing.
+ * What is known of one exchange while it runs; created only while observing
+ * or for a request carrying an exam id.
  * The pipeline fills in the decision, the transport the status and bytes.
  */
 export class Exchange implements Observation {
@@ -70,7 +76,10 @@ export class Exchange implements Observation {
   completed = false;
   #published = false;
 
-  constructor(readonly host: HostName) {}
+  constructor(
+    readonly host: HostName,
+    readonly note?: ExchangeNote,
+  ) {}
 
   /** Publishes itself once, as the observation (no second object per response); later calls (a close after the end) are ignored. */
   finish(status: number, bytes: number, completed: boolean): void {
@@ -80,6 +89,7 @@ export class Exchange implements Observation {
     this.bytes = bytes;
     this.completed = completed;
     this.durationMs = performance.now() - this.startedAt;
+    this.note?.finished(this);
     channel.publish(this);
   }
 }

@@ -7,7 +7,7 @@ import type { PlainResponse } from '../registry/errors.js';
 import type { AnyEndpoint } from '../registry/registry.js';
 import { PROTOCOLS, transportBit, type Protocol } from '../registry/transports.js';
 import type { Recordings } from './decision-memo.js';
-import type { Exchange } from './observe.js';
+import type { Exchange, ExchangeNote } from './observe.js';
 
 /** What a request came over; one object per connection (or per transport kind), shared by its requests. */
 export interface TransportFacts {
@@ -110,4 +110,15 @@ export interface Responder<Ctx> {
   whenDone(fn: () => void): void;
   /** After dispatch returned true: the store has decided and the answer has begun; called once, never during dispatch. */
   resumed(): void;
+  /** The connection this request came on, as an identity (a client exam records connection reuse); called for exam requests only. */
+  connectionKey?(): object;
+}
+
+/**
+ * The client exam's recorder (shared/exam/), as the pipeline calls it: only
+ * for a request whose query contains `exam=`. Returns what the exchange tells
+ * when it ends, or undefined when the request is no exam step.
+ */
+export interface ExamTap {
+  open(req: IncomingRequest, clientAddress: string, connection: object | undefined): ExchangeNote | undefined;
 }

@@ -88,6 +88,11 @@ export function seededBytes(seed: string, n: number): Buffer {
   return rngFromSeed(seed).fill(Buffer.allocUnsafe(n));
 }
 
+/** An unguessable id (128 bits from the system's CSPRNG, base64url, 22 characters): exam ids. */
+export function unguessableId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
 /** A fresh seed for unseeded calls: reported back so the call can be replayed. */
 export function freshSeed(): string {
   return randomBytes(8).toString('hex');

@@ -9,7 +9,7 @@
 // is reported to `onFallback` (the metrics issue counts them).
 import type { Logger } from '../config/log.js';
 import { MemoryStore } from './memory.js';
-import { StoreClosedError, type RateCheck, type RateDecision, type RateWaiter, type Store, type StoredEvent } from './types.js';
+import { StoreClosedError, type LogOpening, type LogRecord, type RateCheck, type RateDecision, type RateWaiter, type Store, type StoredEvent } from './types.js';
 
 /** Why an operation was answered locally: the label of chaos_store_fallback_total. */
 export type FallbackReason = 'unavailable' | 'timeout' | 'error';
@@ -130,6 +130,19 @@ export class FallbackStore implements Store {
 
   consumeBudget(key: string, budget: number, ttlMs: number): Promise<boolean> {
     return this.#run('consumeBudget', (store) => store.consumeBudget(key, budget, ttlMs));
+  }
+
+  // An exam opened on Redis and read while it is away is unknown locally (a 404 until Redis is back).
+  openLog(key: string, head: string, ttlMs: number, owner: string, maxPerOwner: number): Promise<LogOpening> {
+    return this.#run('openLog', (store) => store.openLog(key, head, ttlMs, owner, maxPerOwner));
+  }
+
+  appendLog(key: string, entry: string, maxEntries: number): Promise<boolean> {
+    return this.#run('appendLog', (store) => store.appendLog(key, entry, maxEntries));
+  }
+
+  readLog(key: string): Promise<LogRecord | undefined> {
+    return this.#run('readLog', (store) => store.readLog(key));
   }
 
   // Held-response slots fall back to a per-process count. Over RedisStore it

@@ -1,8 +1,9 @@
 // The embedded default store (DESIGN §7): bounded, TTL-evicted, one process.
 // It holds no timer: expired entries are swept as new ones are written, so
 // close() only drops the state and refuses later calls.
+import { MemoryLogs } from './logs-memory.js';
 import { MemorySessions } from './memory-sessions.js';
-import { StoreClosedError, type RateCheck, type RateDecision, type Store, type StoredEvent } from './types.js';
+import { StoreClosedError, type LogOpening, type LogRecord, type RateCheck, type RateDecision, type Store, type StoredEvent } from './types.js';
 
 interface Entry {
   value: number;
@@ -142,6 +143,8 @@ export class MemoryStore implements Store {
   readonly #budgets = new ExpiringTable(1000);
   /** Concurrent slots per client (held responses). */
   readonly #slotTable: ExpiringTable;
+  /** Client exams' logs: few and large, bounded on their own. */
+  readonly #logs = new MemoryLogs(10_000);
   readonly #now: () => number;
   readonly #sessions: MemorySessions;
   #closed = false;
@@ -281,9 +284,25 @@ export class MemoryStore implements Store {
     return this.#sessions.after(id, stream, after);
   }
 
+  async openLog(key: string, head: string, ttlMs: number, owner: string, maxPerOwner: number): Promise<LogOpening> {
+    if (this.#closed) throw new StoreClosedError('openLog');
+    return this.#logs.open(key, head, ttlMs, owner, maxPerOwner, this.#now());
+  }
+
+  async appendLog(key: string, entry: string, maxEntries: number): Promise<boolean> {
+    if (this.#closed) throw new StoreClosedError('appendLog');
+    return this.#logs.append(key, entry, maxEntries, this.#now());
+  }
+
+  async readLog(key: string): Promise<LogRecord | undefined> {
+    if (this.#closed) throw new StoreClosedError('readLog');
+    return this.#logs.read(key, this.#now());
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     this.#sessions.clear();
+    this.#logs.clear();
     this.#slotTable.clear();
     this.#windows.clear();
     this.#firsts.clear();

@@ -108,6 +108,50 @@ if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 
+/**
+ * openLog's owner count: KEYS[1] is the owner's sorted set of live logs
+ * (member ARGV[1], score its expiry on the server's clock). Expired members
+ * are dropped; at ARGV[2] live ones the open is refused with the time until
+ * the oldest expires. Reply {1, 0} or {0, retryAfterMs}.
+ */
+export const LOG_ADMIT_LUA = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  local wait = tonumber(oldest[2]) - now
+  if wait < 1 then wait = 1 end
+  return {0, wait}
+end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return {1, 0}
+`;
+
+/**
+ * appendLog: KEYS[1] the log's head, KEYS[2] its entries (one hash tag). Only
+ * a live log takes an entry, up to ARGV[2] of them; the entries expire with
+ * the head. Reply 1 when appended, else 0.
+ */
+export const LOG_APPEND_LUA = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl <= 0 then return 0 end
+if redis.call('LLEN', KEYS[2]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ttl)
+return 1
+`;
+
+/** readLog: the head then every entry, or nil when the log is not live. */
+export const LOG_READ_LUA = `
+local head = redis.call('GET', KEYS[1])
+if not head then return nil end
+local entries = redis.call('LRANGE', KEYS[2], 0, -1)
+table.insert(entries, 1, head)
+return entries
+`;
+
 type Reply = Promise<unknown>;
 
 /** The scripts, as defineCommand adds them to the client. */
@@ -118,4 +162,7 @@ export interface ScriptCommands {
   chaosBudget(key: string, budget: number, ttlMs: number): Reply;
   chaosSlotAcquire(key: string, replica: string, heldBefore: number, limit: number, leaseIfGranted: number, leaseIfRefused: number): Reply;
   chaosSlotSet(key: string, replica: string, held: number, lease: number): Reply;
+  chaosLogAdmit(ownerKey: string, member: string, maxPerOwner: number, ttlMs: number): Reply;
+  chaosLogAppend(headKey: string, entriesKey: string, entry: string, maxEntries: number): Reply;
+  chaosLogRead(headKey: string, entriesKey: string): Reply;
 }

@@ -9,10 +9,10 @@
 import { Cluster, type Redis } from 'ioredis';
 import { freshSeed } from '../primitives/seed.js';
 import { connect, type RedisStoreOptions } from './redis-connect.js';
-import { boundedPart, BUDGET_LUA, FIRST_LUA, RATE_LUA, WINDOW_LUA, type ScriptCommands } from './redis-scripts.js';
+import { boundedPart, BUDGET_LUA, FIRST_LUA, LOG_ADMIT_LUA, LOG_APPEND_LUA, LOG_READ_LUA, RATE_LUA, WINDOW_LUA, type ScriptCommands } from './redis-scripts.js';
 import { RedisSessions } from './redis-sessions.js';
 import { leaseMs, SLOT_ACQUIRE_LUA, SLOT_SET_LUA, SlotLedger, type SlotLease } from './slot-leases.js';
-import { StoreClosedError, type RateCheck, type RateDecision, type RateWaiter, type Store, type StoredEvent } from './types.js';
+import { StoreClosedError, type LogOpening, type LogRecord, type RateCheck, type RateDecision, type RateWaiter, type Store, type StoredEvent } from './types.js';
 
 export type { RedisNode, RedisStoreOptions } from './redis-connect.js';
 
@@ -102,6 +102,9 @@ export class RedisStore implements Store {
     this.client.defineCommand('chaosBudget', { numberOfKeys: 1, lua: BUDGET_LUA });
     this.client.defineCommand('chaosSlotAcquire', { numberOfKeys: 1, lua: SLOT_ACQUIRE_LUA });
     this.client.defineCommand('chaosSlotSet', { numberOfKeys: 1, lua: SLOT_SET_LUA });
+    this.client.defineCommand('chaosLogAdmit', { numberOfKeys: 1, lua: LOG_ADMIT_LUA });
+    this.client.defineCommand('chaosLogAppend', { numberOfKeys: 2, lua: LOG_APPEND_LUA });
+    this.client.defineCommand('chaosLogRead', { numberOfKeys: 2, lua: LOG_READ_LUA });
     this.#scripts = this.client as unknown as ScriptCommands;
     this.#sessions = new RedisSessions(this.client, this.prefix);
     // A connection made again may reach a Redis that restarted empty or a
@@ -175,7 +178,7 @@ export class RedisStore implements Store {
    * script (a request's rate checks) name the same `group` and are stored as
    * `<prefix><kind>:{<group>}:<key>`.
    */
-  keyOf(kind: 'window' | 'first' | 'rate' | 'budget' | 'slot', key: string, group?: string): string {
+  keyOf(kind: 'window' | 'first' | 'rate' | 'budget' | 'slot' | 'log' | 'owner', key: string, group?: string): string {
     const part = boundedPart(key);
     if (group === undefined || group === key) return `${this.prefix}${kind}:{${part}}`;
     return `${this.prefix}${kind}:{${boundedPart(group)}}:${part}`;
@@ -288,6 +291,30 @@ export class RedisStore implements Store {
   async consumeBudget(key: string, budget: number, ttlMs: number): Promise<boolean> {
     if (this.#closed) throw new StoreClosedError('consumeBudget');
     return Number(await this.#scripts.chaosBudget(this.keyOf('budget', key), budget, Math.max(1, Math.ceil(ttlMs)))) === 1;
+  }
+
+  /** The owner's count, then the head (two keys, two slots on a cluster: two round trips). */
+  async openLog(key: string, head: string, ttlMs: number, owner: string, maxPerOwner: number): Promise<LogOpening> {
+    if (this.#closed) throw new StoreClosedError('openLog');
+    const ttl = Math.max(1, Math.ceil(ttlMs));
+    const reply = (await this.#scripts.chaosLogAdmit(this.keyOf('owner', owner), boundedPart(key), maxPerOwner, ttl)) as unknown[];
+    if (Number(reply[0]) !== 1) return { opened: false, retryAfterMs: Number(reply[1]) };
+    await this.client.set(this.keyOf('log', key), head, 'PX', ttl);
+    return { opened: true, retryAfterMs: 0 };
+  }
+
+  async appendLog(key: string, entry: string, maxEntries: number): Promise<boolean> {
+    if (this.#closed) throw new StoreClosedError('appendLog');
+    const head = this.keyOf('log', key);
+    return Number(await this.#scripts.chaosLogAppend(head, `${head}:entries`, entry, maxEntries)) === 1;
+  }
+
+  async readLog(key: string): Promise<LogRecord | undefined> {
+    if (this.#closed) throw new StoreClosedError('readLog');
+    const head = this.keyOf('log', key);
+    const reply = (await this.#scripts.chaosLogRead(head, `${head}:entries`)) as string[] | null;
+    if (reply === null || reply.length === 0) return undefined;
+    return { head: reply[0] as string, entries: reply.slice(1) };
   }
 
   /**

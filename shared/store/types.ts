@@ -48,6 +48,19 @@ export interface RateWaiter {
   rateFailed(error: unknown): void;
 }
 
+/** openLog's answer: opened, or refused because the owner holds its limit of live logs. */
+export interface LogOpening {
+  readonly opened: boolean;
+  /** When refused: until the owner's oldest live log expires (a slot frees). */
+  readonly retryAfterMs: number;
+}
+
+/** A log as read back (readLog): its head and its entries, in append order. */
+export interface LogRecord {
+  readonly head: string;
+  readonly entries: readonly string[];
+}
+
 export interface Store {
   /**
    * Counts calls for `key` within a window of `ttlMs` that starts at the first
@@ -108,6 +121,22 @@ export interface Store {
   appendEvents(id: string, stream: string, data: readonly string[], max: number): Promise<number>;
   /** The kept events of one stream of a session numbered above `after`, in order (empty when the session is gone). */
   eventsAfter(id: string, stream: string, after: number): Promise<readonly StoredEvent[]>;
+  /**
+   * Opens a log at `key` (a head, entries appended later) living `ttlMs`,
+   * if `owner` (a client address) holds fewer than `maxPerOwner` live logs;
+   * the log counts against its owner until it expires. Client exams
+   * (docs/exam.md). At most two round trips (the owner's count and the log
+   * live in different cluster slots).
+   */
+  openLog(key: string, head: string, ttlMs: number, owner: string, maxPerOwner: number): Promise<LogOpening>;
+  /**
+   * Appends `entry` to the live log at `key` if it holds fewer than
+   * `maxEntries`; false (nothing written) when it is full, expired or was
+   * never opened, so a made-up key stores nothing.
+   */
+  appendLog(key: string, entry: string, maxEntries: number): Promise<boolean>;
+  /** The live log at `key`, or undefined. */
+  readLog(key: string): Promise<LogRecord | undefined>;
   /**
    * Releases the store (timers, connections, memory). Idempotent. Afterwards
    * every operation fails with StoreClosedError: a late caller learns the store

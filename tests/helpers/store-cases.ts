@@ -304,4 +304,33 @@ export function runStoreCases(t: Test, name: string, makeStore: () => Promise<St
       t.throws(() => now([{ policy: 'general', key: key('r'), limit: 5, periodMs: 60_000 }]), { code: closed }, 'checkRateNow throws');
     }
   });
+
+  t.test(`${name}: logs open within an owner's cap, take entries up to a bound, and expire whole`, async (t) => {
+    const { store, key } = await setUp(t);
+    t.equal(await store.appendLog(key('never'), 'x', 10), false, 'a log never opened takes nothing');
+    t.equal(await store.readLog(key('never')), undefined);
+    t.same(await store.openLog(key('a'), '{"head":1}', 60_000, key('owner'), 2), { opened: true, retryAfterMs: 0 });
+    t.same(await store.readLog(key('a')), { head: '{"head":1}', entries: [] }, 'opened empty');
+    t.equal(await store.appendLog(key('a'), 'one', 3), true);
+    t.equal(await store.appendLog(key('a'), 'two', 3), true);
+    t.equal(await store.appendLog(key('a'), 'three', 3), true);
+    t.equal(await store.appendLog(key('a'), 'four', 3), false, 'full at the bound');
+    t.same(await store.readLog(key('a')), { head: '{"head":1}', entries: ['one', 'two', 'three'] }, 'in append order');
+
+    t.equal((await store.openLog(key('b'), 'h', 60_000, key('owner'), 2)).opened, true, 'a second log of the owner');
+    const refused = await store.openLog(key('c'), 'h', 60_000, key('owner'), 2);
+    t.equal(refused.opened, false, 'a third is refused');
+    t.ok(refused.retryAfterMs > 55_000 && refused.retryAfterMs <= 60_000, `retry after ${refused.retryAfterMs} ms: when the oldest expires`);
+    t.equal(await store.readLog(key('c')), undefined, 'the refused log does not exist');
+    t.equal((await store.openLog(key('d'), 'h', 60_000, key('other owner'), 2)).opened, true, 'owners are separate');
+
+    const opened = performance.now();
+    t.equal((await store.openLog(key('short'), 'h', 300, key('brief owner'), 1)).opened, true);
+    t.equal(await store.appendLog(key('short'), 'e', 10), true);
+    t.equal((await store.openLog(key('short2'), 'h', 300, key('brief owner'), 1)).opened, false, 'the cap holds while it lives');
+    await until(opened, 400);
+    t.equal(await store.readLog(key('short')), undefined, 'expired: gone');
+    t.equal(await store.appendLog(key('short'), 'late', 10), false, 'expired: takes nothing');
+    t.equal((await store.openLog(key('short3'), 'h', 300, key('brief owner'), 1)).opened, true, 'expired: its owner may open another');
+  });
 }

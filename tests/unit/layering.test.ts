@@ -66,7 +66,9 @@ export const SHARED_ROLES: Readonly<Record<string, readonly string[]>> = {
   pipeline: ['config', 'primitives', 'store', 'registry', 'catalog'],
   runtime: ['config', 'primitives', 'store', 'registry', 'pipeline'],
   hub: ['config', 'primitives', 'store', 'registry', 'catalog', 'pipeline', 'tls'],
-  http: ['config', 'primitives', 'store', 'registry', 'catalog', 'pipeline', 'runtime', 'hub', 'tls'],
+  // The client exam (docs/exam.md): state and grading in the store, its recorder called by the pipeline, its pages on the hub.
+  exam: ['config', 'primitives', 'store', 'registry', 'catalog', 'pipeline'],
+  http: ['config', 'primitives', 'store', 'registry', 'catalog', 'pipeline', 'runtime', 'hub', 'tls', 'exam'],
 };
 
 /** shared/<role>/… → role; a file directly in shared/ has none (and is itself a violation). */

@@ -23,6 +23,7 @@ const CROSS_CUTTING_SUITES = [
   'stack', // processes: make up/down, SIGTERM, embedding, the image layout
   'catalog', // the catalog pages, OpenAPI, every parameter, declared headers, aliases
   'hub', // the hub and /compare
+  'exam', // the client exam: graded clients, the report, replicas on Redis, expiry
   'observe', // metrics, logs, observe hooks, Prometheus queries
   'clients', // what real clients (curl) make of the headline lies
   'bench', // the bench tools' own tests (floor server, held client)

@@ -60,6 +60,9 @@ function roundTripStore(): Store {
     closeSession: (id) => inner.closeSession(id),
     appendEvents: (id, stream, data, max) => inner.appendEvents(id, stream, data, max),
     eventsAfter: (id, stream, after) => inner.eventsAfter(id, stream, after),
+    openLog: (key, head, ttl, owner, max) => inner.openLog(key, head, ttl, owner, max),
+    appendLog: (key, entry, max) => inner.appendLog(key, entry, max),
+    readLog: (key) => inner.readLog(key),
     close: () => inner.close(),
   };
 }

@@ -1,4 +1,5 @@
 import { CROSS_CHAOS_PARAMS, crossHopBody, crossToControl } from '../../../../shared/content/redirects.js';
+import { examCarry } from '../../../../shared/primitives/exam-param.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({
@@ -10,7 +11,8 @@ export default defineChaosEndpoint({
   headers: ['Location', 'X-Chaos-Redirect-Remaining'],
   handle(ctx, { hops }) {
     // Always across: the control hop sends the chain back here while hops remain.
-    const location = crossToControl(ctx.config, hops - 1);
+    // A client exam's step id rides along, so the other host records the hop (docs/exam.md).
+    const location = crossToControl(ctx.config, hops - 1) + examCarry(ctx.req.query);
     sendComplete(ctx, 302, 'application/json', crossHopBody('chaos', hops, location), { 'Redirect-Remaining': hops }, [['Location', location]]);
   },
 });

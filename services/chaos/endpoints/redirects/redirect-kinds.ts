@@ -1,4 +1,5 @@
 import { KINDS_METHODS, KINDS_PARAMS, kindsBody, kindsLocation } from '../../../../shared/content/redirects.js';
+import { examCarry } from '../../../../shared/primitives/exam-param.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({
@@ -16,7 +17,8 @@ export default defineChaosEndpoint({
     // The request body, if any, was read and discarded: only the target reports one.
     const method = ctx.req.method;
     sendComplete(ctx, Number(code), 'application/json', kindsBody(code, method), { 'Redirect-Code': code, 'Request-Method': method }, [
-      ['Location', kindsLocation(code)],
+      // A client exam's step id rides along, so the target is recorded under the same step (docs/exam.md).
+      ['Location', kindsLocation(code) + examCarry(ctx.req.query)],
     ]);
   },
 });

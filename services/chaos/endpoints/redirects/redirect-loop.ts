@@ -1,4 +1,5 @@
 import { LOOP_PARAMS, loopHopBody, loopLocation } from '../../../../shared/content/redirects.js';
+import { examCarry } from '../../../../shared/primitives/exam-param.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 
 export default defineChaosEndpoint({
@@ -11,7 +12,8 @@ export default defineChaosEndpoint({
   handle(ctx, { n, at }) {
     // Any position is taken modulo n, so every URL of the family stays on the cycle.
     const here = at % n;
-    const location = loopLocation(n, (here + 1) % n);
+    // A client exam's step id rides along, so every hop is counted (docs/exam.md).
+    const location = loopLocation(n, (here + 1) % n) + examCarry(ctx.req.query);
     sendComplete(ctx, 302, 'application/json', loopHopBody(n, here, location, false), { 'Redirect-Loop-At': here }, [['Location', location]]);
   },
 });

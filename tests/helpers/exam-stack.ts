@@ -1,0 +1,84 @@
+// A chaos and a control process (serving the hub) on reserved loopback ports,
+// with public URLs that really reach them, so an exam's step URLs work as a
+// client would use them. Several stacks may share one store (replicas).
+import { buildCatalog } from '../../shared/catalog/catalog.js';
+import { createLogger } from '../../shared/config/log.js';
+import type { Config } from '../../shared/config/config.js';
+import { HttpService } from '../../shared/http/http-service.js';
+import { MemoryStore } from '../../shared/store/memory.js';
+import type { Store } from '../../shared/store/types.js';
+import { ChaosServer } from '../../services/chaos/server.js';
+import { serviceRegistries } from '../../services/registries.js';
+import { freePorts, testConfig } from './servers.js';
+
+interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+export interface ExamStack {
+  readonly config: Config;
+  /** http://localhost:<control port>: the hub's name on the control process. */
+  readonly hub: string;
+  readonly chaosPort: number;
+  readonly controlPort: number;
+}
+
+export interface OpenedExam {
+  readonly id: string;
+  readonly profile: string;
+  readonly expires_at: string;
+  readonly steps: readonly { readonly name: string; readonly url: string; readonly what_a_good_client_does: string }[];
+  readonly report_url: string;
+}
+
+export interface ExamReportJson {
+  readonly score: number;
+  readonly passed: number;
+  readonly steps: readonly { readonly name: string; readonly verdict: string; readonly observed: string; readonly expected: string; readonly why_it_matters: string }[];
+}
+
+/**
+ * Starts both processes on `shared` (closed by whoever made it), or on a
+ * store of their own closed at teardown. `env` adds to the
+ * test configuration (RATE_LIMIT_GENERAL, EXAM_TTL_SECONDS…).
+ */
+export async function startExamStack(t: Teardown, shared?: Store, env: Readonly<Record<string, string>> = {}): Promise<ExamStack> {
+  const store = shared ?? new MemoryStore();
+  if (shared === undefined) t.teardown(() => store.close());
+  const [chaosPort, controlPort] = (await freePorts(2)) as [number, number];
+  const hub = `http://localhost:${controlPort}`;
+  const config = testConfig({
+    PUBLIC_BASE_URL: `http://127.0.0.1:${chaosPort}`,
+    PUBLIC_CONTROL_URL: `http://127.0.0.1:${controlPort}`,
+    PUBLIC_HUB_URL: hub,
+    ...env,
+  });
+  const registries = serviceRegistries();
+  const hubCatalogs = [buildCatalog(registries.chaos, config), buildCatalog(registries.control, config), buildCatalog(registries.bots, config)];
+  const chaos = new ChaosServer({ config, logger: createLogger('chaos', 'silent'), registry: registries.chaos, store });
+  const control = new HttpService({ host: 'control', config, logger: createLogger('control', 'silent'), registry: registries.control, store, hubCatalogs, chaosRoutes: registries.chaos });
+  t.teardown(async () => {
+    await Promise.all([chaos.shutdown(0), control.shutdown(0)]);
+  });
+  await chaos.listen(chaosPort, '127.0.0.1');
+  await control.listen(controlPort, '127.0.0.1');
+  return { config, hub, chaosPort, controlPort };
+}
+
+/** POST /exam?profile=…: the 201's body. */
+export async function openExam(hub: string, profile: string): Promise<OpenedExam> {
+  const res = await fetch(`${hub}/exam?profile=${profile}`, { method: 'POST' });
+  if (res.status !== 201) throw new Error(`POST /exam answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as OpenedExam;
+}
+
+export async function examReport(reportUrl: string): Promise<ExamReportJson> {
+  const res = await fetch(reportUrl, { headers: { Accept: 'application/json' } });
+  if (res.status !== 200) throw new Error(`report answered ${res.status}`);
+  return (await res.json()) as ExamReportJson;
+}
+
+/** Step name → verdict. */
+export function verdicts(report: ExamReportJson): Record<string, string> {
+  return Object.fromEntries(report.steps.map((s) => [s.name, s.verdict]));
+}
