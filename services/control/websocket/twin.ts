@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { LIFETIME_REASON, WS_BOUNDS } from '../../../shared/content/websocket.js';
 import type { HttpContext } from '../../../shared/http/http-service.js';
-import { takeUpgrade } from '../../../shared/http/upgrades.js';
+import { markSwitched, takeUpgrade } from '../../../shared/http/upgrades.js';
 import type { HeaderList } from '../../../shared/primitives/headers.js';
 import { respondInTurn } from '../../../shared/primitives/turn-ends.js';
 import { errorResponse } from '../../../shared/registry/errors.js';
@@ -48,7 +48,10 @@ export function serveTwin(ctx: HttpContext, script: TwinScript, options: { reado
   linesOf.set(ctx.req, ctx.headers);
   const wss = options.deflate === true ? DEFLATE : PLAIN;
   // A bad key or version: ws answers 400 and closes the socket itself.
-  wss.handleUpgrade(ctx.req, upgrade.socket, upgrade.head, (ws) => run(ws, ctx.config.maxResponseMs, script));
+  wss.handleUpgrade(ctx.req, upgrade.socket, upgrade.head, (ws) => {
+    markSwitched(ctx.req);
+    run(ws, ctx.config.maxResponseMs, script);
+  });
 }
 
 /** The bounds and the echo around a script. */
