@@ -111,15 +111,15 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
     if (host.config.trustProxy.isTrusted(this.#clientAddress)) this.#proxyHeader = new ProxyHeaderReader();
     socket.on('data', (chunk: Buffer) => this.#onData(chunk));
     socket.on('end', () => this.#onClientEnd());
-    socket.on('error', () => {
-      /* a client that resets or vanishes is normal here; 'close' follows */
-    });
+    socket.on('error', () => undefined); // a client that resets or vanishes is normal here; 'close' follows
     socket.on('close', () => this.#onClose());
     this.#settle();
   }
 
   /** Parser event: a request is complete; the next one gets its own full header-read time. */
   onRequest(request: ParsedRequest): void {
+    // What follows a request to switch protocols may be the new protocol's: held until its response ends.
+    if (request.headers.has('upgrade')) this.#parser.holdForUpgrade();
     this.#continuePending = false;
     this.#timers.clearRequest();
     this.#enqueue(request);
@@ -359,16 +359,17 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
     else (this.#doneAtClose ??= []).push(...done);
     switch (effective) {
       case 'keep-alive':
-        if (!keepAlive) this.#close();
-        else this.#pump();
-        return;
+        if (!keepAlive) return this.#close();
+        // An upgrade request answered without a switch: what followed it is HTTP (parsed now, then read on).
+        if (this.#parser.releaseUpgrade()) this.#afterInput();
+        return this.#pump();
       case 'close':
-        this.#close();
-        return;
+        return this.#close();
       case 'hold':
       case 'upgrade':
-        // No bytes to come (hold), or another protocol's (upgrade, its socket's until the cap): answer nothing more, but read so the client's close is noticed.
+        // No bytes to come (hold), or another protocol's (upgrade, its socket's until the cap, with the bytes that came after the request): answer nothing more, but read so the client's close is noticed.
         this.#holding = true;
+        if (effective === 'upgrade') this.#parser.handBackRest(this.socket);
         this.#parser.stop();
         this.#queue.length = 0;
         this.#timers.clearRequest();
@@ -381,8 +382,7 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
         this.#parser.stop();
         this.#queue.length = 0;
         this.#timers.clearAll();
-        resetSocket(this.socket);
-        return;
+        return resetSocket(this.socket);
     }
   }
 
