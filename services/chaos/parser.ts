@@ -111,6 +111,8 @@ export class RequestParser {
   /** Stops parsing; later input is ignored. */
   stop(): void {
     this.#state = 'dead';
+    // Dead is not paused: the connection must not stop reading a socket it handed on (a WebSocket's).
+    this.#paused = this.#heldForUpgrade = false;
     this.#input.clear();
     this.#clearRequest();
     this.#repeat.forget();

@@ -3,7 +3,7 @@
 // each lie's header bits, lengths and close payloads, and how the connection
 // ends (close frame, FIN, reset). Issue 27; docs/websocket.md.
 import t from 'tap';
-import { startChaos } from '../../helpers/servers.js';
+import { startChaos, testConfig } from '../../helpers/servers.js';
 import { ACCEPT, clientFrame, closeBody, handshakeRequest, headerOf, RawWs, type ServerFrame } from '../../helpers/ws-raw.js';
 
 const { port } = await startChaos(t, { idleTimeoutMs: 2000 });
@@ -238,9 +238,23 @@ t.test('the echo and the client\'s rules: binary and fragmented echo, pong, 1002
   t.equal(await honest.ws.waitEnd(), 'fin');
 });
 
+// MAX_HELD_PER_IP=0: no store to ask, so the 101 goes out within the data event that brought the request.
+const { port: uncapped } = await startChaos(t, { config: testConfig({ MAX_HELD_PER_IP: '0' }) });
+
+t.test('with the upgrade answered at once, the socket is read on after the 101', async (t) => {
+  const ws = await RawWs.connect(uncapped, '/ws/frames?mode=masked&after=1');
+  t.teardown(() => ws.destroy());
+  await ws.waitHead();
+  ws.send(clientFrame(TEXT, 'later'));
+  t.equal(text((await ws.waitFrames(1, 5_000))[0]), 'later', 'a frame sent after the 101 is echoed');
+});
+
 t.test('frames sent in the packet of the handshake (bytes after the request head) are read after the 101', async (t) => {
   const path = '/ws/frames?mode=masked&after=2';
   const packet = Buffer.concat([Buffer.from(handshakeRequest(path), 'latin1'), clientFrame(TEXT, 'one'), clientFrame(TEXT, 'two')]);
+  const at = await RawWs.connect(uncapped, path, {}, packet);
+  t.teardown(() => at.destroy());
+  t.same((await at.waitFrames(2)).slice(0, 2).map(text), ['one', 'two'], 'with the upgrade answered at once too');
   const ws = await RawWs.connect(port, path, {}, packet);
   t.teardown(() => ws.destroy());
   t.match(await ws.waitHead(), /^HTTP\/1\.1 101 /);
