@@ -59,6 +59,8 @@ export interface Config {
   readonly holdMs: number;
   /** Responses of holding endpoints one client may have open at once, across replicas (MAX_HELD_PER_IP; 0: no cap). */
   readonly maxHeldPerIp: number;
+  /** Bytes a WebSocket's echo sends back per second past a 1 MiB burst, chaos and twin (WS_ECHO_BYTES_PER_SECOND): no free reflector. */
+  readonly wsEchoBytesPerSecond: number;
   /** What `make up` runs (STACK): the full stack behind HAProxy, the embedded default, or `auto` (full when its tools are installed). */
   readonly stack: StackMode;
   /** Replicas of each service in the full stack (REPLICAS). */
@@ -356,6 +358,7 @@ export function loadConfig(env: Env): Config {
     firstRequestTimeoutMs: readInt(env, 'FIRST_REQUEST_TIMEOUT_MS', 5_000, 100, 60_000),
     holdMs: readInt(env, 'HOLD_MS', 30_000, 100, 120_000),
     maxHeldPerIp: readInt(env, 'MAX_HELD_PER_IP', 32, 0, 100_000),
+    wsEchoBytesPerSecond: readInt(env, 'WS_ECHO_BYTES_PER_SECOND', 256 * 1024, 1024, 1024 * 1024 * 1024),
     replicas: readInt(env, 'REPLICAS', 2, 1, 16),
     compareVia: readHostPort(env, 'COMPARE_VIA'),
     // Empty entries are dropped: a program is never looked up in the working directory by accident.
