@@ -6,8 +6,13 @@
 // table per lie.
 //
 //   node dist/scripts/client-scorecard.js --write          rewrites docs/clients.md
-//   node dist/scripts/client-scorecard.js [--lie a,b] [--client curl,wget]
+//   node dist/scripts/client-scorecard.js [--lie a,b] [--client curl,wget] [--table websocket,tls]
 //                                                          prints the Markdown
+//
+// After the HTTP lies, two tables with clients of their own, each running its
+// cells several at once: every /ws chaos lie (scripts/scorecard/websocket-table.ts)
+// and every TLS mode (scripts/scorecard/tls-table.ts). Run it on Node 24 (the
+// project's runtime): Node 20 has no global WebSocket.
 //
 // tests/unit/client-scorecard.test.ts checks that docs/clients.md is this
 // script's output for every lie it knows; tests/integration/clients/client-scorecard.test.ts
@@ -31,6 +36,11 @@ import { parseParams, splitQuery } from '../shared/primitives/params.js';
 import { MemoryStore } from '../shared/store/memory.js';
 import type { NodeClientSpec, RequestOutcome } from './client-scorecard-node.js';
 import { repoPath } from './readme-tables.js';
+import { escapeCell, parseMatrix, renderMatrix, splitRow, unescapeCell, type MatrixResult } from './scorecard/markdown.js';
+import { chromiumTrusting, runTlsTable, TLS_SPEC } from './scorecard/tls-table.js';
+import { runWebSocketTable, WS_SPEC } from './scorecard/websocket-table.js';
+
+export { escapeCell, unescapeCell };
 
 /** The timeout every client is given, in its own terms (see CLIENTS). */
 export const CLIENT_TIMEOUT_S = 5;
@@ -251,7 +261,15 @@ export interface Scorecard {
   readonly date: string;
   readonly versions: Readonly<Record<string, string>>;
   readonly results: readonly LieResult[];
+  /** The WebSocket table (scripts/scorecard/websocket-table.ts), when it ran. */
+  readonly websocket?: MatrixResult;
+  /** The TLS table (scripts/scorecard/tls-table.ts), when it ran. */
+  readonly tls?: MatrixResult;
 }
+
+/** The tables after the HTTP lies, each with its own clients. */
+export const TABLE_IDS = ['websocket', 'tls'] as const;
+export type TableId = (typeof TABLE_IDS)[number];
 
 // ---------------------------------------------------------------- the stack
 
@@ -616,6 +634,8 @@ export interface RunOptions {
   readonly clients?: readonly ClientId[];
   /** Adds the control-twin row (curl on the control host) to each lie that has a twin. */
   readonly control?: boolean;
+  /** The WebSocket and TLS tables to run too (none by default), after the lies. */
+  readonly tables?: readonly TableId[];
   readonly log?: (line: string) => void;
 }
 
@@ -667,32 +687,41 @@ export async function runScorecard(options: RunOptions = {}): Promise<Scorecard>
     for (const client of clients) versions[client] = await versionOf(client, browser, python);
     const registry = serviceRegistries().chaos;
     const results: LieResult[] = [];
-    for (const lie of lies) {
-      options.log?.(`${lie.id}…`);
-      const twin = options.control === false ? null : twinUrl(lie, registry, stack);
-      const bases = (server: Counted) => ({ '{base_url}': server.base, '{control_url}': stack.control.base });
-      const runs = clients.map((client) => {
-        const server = stack.chaos[client];
-        return counting(CLIENTS[client].name, server, async (): Promise<string> => {
-          switch (client) {
-            case 'curl': return viaCurl(lie, server.base, bases(server));
-            case 'wget': return viaWget(lie, server.base, bases(server));
-            case 'urllib':
-            case 'requests': return describeOutcomes(await viaPython(python, client, lie, server.base), bases(server));
-            case 'fetch':
-            case 'node-http': return describeOutcomes(await viaNode(client, lie, server.base), bases(server));
-            case 'chromium': return describeOutcomes(await viaChromium(browser, lie, server.base), bases(server));
-          }
+    // The lies one after another (each lie's clients at once).
+    const runLies = async (): Promise<void> => {
+      for (const lie of lies) {
+        options.log?.(`${lie.id}…`);
+        const twin = options.control === false ? null : twinUrl(lie, registry, stack);
+        const bases = (server: Counted) => ({ '{base_url}': server.base, '{control_url}': stack.control.base });
+        const runs = clients.map((client) => {
+          const server = stack.chaos[client];
+          return counting(CLIENTS[client].name, server, async (): Promise<string> => {
+            switch (client) {
+              case 'curl': return viaCurl(lie, server.base, bases(server));
+              case 'wget': return viaWget(lie, server.base, bases(server));
+              case 'urllib':
+              case 'requests': return describeOutcomes(await viaPython(python, client, lie, server.base), bases(server));
+              case 'fetch':
+              case 'node-http': return describeOutcomes(await viaNode(client, lie, server.base), bases(server));
+              case 'chromium': return describeOutcomes(await viaChromium(browser, lie, server.base), bases(server));
+            }
+          });
         });
-      });
-      if (twin !== null) {
-        const onControl: Lie = { ...lie, path: twin.slice(stack.control.base.length), then: undefined };
-        runs.push(counting(CONTROL_ROW, stack.control, () => viaCurl(onControl, stack.control.base, bases(stack.chaos.curl))));
+        if (twin !== null) {
+          const onControl: Lie = { ...lie, path: twin.slice(stack.control.base.length), then: undefined };
+          runs.push(counting(CONTROL_ROW, stack.control, () => viaCurl(onControl, stack.control.base, bases(stack.chaos.curl))));
+        }
+        const rows = await Promise.all(runs);
+        results.push({ id: lie.id, rows });
       }
-      const rows = await Promise.all(runs);
-      results.push({ id: lie.id, rows });
-    }
-    return { date: new Date().toISOString().slice(0, 10), versions, results };
+    };
+    const tables = options.tables ?? [];
+    await runLies();
+    // Then the tables, one after the other: a busy machine delays the events they time.
+    options.log?.(tables.join(', '));
+    const websocket = tables.includes('websocket') ? await runWebSocketTable({ browser }) : undefined;
+    const tls = tables.includes('tls') ? await runTlsTable({ chromium: existsSync(CHROMIUM) ? (root, home) => chromiumTrusting(root, home, CHROMIUM) : undefined }) : undefined;
+    return { date: new Date().toISOString().slice(0, 10), versions, results, ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}) };
   } finally {
     await browser?.close();
     await stack.close();
@@ -725,23 +754,6 @@ function twinUrl(lie: Lie, registry: ReturnType<typeof serviceRegistries>['chaos
 // ---------------------------------------------------------------- Markdown
 
 export const GENERATED = '<!-- generated by scripts/client-scorecard.ts (`node dist/scripts/client-scorecard.js --write`); do not edit by hand -->';
-
-/** Table-cell text: pipes, Markdown punctuation and HTML escaped, so any client message shows as it is. */
-export function escapeCell(text: string): string {
-  return text
-    .replace(/[\\`*_|]/g, (c) => `\\${c}`)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
-}
-
-export function unescapeCell(cell: string): string {
-  return cell
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\\([\\`*_|])/g, '$1');
-}
 
 function lieUrls(lie: Lie): string {
   const first = `\`{base_url}${lie.path}\``;
@@ -789,6 +801,9 @@ export function renderScorecard(card: Scorecard, lies: readonly Lie[] = LIES): s
     'Where a lie races the client, a rerun can differ: whether the close of `keepalive-lie` arrives',
     'before the client reuses the connection, or how many bytes arrive before an error is reported.',
     '',
+    'The last two sections, WebSocket and TLS, are tables of their own: a row per lie, a column per client',
+    '(WebSocket and TLS clients, each with its version), run by the same command after the lies.',
+    '',
     '## The clients',
     '',
     `| client | version | run as | its ${CLIENT_TIMEOUT_S} s timeout bounds |`,
@@ -796,26 +811,9 @@ export function renderScorecard(card: Scorecard, lies: readonly Lie[] = LIES): s
     ...versionRows,
     '',
     ...sections,
+    ...(card.websocket ? renderMatrix(WS_SPEC, card.websocket) : []),
+    ...(card.tls ? renderMatrix(TLS_SPEC, card.tls) : []),
   ].join('\n');
-}
-
-/** The cells of a table row, split at pipes that are not escaped. */
-function splitRow(line: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  for (let i = 1; i < line.length; i++) {
-    const c = line[i] as string;
-    if (c === '\\') {
-      cell += c + (line[i + 1] ?? '');
-      i++;
-    } else if (c === '|') {
-      cells.push(cell.trim());
-      cell = '';
-    } else {
-      cell += c;
-    }
-  }
-  return cells;
 }
 
 /** Reads a rendered scorecard back (the inverse of renderScorecard for the lies it holds). */
@@ -845,7 +843,9 @@ export function parseScorecard(markdown: string): Scorecard {
       current.rows.push({ client, outcome: unescapeCell(outcome), connections, requests });
     }
   }
-  return { date, versions, results };
+  const websocket = parseMatrix(WS_SPEC, markdown);
+  const tls = parseMatrix(TLS_SPEC, markdown);
+  return { date, versions, results, ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}) };
 }
 
 export function clientsDocPath(): string {
@@ -861,16 +861,21 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const write = process.argv.includes('--write');
   const lieIds = listArg('--lie');
   const clientIds = listArg('--client');
+  const tableIds = listArg('--table');
+  const tables = tableIds ? TABLE_IDS.filter((id) => tableIds.includes(id)) : lieIds || clientIds ? [] : TABLE_IDS;
+  if (tableIds && tables.length !== tableIds.length) throw new Error(`unknown table among ${tableIds.join(', ')}; known: ${TABLE_IDS.join(', ')}`);
   const lies = lieIds ? LIES.filter((l) => lieIds.includes(l.id)) : LIES;
   const clients = clientIds ? CLIENT_IDS.filter((c) => clientIds.includes(c)) : CLIENT_IDS;
   if (lieIds && lies.length !== lieIds.length) throw new Error(`unknown lie among ${lieIds.join(', ')}; known: ${LIES.map((l) => l.id).join(', ')}`);
   if (clientIds && clients.length !== clientIds.length) throw new Error(`unknown client among ${clientIds.join(', ')}; known: ${CLIENT_IDS.join(', ')}`);
-  if (write && (lieIds || clientIds)) throw new Error('--write writes the whole scorecard: drop --lie and --client');
-  const card = await runScorecard({ lies, clients, log: (line) => process.stderr.write(`${line}\n`) });
+  if (write && (lieIds || clientIds || tableIds)) throw new Error('--write writes the whole scorecard: drop --lie, --client and --table');
+  const started = Date.now();
+  const card = await runScorecard({ lies, clients, tables, log: (line) => process.stderr.write(`${line}\n`) });
+  process.stderr.write(`ran in ${Math.round((Date.now() - started) / 1000)} s\n`);
   const markdown = renderScorecard(card, lies);
   if (write) {
     writeFileSync(clientsDocPath(), markdown);
-    process.stdout.write(`docs/clients.md written: ${lies.length} lies, ${clients.length} clients\n`);
+    process.stdout.write(`docs/clients.md written: ${lies.length} lies, ${clients.length} clients; ${card.websocket?.rows.length ?? 0} WebSocket lies, ${card.tls?.rows.length ?? 0} TLS modes\n`);
   } else {
     process.stdout.write(markdown);
   }

@@ -121,6 +121,8 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
 
   /** Parser event: a request is complete; the next one gets its own full header-read time. */
   onRequest(request: ParsedRequest): void {
+    // What follows a request to switch protocols may be the new protocol's: held until its response ends.
+    if (request.headers.has('upgrade')) this.#parser.holdForUpgrade();
     this.#continuePending = false;
     this.#timers.clearRequest();
     this.#enqueue(request);
@@ -359,16 +361,17 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
     else (this.#doneAtClose ??= []).push(...done);
     switch (effective) {
       case 'keep-alive':
-        if (!keepAlive) this.#close();
-        else this.#pump();
-        return;
+        if (!keepAlive) return this.#close();
+        // An upgrade request answered without a switch: what followed it is HTTP (parsed now, then read on).
+        if (this.#parser.releaseUpgrade()) this.#afterInput();
+        return this.#pump();
       case 'close':
-        this.#close();
-        return;
+        return this.#close();
       case 'hold':
       case 'upgrade':
-        // No bytes to come (hold), or another protocol's (upgrade, its socket's until the cap): answer nothing more, but read so the client's close is noticed.
+        // No bytes to come (hold), or another protocol's (upgrade, its socket's until the cap, with the bytes that came after the request): answer nothing more, but read so the client's close is noticed.
         this.#holding = true;
+        if (effective === 'upgrade') this.#parser.handBackRest(this.socket);
         this.#parser.stop();
         this.#queue.length = 0;
         this.#timers.clearRequest();
@@ -381,8 +384,7 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
         this.#parser.stop();
         this.#queue.length = 0;
         this.#timers.clearAll();
-        resetSocket(this.socket);
-        return;
+        return resetSocket(this.socket);
     }
   }
 

@@ -7,6 +7,7 @@
 // This file drives the parse; its rooms are head parsing (parser-head.ts),
 // body framing (parser-body.ts), the repeat fast path (parser-repeat.ts) and
 // the input buffer (parser-input.ts).
+import type { Readable } from 'node:stream';
 import { BodyReader, CHUNKED } from './parser-body.js';
 import { HeadReader } from './parser-head.js';
 import { InputBuffer } from './parser-input.js';
@@ -74,9 +75,44 @@ export class RequestParser {
     return this.#input.length;
   }
 
+  /**
+   * From a request that asks to switch protocols (an Upgrade field; the
+   * connection calls holdForUpgrade) until its response ends, parsing holds: what follows may be the new protocol's bytes
+   * (a client's first WebSocket frames in the packet of its handshake), for
+   * handBackRest() after a 101, or releaseUpgrade() after another answer.
+   */
+  #heldForUpgrade = false;
+
+  /**
+   * Gives the bytes after the upgrade request back to `socket` (unshift, while
+   * it is paused, so the protocol that reads it next gets them first); the
+   * parser keeps none. A socket already ended takes nothing back.
+   */
+  handBackRest(socket: Readable): void {
+    const rest = Buffer.from(this.#input.pending);
+    this.#input.clear();
+    socket.pause();
+    if (rest.length > 0 && !socket.readableEnded) socket.unshift(rest);
+  }
+
+  /** Called from onRequest for a request that asks to switch protocols: parsing holds after it (see #heldForUpgrade). */
+  holdForUpgrade(): void {
+    this.#paused = this.#heldForUpgrade = true;
+  }
+
+  /** The upgrade request was answered without a switch: what followed it is HTTP, parsed now. False when none was held. */
+  releaseUpgrade(): boolean {
+    if (!this.#heldForUpgrade) return false;
+    this.#heldForUpgrade = false;
+    this.resume();
+    return true;
+  }
+
   /** Stops parsing; later input is ignored. */
   stop(): void {
     this.#state = 'dead';
+    // Dead is not paused: the connection must not stop reading a socket it handed on (a WebSocket's).
+    this.#paused = this.#heldForUpgrade = false;
     this.#input.clear();
     this.#clearRequest();
     this.#repeat.forget();
@@ -92,7 +128,7 @@ export class RequestParser {
   }
 
   resume(): void {
-    if (!this.#paused) return;
+    if (!this.#paused || this.#heldForUpgrade) return;
     this.#paused = false;
     this.#run();
   }

@@ -63,6 +63,8 @@ export interface Config {
   readonly examTtlMs: number;
   /** Exams one client address may have open at once, across replicas (EXAM_MAX_OPEN_PER_IP). */
   readonly examMaxOpenPerIp: number;
+  /** Bytes a WebSocket's echo sends back per second past a 1 MiB burst, chaos and twin (WS_ECHO_BYTES_PER_SECOND): no free reflector. */
+  readonly wsEchoBytesPerSecond: number;
   /** What `make up` runs (STACK): the full stack behind HAProxy, the embedded default, or `auto` (full when its tools are installed). */
   readonly stack: StackMode;
   /** Replicas of each service in the full stack (REPLICAS). */
@@ -373,6 +375,7 @@ export function loadConfig(env: Env): Config {
     maxHeldPerIp: readInt(env, 'MAX_HELD_PER_IP', 32, 0, 100_000),
     examTtlMs: readInt(env, 'EXAM_TTL_SECONDS', 3600, 1, 86_400) * 1000,
     examMaxOpenPerIp: readInt(env, 'EXAM_MAX_OPEN_PER_IP', 5, 1, 1000),
+    wsEchoBytesPerSecond: readInt(env, 'WS_ECHO_BYTES_PER_SECOND', 256 * 1024, 1024, 1024 * 1024 * 1024),
     replicas: readInt(env, 'REPLICAS', 2, 1, 16),
     compareVia: readHostPort(env, 'COMPARE_VIA'),
     // Empty entries are dropped: a program is never looked up in the working directory by accident.

@@ -23,7 +23,7 @@ import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '
 import { listenOn } from '../runtime/listen.js';
 import type { Store } from '../store/types.js';
 import { clientFromForwarded, peerAddress } from '../config/trust.js';
-import { offerUpgrade, upgradeTaken } from './upgrades.js';
+import { offerUpgrade, switchedStatus, upgradeTaken } from './upgrades.js';
 
 export interface HttpContext {
   readonly req: IncomingMessage;
@@ -230,6 +230,8 @@ export class HttpService {
    * other answer (a 426, a 429, a 404) the socket closes.
    */
   #upgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    // node:http drops its own error listener when it hands the socket over: a client's reset would be uncaught.
+    socket.on('error', () => undefined);
     const res = new http.ServerResponse(req);
     res.assignSocket(socket);
     res.shouldKeepAlive = false;
@@ -325,7 +327,8 @@ function observedDone(res: ObservedResponse, completed: boolean): void {
   const total = socket?.bytesWritten ?? 0;
   const before = socket ? connection.bytesAtLastFinish : 0;
   if (socket) connection.bytesAtLastFinish = total;
-  exchange.finish(res.headersSent ? res.statusCode : 0, Math.max(0, total - before), completed);
+  // A WebSocket twin's 101 went out past node:http (ws writes it): the response's head never did.
+  exchange.finish(res.headersSent ? res.statusCode : (switchedStatus(res.req) ?? 0), Math.max(0, total - before), completed);
 }
 
 /** The pipeline's answers for one request, over node:http's ServerResponse. */

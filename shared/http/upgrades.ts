@@ -13,6 +13,8 @@ export interface Upgrade {
 
 const pending = new WeakMap<IncomingMessage, Upgrade>();
 const taken = new WeakSet<IncomingMessage>();
+/** The status line an endpoint wrote on a taken socket itself, past node:http (ws writes its 101 so). */
+const switched = new WeakMap<IncomingMessage, number>();
 
 /** Called by the service for an upgrade request before it is dispatched. */
 export function offerUpgrade(req: IncomingMessage, upgrade: Upgrade): void {
@@ -30,4 +32,14 @@ export function takeUpgrade(req: IncomingMessage): Upgrade | undefined {
 /** Whether an endpoint took the request's socket. */
 export function upgradeTaken(req: IncomingMessage): boolean {
   return taken.has(req);
+}
+
+/** Records that the endpoint holding the socket wrote `status` (a 101) itself: the observation reports it. */
+export function markSwitched(req: IncomingMessage, status = 101): void {
+  switched.set(req, status);
+}
+
+/** The status an endpoint wrote on the taken socket, if it said so. */
+export function switchedStatus(req: IncomingMessage): number | undefined {
+  return switched.get(req);
 }

@@ -116,8 +116,8 @@ export class RawWs {
     this.endedAt = performance.now();
   }
 
-  /** Connects and sends the handshake (or `request` as given); the head is awaited with waitHead. */
-  static async connect(port: number, path: string, headers: Readonly<Record<string, string>> = {}, request?: string): Promise<RawWs> {
+  /** Connects and sends the handshake (or `request` as given, in one write); the head is awaited with waitHead. */
+  static async connect(port: number, path: string, headers: Readonly<Record<string, string>> = {}, request?: string | Buffer): Promise<RawWs> {
     const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);

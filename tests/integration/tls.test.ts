@@ -2,17 +2,17 @@
 // a test PKI made in a temporary TLS_DIR, its root fetched from the hub's
 // /tls/root.pem, and each mode met by curl, openssl s_client, Node's
 // tls.connect and Python's ssl, each held to what /tls/hosts.json says it
-// reports. The good twin passes all four; past each handshake every mode's
+// reports (driven by scripts/scorecard/tls-clients.ts, as the client
+// scorecard drives them). The good twin passes all four; past each handshake every mode's
 // host serves chaos endpoints naming the mode; the handshake's bounds hold.
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
-import { chromium } from 'playwright-core';
 import t from 'tap';
+import { chromiumGoto, chromiumTrusting, nodeTlsConnect, pythonTls, runProgram, type NodeTlsSeen } from '../../scripts/scorecard/tls-clients.js';
 import { TlsListener } from '../../services/chaos/tls/listener.js';
 import { ChaosTlsService } from '../../services/chaos/tls/service.js';
 import { serviceFactory } from '../../services/service-factories.js';
@@ -23,21 +23,7 @@ import { TlsMaterial } from '../../shared/tls/material.js';
 import { TLS_MODE_INFO, TLS_MODES, tlsHostOf, type TlsMode } from '../../shared/tls/modes.js';
 import { startChaos, stopAtTeardown, testConfig } from '../helpers/servers.js';
 
-interface Run {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
-
-function run(cmd: string, args: readonly string[], input = ''): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(cmd, args, { timeout: 30_000, encoding: 'utf8' }, (error, out, err) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, out, err });
-    });
-    child.stdin?.end(input);
-  });
-}
+const run = runProgram;
 
 const dir = mkdtempSync(join(tmpdir(), 'chaos-tls-dir-'));
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -164,20 +150,7 @@ t.test('curl, trusting the published root: each mode gives its exit code and mes
 });
 
 /** Node's error code for a mode (none: it connects and reads a response). */
-function nodeConnect(mode: TlsMode, options: tls.ConnectionOptions = {}): Promise<{ code: string | undefined; ou: unknown; head: string }> {
-  return new Promise((done) => {
-    const socket = tls.connect({ host: '127.0.0.1', port: stack.port, servername: host(mode), ca: root.body, ...options }, () => {
-      socket.write(`GET /status/200 HTTP/1.1\r\nHost: chaos.test:8080\r\nConnection: close\r\n\r\n`);
-    });
-    let head = '';
-    let ou: unknown;
-    socket.on('secureConnect', () => (ou = socket.getPeerCertificate().subject?.OU));
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (head += chunk));
-    socket.on('error', (error: Error & { code?: string }) => done({ code: error.code, ou, head }));
-    socket.on('close', () => done({ code: undefined, ou, head }));
-  });
-}
+const nodeConnect = (mode: TlsMode, options: tls.ConnectionOptions = {}): Promise<NodeTlsSeen> => nodeTlsConnect(stack.port, host(mode), { ca: root.body, ...options });
 
 t.test('Node tls.connect, trusting the published root', async (t) => {
   for (const mode of AVAILABLE) {
@@ -186,39 +159,17 @@ t.test('Node tls.connect, trusting the published root', async (t) => {
   }
 });
 
-const PYTHON = `
-import socket, ssl, sys
-host, port, cafile, crl = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-ctx = ssl.create_default_context(cafile=cafile)
-if crl:
-    ctx.load_verify_locations(crl)
-    ctx.verify_flags |= ssl.VERIFY_CRL_CHECK_LEAF
-try:
-    with socket.create_connection(('127.0.0.1', port), timeout=20) as raw:
-        with ctx.wrap_socket(raw, server_hostname=host, suppress_ragged_eofs=False) as s:
-            s.sendall(b'GET /status/200 HTTP/1.1\\r\\nHost: chaos.test:8080\\r\\nConnection: close\\r\\n\\r\\n')
-            data = b''
-            while True:
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
-            print('OK ' + data.split(b'\\r\\n')[0].decode())
-except Exception as e:
-    print('ERR ' + str(e))
-`;
-
 t.test('Python ssl, trusting the published root', async (t) => {
   for (const mode of AVAILABLE) {
     const words = TLS_MODE_INFO[mode].clients.python;
-    const result = await run('python3', ['-c', PYTHON, host(mode), String(stack.port), rootFile, '']);
+    const result = await pythonTls('python3', host(mode), stack.port, rootFile);
     // revoked: Python checks no revocation by default (its words name the CRL check, tested below).
     if (words === undefined || mode === 'revoked') t.match(result.out, /^OK HTTP\/1\.1 200/, `${mode}: connects (${result.out.trim()})`);
     else t.ok(result.out.startsWith('ERR ') && result.out.includes(words.replace(/ \(.*\)$/, '')), `${mode}: ${result.out.trim()}`);
   }
-  const revoked = await run('python3', ['-c', PYTHON, host('revoked'), String(stack.port), rootFile, crlFile]);
+  const revoked = await pythonTls('python3', host('revoked'), stack.port, rootFile, crlFile);
   t.match(revoked.out, /^ERR .*certificate revoked/, `revoked with the hub's CRL: ${revoked.out.trim()}`);
-  const good = await run('python3', ['-c', PYTHON, host('good'), String(stack.port), rootFile, crlFile]);
+  const good = await pythonTls('python3', host('good'), stack.port, rootFile, crlFile);
   t.match(good.out, /^OK HTTP\/1\.1 200/, 'good passes the same CRL check');
 });
 
@@ -375,23 +326,10 @@ t.test('the chaos service with TLS_DIR: both listeners, the expiry gauge, and a 
 t.test('Chromium, the root in an NSS database made by the test: each mode gives its net error', async (t) => {
   const home = mkdtempSync(join(tmpdir(), 'chaos-tls-home-'));
   t.teardown(() => rmSync(home, { recursive: true, force: true }));
-  const nssdb = join(home, '.pki', 'nssdb');
-  mkdirSync(nssdb, { recursive: true });
-  t.equal((await run('certutil', ['-d', `sql:${nssdb}`, '-N', '--empty-password'])).code, 0, 'certutil made the database');
-  t.equal((await run('certutil', ['-d', `sql:${nssdb}`, '-A', '-t', 'C,,', '-n', 'chaos-test-root', '-i', rootFile])).code, 0, 'the root imported');
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', timeout: 60_000, env: { ...process.env, HOME: home }, args: ['--host-resolver-rules=MAP *.localhost 127.0.0.1'] });
+  const browser = await chromiumTrusting(rootFile, home);
   t.teardown(() => browser.close());
   for (const mode of AVAILABLE) {
-    // A page per mode: an error page left by one navigation interrupts the next.
-    const page = await browser.newPage();
-    let said: string;
-    try {
-      const response = await page.goto(url(mode), { timeout: 20_000 });
-      said = response?.status() === 200 ? 'ok' : `status ${String(response?.status())}`;
-    } catch (error) {
-      said = /net::ERR_[A-Z0-9_]+/.exec(error instanceof Error ? error.message : String(error))?.[0] ?? String(error);
-    }
-    await page.close();
+    const said = await chromiumGoto(browser, url(mode));
     // client-cert: the TLS 1.3 alert races the close that follows it (Chromium has sent its request already); either may arrive first.
     const expected = mode === 'client-cert' && said === 'net::ERR_SOCKET_NOT_CONNECTED' ? said : (TLS_MODE_INFO[mode].clients.chromium ?? 'ok');
     t.equal(said, expected, `${mode}: ${said}`);

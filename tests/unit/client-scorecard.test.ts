@@ -7,6 +7,11 @@ import t from 'tap';
 import {
   checkLies, CLIENT_IDS, CLIENTS, clientsDocPath, CONTROL_ROW, escapeCell, GENERATED, LIES, parseScorecard, renderScorecard, unescapeCell,
 } from '../../scripts/client-scorecard.js';
+import { parseMatrix, renderMatrix } from '../../scripts/scorecard/markdown.js';
+import { TLS_CLIENT_IDS, TLS_SPEC } from '../../scripts/scorecard/tls-table.js';
+import { WS_CLIENT_IDS, WS_LIES, WS_SPEC } from '../../scripts/scorecard/websocket-table.js';
+import { serviceRegistries } from '../../services/registries.js';
+import { TLS_MODES } from '../../shared/tls/modes.js';
 
 const doc = readFileSync(clientsDocPath(), 'utf8');
 const card = parseScorecard(doc);
@@ -56,4 +61,36 @@ t.test('a cell shows any client message as it is', async (t) => {
     t.notMatch(cell.replace(/\\\|/g, ''), /\|/, `${text}: no bare pipe`);
     t.equal(unescapeCell(cell), text);
   }
+});
+
+t.test('the WebSocket table: every /ws chaos lie, a cell per client and the twin column, each client\'s version', async (t) => {
+  const table = card.websocket;
+  t.ok(table, `docs/clients.md has "## ${WS_SPEC.heading}": ${regenerate}`);
+  t.same(table?.rows.map((r) => r.id), WS_LIES.map((l) => l.path), regenerate);
+  for (const row of table?.rows ?? []) {
+    t.equal(row.cells.length, WS_CLIENT_IDS.length + 1, `${row.id}: a cell per client, then the twin`);
+    t.ok(row.cells.every((c) => c.length > 0), `${row.id}: no empty cell`);
+  }
+  t.same(Object.keys(table?.versions ?? {}), [...WS_CLIENT_IDS]);
+  // Every /ws endpoint of the chaos host is in the list.
+  const wsPaths = serviceRegistries().chaos.endpoints.filter((e) => e.path.startsWith('/ws/')).map((e) => e.path);
+  t.same([...new Set(WS_LIES.map((l) => new URL(l.path, 'http://x').pathname))].sort(), [...wsPaths].sort());
+});
+
+t.test('the TLS table: every TLS mode, a cell per client, each client\'s version', async (t) => {
+  const table = card.tls;
+  t.ok(table, `docs/clients.md has "## ${TLS_SPEC.heading}": ${regenerate}`);
+  t.same(table?.rows.map((r) => r.id), [...TLS_MODES], regenerate);
+  for (const row of table?.rows ?? []) {
+    t.equal(row.cells.length, TLS_CLIENT_IDS.length, `${row.id}: a cell per client`);
+    t.ok(row.cells.every((c) => c.length > 0), `${row.id}: no empty cell`);
+  }
+  t.same(Object.keys(table?.versions ?? {}), [...TLS_CLIENT_IDS]);
+});
+
+t.test('a matrix table renders and reads back, whatever its cells say', async (t) => {
+  const result = { versions: { node: 'v | 1', ws: 'x', python: 'p', chromium: 'c' }, rows: [{ id: '/ws/a?mode=b', cells: ['error "a|b" <c>', '`x`', 'y', 'z', 'no failure'] }] };
+  const markdown = renderMatrix(WS_SPEC, result).join('\n');
+  t.same(parseMatrix(WS_SPEC, `# x\n\n${markdown}\n## after\n| \`y\` | z |\n`), result, 'stops at the next section');
+  t.equal(parseMatrix(TLS_SPEC, markdown), undefined, 'another table: not there');
 });

@@ -81,16 +81,16 @@ function wireOf(ctx: ChaosContext): Wire {
   return ctx.wire;
 }
 
-/** The session's bounds: its life, and the connection's idle time (30 s by default) as its idle limit. */
-function sessionOptions(wire: Wire, lifeMs: number): SessionOptions {
-  return { lifeMs, idleMs: wire.stallMs > 0 ? wire.stallMs : IDLE_MS };
+/** The session's bounds: its life, the connection's idle time (30 s by default) as its idle limit, the echo's rate. */
+function sessionOptions(wire: Wire, lifeMs: number, echoBytesPerSecond: number): SessionOptions {
+  return { lifeMs, idleMs: wire.stallMs > 0 ? wire.stallMs : IDLE_MS, echoBytesPerSecond };
 }
 
 /** Writes `head` (a 101, true or not) and hands the socket to a session running `script`. */
 export function openSession(ctx: ChaosContext, head: string, script: SessionScript): WsSession {
   const wire = wireOf(ctx);
   wire.rawHead(head);
-  return new WsSession(wire.upgrade(), script, sessionOptions(wire, ctx.config.maxResponseMs));
+  return new WsSession(wire.upgrade(), script, sessionOptions(wire, ctx.config.maxResponseMs, ctx.config.wsEchoBytesPerSecond));
 }
 
 /** Writes `head` a piece at a time, `pieces` over `ms`, then opens the session (the slow-101 lie). */
@@ -107,7 +107,7 @@ export function openSessionSlowly(ctx: ChaosContext, head: string, pieces: numbe
       return;
     }
     wire.writeRaw(piece, 101);
-    new WsSession(wire.upgrade(), script, sessionOptions(wire, ctx.config.maxResponseMs - ms));
+    new WsSession(wire.upgrade(), script, sessionOptions(wire, ctx.config.maxResponseMs - ms, ctx.config.wsEchoBytesPerSecond));
   };
   step();
 }

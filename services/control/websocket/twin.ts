@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { LIFETIME_REASON, WS_BOUNDS } from '../../../shared/content/websocket.js';
 import type { HttpContext } from '../../../shared/http/http-service.js';
-import { takeUpgrade } from '../../../shared/http/upgrades.js';
+import { markSwitched, takeUpgrade } from '../../../shared/http/upgrades.js';
 import type { HeaderList } from '../../../shared/primitives/headers.js';
 import { respondInTurn } from '../../../shared/primitives/turn-ends.js';
 import { errorResponse } from '../../../shared/registry/errors.js';
@@ -48,11 +48,14 @@ export function serveTwin(ctx: HttpContext, script: TwinScript, options: { reado
   linesOf.set(ctx.req, ctx.headers);
   const wss = options.deflate === true ? DEFLATE : PLAIN;
   // A bad key or version: ws answers 400 and closes the socket itself.
-  wss.handleUpgrade(ctx.req, upgrade.socket, upgrade.head, (ws) => run(ws, ctx.config.maxResponseMs, script));
+  wss.handleUpgrade(ctx.req, upgrade.socket, upgrade.head, (ws) => {
+    markSwitched(ctx.req);
+    run(ws, ctx.config.maxResponseMs, ctx.config.wsEchoBytesPerSecond, script);
+  });
 }
 
 /** The bounds and the echo around a script. */
-function run(ws: WebSocket, lifeMs: number, script: TwinScript): void {
+function run(ws: WebSocket, lifeMs: number, echoRate: number, script: TwinScript): void {
   const timers = new Set<NodeJS.Timeout>();
   const after = (ms: number, fn: () => void): void => {
     const timer = setTimeout(() => {
@@ -86,11 +89,11 @@ function run(ws: WebSocket, lifeMs: number, script: TwinScript): void {
     else ws.send(bytes, { binary });
     // The echo's rate, as on chaos: past the budget, reading pauses until it is paid back.
     const now = performance.now();
-    budget = Math.min(WS_BOUNDS.maxMessageBytes, budget + ((now - refilledAt) * WS_BOUNDS.echoBytesPerSecond) / 1000) - bytes.length;
+    budget = Math.min(WS_BOUNDS.maxMessageBytes, budget + ((now - refilledAt) * echoRate) / 1000) - bytes.length;
     refilledAt = now;
     if (budget < 0 && !ws.isPaused) {
       ws.pause();
-      after(Math.ceil((-budget * 1000) / WS_BOUNDS.echoBytesPerSecond), () => ws.resume());
+      after(Math.ceil((-budget * 1000) / echoRate), () => ws.resume());
     }
   });
   script.opened?.(ws);

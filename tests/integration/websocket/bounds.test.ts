@@ -83,3 +83,18 @@ t.test('the echo is rate-limited in bytes per second past a burst of one message
   // A lower bound only: a busy machine is slower, never faster.
   t.ok(took >= floor * 0.8, `${total} bytes echoed in ${Math.round(took)} ms; the rate allows no less than ${Math.round(floor)} ms`);
 });
+
+t.test('WS_ECHO_BYTES_PER_SECOND sets the echo\'s rate', async (t) => {
+  const rate = ECHO_BYTES_PER_SECOND / 2;
+  const { port } = await startChaos(t, { config: testConfig({ WS_ECHO_BYTES_PER_SECOND: String(rate) }) });
+  const { ws } = await open(port, '/ws/frames?mode=masked&after=99');
+  const piece = 64 * 1024;
+  const over = 8 * piece;
+  const started = performance.now();
+  for (let sent = 0; sent < MAX_MESSAGE_BYTES + over; sent += piece) ws.send(clientFrame(BINARY, Buffer.alloc(piece, 1)));
+  await ws.waitFrames((MAX_MESSAGE_BYTES + over) / piece, 30_000);
+  const took = performance.now() - started;
+  // Half the default rate: twice the default's time for the bytes past the burst (the last message goes out unpaused).
+  const floor = ((over - piece) / rate) * 1000;
+  t.ok(took >= floor * 0.8, `${Math.round(took)} ms at ${rate} B/s (no less than ${Math.round(floor)} ms; the default rate: half that)`);
+});

@@ -4,16 +4,11 @@
 // Log.entryAdded) names each failure; the twin must give none.
 import { existsSync } from 'node:fs';
 import t from 'tap';
+import { chromiumWebSocket } from '../../../scripts/scorecard/ws-clients.js';
 import { CHROMIUM, probeTab } from '../../helpers/chromium.js';
 import { startChaos, startHttp } from '../../helpers/servers.js';
 
 
-interface Seen {
-  readonly open: boolean;
-  readonly messages: number;
-  readonly error: boolean;
-  readonly code: number | null;
-}
 
 /** A lie and Chromium's reaction: the console text it logs (and close 1006), or the close code it reports, or `open`. */
 const CELLS: readonly (readonly [path: string, reaction: RegExp | number | 'open', protocol?: string])[] = [
@@ -52,52 +47,11 @@ t.test('headless Chromium: the console names each chaos lie; the control twins g
   const { port: chaos } = await startChaos(t);
   const { port: control } = await startHttp(t, 'control');
   const tab = await probeTab(t, 'websocket probe');
-  const cdp = await tab.context().newCDPSession(tab);
-  const logs: string[] = [];
-  await cdp.send('Log.enable');
-  cdp.on('Log.entryAdded', (event: { entry: { text: string } }) => logs.push(event.entry.text));
-
-  // Opens a WebSocket in the page; resolves at its close, or after 1.5 s without an event (then closes it).
-  const open = (url: string, protocol: string | undefined): Promise<Seen> =>
-    tab.evaluate(
-      ({ url, protocol }) =>
-        new Promise<Seen>((resolve) => {
-          const seen = { open: false, messages: 0, error: false, code: null as number | null };
-          const ws = new WebSocket(url, protocol);
-          let quiet = setTimeout(() => resolve(seen), 1500);
-          const alive = (): void => {
-            clearTimeout(quiet);
-            quiet = setTimeout(() => {
-              ws.onclose = null;
-              ws.close();
-              resolve(seen);
-            }, 1500);
-          };
-          ws.onopen = () => {
-            seen.open = true;
-            alive();
-          };
-          ws.onmessage = () => {
-            seen.messages++;
-            alive();
-          };
-          ws.onerror = () => {
-            seen.error = true;
-            alive();
-          };
-          ws.onclose = (event) => {
-            seen.code = event.code;
-            clearTimeout(quiet);
-            resolve(seen);
-          };
-        }),
-      { url, protocol },
-    );
+  const open = await chromiumWebSocket(tab);
 
   for (const [path, reaction, protocol] of CELLS) {
-    logs.length = 0;
     const lie = await open(`ws://127.0.0.1:${chaos}${path}`, protocol);
-    const logged = logs.splice(0).join(' | ');
+    const logged = lie.console.join(' | ');
     if (reaction instanceof RegExp) {
       t.ok(lie.error && lie.code === 1006, `chaos ${path}: error, close 1006 (saw ${JSON.stringify(lie)})`);
       t.match(logged, reaction, `chaos ${path}: the console says ${String(reaction)}`);
@@ -105,7 +59,7 @@ t.test('headless Chromium: the console names each chaos lie; the control twins g
     else t.ok(!lie.error && lie.code === reaction, `chaos ${path}: close event ${reaction}, no error (saw ${JSON.stringify(lie)}, console ${logged})`);
     const twin = await open(`ws://127.0.0.1:${control}${path}`, protocol);
     t.ok(twin.open && !twin.error && (twin.code === null || twin.code === 1000), `control ${path}: no failure (saw ${JSON.stringify(twin)})`);
-    t.equal(logs.splice(0).length, 0, `control ${path}: nothing in the console`);
+    t.equal(twin.console.length, 0, `control ${path}: nothing in the console`);
   }
   const flood = await open(`ws://127.0.0.1:${chaos}/ws/ping-flood?count=10000`, undefined);
   t.ok(flood.open && flood.messages >= 1 && !flood.error, `10,000 pings: answered, the message delivered (saw ${JSON.stringify(flood)})`);

@@ -4,98 +4,19 @@
 // where the same client must see no failure. Clients: Node's global
 // WebSocket (undici, no flag on Node 24), the `ws` package, and Debian's
 // python3-websockets in a subprocess (Debian's own /usr/bin/python3;
-// `make tools` installs it).
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// `make tools` installs it), driven by scripts/scorecard/ws-clients.ts, as the
+// client scorecard drives them.
 import t, { type Test } from 'tap';
-import WebSocketClient from 'ws';
+import { nodeWebSocket, pythonWebsockets, wsPackage, type PyWsReport, type WsSeen as Seen } from '../../../scripts/scorecard/ws-clients.js';
 import { startChaos, startHttp } from '../../helpers/servers.js';
 
 const { port: chaos } = await startChaos(t);
 const { port: control } = await startHttp(t, 'control');
 
-/** What one client run saw. */
-interface Seen {
-  readonly open: boolean;
-  readonly messages: number;
-  /** The error: a message (ws), true (Node's, which carries none), or undefined. */
-  readonly error: string | boolean | undefined;
-  /** The close event's code; undefined when none came while we waited. */
-  readonly code: number | undefined;
-}
-
-/** After the last event, this much silence ends a run (the client closes it). */
-const QUIET_MS = 1500;
-
-type Listener = (event: { data?: unknown; code?: number; message?: string }) => void;
-interface ClientSocket {
-  onopen: Listener | null;
-  onmessage: Listener | null;
-  onerror: Listener | null;
-  onclose: Listener | null;
-  close(): void;
-}
-
-/** Runs one client until it closes, or until QUIET_MS pass without an event. */
-function run(socket: ClientSocket): Promise<Seen> {
-  return new Promise((resolve) => {
-    let open = false;
-    let messages = 0;
-    let error: string | boolean | undefined;
-    let quiet: NodeJS.Timeout;
-    const done = (code: number | undefined): void => {
-      clearTimeout(quiet);
-      resolve({ open, messages, error, code });
-    };
-    const alive = (): void => {
-      clearTimeout(quiet);
-      quiet = setTimeout(() => {
-        socket.onclose = null;
-        socket.close();
-        done(undefined);
-      }, QUIET_MS);
-    };
-    alive();
-    socket.onopen = () => {
-      open = true;
-      alive();
-    };
-    socket.onmessage = () => {
-      messages++;
-      alive();
-    };
-    socket.onerror = (event) => {
-      error = event.message !== undefined && event.message !== '' ? event.message : true;
-      alive();
-    };
-    socket.onclose = (event) => done(event.code);
-  });
-}
-
-const nodeClient = (port: number, path: string, protocol?: string): Promise<Seen> =>
-  run(new WebSocket(`ws://127.0.0.1:${port}${path}`, protocol) as unknown as ClientSocket);
-
-const wsClient = (port: number, path: string, protocol?: string): Promise<Seen> =>
-  run(new WebSocketClient(`ws://127.0.0.1:${port}${path}`, protocol) as unknown as ClientSocket);
-
-interface PyReport {
-  readonly open: boolean;
-  readonly messages: number;
-  readonly error: string | null;
-  readonly rcvd: number | null;
-  readonly sent: number | null;
-}
-
-const PY_CLIENT = fileURLToPath(new URL('../../../../tests/helpers/ws-py-client.py', import.meta.url));
-
-function pyClient(port: number, path: string, protocol?: string): Promise<PyReport> {
-  return new Promise((resolve, reject) => {
-    execFile('/usr/bin/python3', [PY_CLIENT, `ws://127.0.0.1:${port}${path}`, ...(protocol ? [protocol] : [])], { timeout: 30_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${path}: ${stderr || error.message}`));
-      else resolve(JSON.parse(stdout) as PyReport);
-    });
-  });
-}
+const nodeClient = (port: number, path: string, protocol?: string): Promise<Seen> => nodeWebSocket(`ws://127.0.0.1:${port}${path}`, protocol);
+const wsClient = (port: number, path: string, protocol?: string): Promise<Seen> => wsPackage(`ws://127.0.0.1:${port}${path}`, protocol);
+type PyReport = PyWsReport;
+const pyClient = (port: number, path: string, protocol?: string): Promise<PyReport> => pythonWebsockets(`ws://127.0.0.1:${port}${path}`, protocol);
 
 /** A cell: the lie, and what each client does with it on chaos (docs/websocket.md). */
 interface Cell {

@@ -3,8 +3,8 @@
 // each lie's header bits, lengths and close payloads, and how the connection
 // ends (close frame, FIN, reset). Issue 27; docs/websocket.md.
 import t from 'tap';
-import { startChaos } from '../../helpers/servers.js';
-import { ACCEPT, clientFrame, closeBody, headerOf, RawWs, type ServerFrame } from '../../helpers/ws-raw.js';
+import { startChaos, testConfig } from '../../helpers/servers.js';
+import { ACCEPT, clientFrame, closeBody, handshakeRequest, headerOf, RawWs, type ServerFrame } from '../../helpers/ws-raw.js';
 
 const { port } = await startChaos(t, { idleTimeoutMs: 2000 });
 
@@ -236,4 +236,47 @@ t.test('the echo and the client\'s rules: binary and fragmented echo, pong, 1002
   const [, reply] = await honest.ws.waitFrames(2);
   t.ok(reply?.opcode === CLOSE && closeBody(reply).code === 4001, 'the client\'s close answered with its code');
   t.equal(await honest.ws.waitEnd(), 'fin');
+});
+
+// MAX_HELD_PER_IP=0: no store to ask, so the 101 goes out within the data event that brought the request.
+const { port: uncapped } = await startChaos(t, { config: testConfig({ MAX_HELD_PER_IP: '0' }) });
+
+t.test('with the upgrade answered at once, the socket is read on after the 101', async (t) => {
+  const ws = await RawWs.connect(uncapped, '/ws/frames?mode=masked&after=1');
+  t.teardown(() => ws.destroy());
+  await ws.waitHead();
+  ws.send(clientFrame(TEXT, 'later'));
+  t.equal(text((await ws.waitFrames(1, 5_000))[0]), 'later', 'a frame sent after the 101 is echoed');
+});
+
+t.test('frames sent in the packet of the handshake (bytes after the request head) are read after the 101', async (t) => {
+  const path = '/ws/frames?mode=masked&after=2';
+  const packet = Buffer.concat([Buffer.from(handshakeRequest(path), 'latin1'), clientFrame(TEXT, 'one'), clientFrame(TEXT, 'two')]);
+  const at = await RawWs.connect(uncapped, path, {}, packet);
+  t.teardown(() => at.destroy());
+  t.same((await at.waitFrames(2)).slice(0, 2).map(text), ['one', 'two'], 'with the upgrade answered at once too');
+  const ws = await RawWs.connect(port, path, {}, packet);
+  t.teardown(() => ws.destroy());
+  t.match(await ws.waitHead(), /^HTTP\/1\.1 101 /);
+  const frames = await ws.waitFrames(3);
+  t.same(frames.slice(0, 2).map((f) => [f.opcode, text(f)]), [[TEXT, 'one'], [TEXT, 'two']], 'both echoed, in order');
+  t.equal(frames[2]?.masked, true, 'then the lie: after=2 counted them');
+  // Split anywhere inside the second frame: the rest arrives in a later packet.
+  const split = Buffer.concat([Buffer.from(handshakeRequest(path), 'latin1'), clientFrame(TEXT, 'one'), clientFrame(TEXT, 'two').subarray(0, 3)]);
+  const late = await RawWs.connect(port, path, {}, split);
+  t.teardown(() => late.destroy());
+  await late.waitHead();
+  late.send(clientFrame(TEXT, 'two').subarray(3));
+  t.same((await late.waitFrames(2)).slice(0, 2).map(text), ['one', 'two'], 'a frame begun with the handshake completes later');
+});
+
+t.test('an Upgrade request answered without a 101 leaves what follows it to HTTP (pipelined)', async (t) => {
+  const request = (target: string, upgrade: boolean): string =>
+    `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${upgrade ? 'Connection: Upgrade\r\nUpgrade: h2c\r\n' : ''}\r\n`;
+  const ws = await RawWs.connect(port, '', {}, request('/status/200', true) + request('/status/201', false));
+  t.teardown(() => ws.destroy());
+  await ws.waitHead();
+  const deadline = performance.now() + 10_000;
+  while (!/HTTP\/1\.1 201 /.test(ws.afterHead.toString('latin1')) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  t.match(ws.afterHead.toString('latin1'), /HTTP\/1\.1 201 /, 'the second request answered on the same connection');
 });

@@ -1,7 +1,9 @@
-# tests/integration/websocket/clients.test.ts: one python3-websockets (Debian python3-websockets, 10.x) client run for the
-# client cells: connects to argv[1] (offering the subprotocol argv[2] when
-# given), reads messages until 2 s pass without one, then closes; prints one
-# JSON line: how far it got, what it raised, the close codes sent and received.
+# One python3-websockets (Debian python3-websockets, 10.x) client run, for the
+# WebSocket client cells (tests/integration/websocket/clients.test.ts) and the
+# client scorecard's WebSocket table (scripts/scorecard/ws-clients.ts): connects
+# to argv[1] (offering the subprotocol argv[2] when given), reads messages until
+# 2 s pass without one, then closes; prints one JSON line: how far it got, what
+# it raised (class and text), the close codes sent and received.
 import asyncio
 import json
 import sys
@@ -10,9 +12,9 @@ import websockets
 
 
 async def main(url, protocol):
-    report = {"open": False, "messages": 0, "error": None, "rcvd": None, "sent": None}
+    report = {"open": False, "messages": 0, "error": None, "message": None, "rcvd": None, "sent": None}
     try:
-        async with websockets.connect(url, subprotocols=[protocol] if protocol else None, open_timeout=5, close_timeout=2, max_size=2**20) as ws:
+        async with websockets.connect(url, subprotocols=[protocol] if protocol else None, open_timeout=10, close_timeout=2, max_size=2**20) as ws:
             report["open"] = True
             while True:
                 try:
@@ -22,10 +24,12 @@ async def main(url, protocol):
                     break
     except websockets.exceptions.ConnectionClosed as error:
         report["error"] = type(error).__name__
+        report["message"] = str(error)
         report["rcvd"] = error.rcvd.code if error.rcvd else None
         report["sent"] = error.sent.code if error.sent else None
     except Exception as error:  # the handshake failures: InvalidHandshake and its kin
         report["error"] = type(error).__name__
+        report["message"] = str(error)
     print(json.dumps(report))
 
 
