@@ -18,8 +18,8 @@
 import {
   envInt,
   forkServer,
-  freePort,
   goHttpbinPath,
+  heldChaosEnv,
   loadAverage,
   markdownTable as table,
   MiB,
@@ -81,15 +81,7 @@ interface Bench {
 async function startServer(kind: Bench['server'], goBinary: string | undefined): Promise<Child | Peer> {
   if (kind === 'go-httpbin') return startGoHttpbin(goBinary as string, SERVER_CORE);
   const main = kind === 'chaos, before' ? `${BEFORE_DIST}/services/chaos/main.js` : CHAOS_MAIN;
-  const env = {
-    CHAOS_PORT: '0',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_GENERAL: '1000000000',
-    METRICS_PORT: String(await freePort()),
-    MAX_CONNECTIONS_PER_IP: '0',
-    MAX_HELD_PER_IP: '0',
-  };
-  return forkServer(main, env, { core: SERVER_CORE });
+  return forkServer(main, await heldChaosEnv(), { core: SERVER_CORE });
 }
 
 const mib = (bytes: number): string => (bytes / MiB).toFixed(1);

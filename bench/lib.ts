@@ -363,6 +363,21 @@ export async function startGoHttpbin(binary: string, core?: number): Promise<Pee
 }
 
 /** A Markdown table, columns padded: the first row is the header. */
+/**
+ * The environment of a chaos process as users run it (per-IP limiter on, in memory, never refusing; metrics on)
+ * with the per-client caps off: every socket of a held-responses benchmark comes from the loopback.
+ */
+export async function heldChaosEnv(): Promise<Record<string, string>> {
+  return {
+    CHAOS_PORT: '0',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_GENERAL: '1000000000',
+    METRICS_PORT: String(await freePort()),
+    MAX_CONNECTIONS_PER_IP: '0',
+    MAX_HELD_PER_IP: '0',
+  };
+}
+
 export function markdownTable(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   const line = (r: readonly string[]): string => `| ${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;

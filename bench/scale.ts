@@ -14,7 +14,7 @@
 import {
   envInt,
   forkServer,
-  freePort,
+  heldChaosEnv,
   loadAverage,
   MiB,
   NOISY_SHARE,
@@ -48,16 +48,8 @@ if (client.kind !== 'c') throw new Error(`bench/scale.ts needs the C client (${H
 async function chaos(): Promise<Awaited<ReturnType<typeof forkServer>>> {
   return forkServer(
     'services/chaos/main.js',
-    {
-      CHAOS_PORT: '0',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_GENERAL: '1000000000',
-      METRICS_PORT: String(await freePort()),
-      MAX_CONNECTIONS_PER_IP: '0',
-      MAX_HELD_PER_IP: '0',
-      // One process holds them all: its accept cap must be above the sizes asked.
-      MAX_CONNECTIONS: String(Math.max(DRIPS, IDLE) + 1000),
-    },
+    // One process holds them all: its accept cap must be above the sizes asked.
+    { ...(await heldChaosEnv()), MAX_CONNECTIONS: String(Math.max(DRIPS, IDLE) + 1000) },
     { core: SERVER_CORE },
   );
 }

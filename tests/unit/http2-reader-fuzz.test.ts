@@ -9,19 +9,7 @@ import t, { type Test } from 'tap';
 import { dataFrame, FLAG, frame, FRAME, headersFrame, pingFrame, PREFACE, rstStreamFrame, settingsFrame, windowUpdateFrame } from '../../services/chaos/http2/frames.js';
 import { encodeInteger, encodeLiterals, HpackDecoder, HpackError, huffmanEncode } from '../../services/chaos/http2/hpack.js';
 import { FrameReader, type ReaderEvents } from '../../services/chaos/http2/reader.js';
-import { rngFromSeed } from '../../shared/primitives/seed.js';
-
-type Draw = () => number;
-const drawer = (seed: string): Draw => {
-  const rng = rngFromSeed(seed);
-  return () => rng.nextFloat();
-};
-const pick = (draw: Draw, n: number): number => Math.floor(draw() * n);
-function bytes(draw: Draw, n: number): Buffer {
-  const out = Buffer.allocUnsafe(n);
-  for (let i = 0; i < n; i++) out[i] = pick(draw, 256);
-  return out;
-}
+import { bytes, drawer, mutate as mutateBytes, pick, splitEverywhere, type Draw } from '../helpers/fuzz.js';
 
 /** The most a reader holds between pushes: one frame header and payload. */
 const HELD_BOUND = 9 + 16_384;
@@ -60,19 +48,8 @@ function validStream(draw: Draw): Buffer {
   return Buffer.concat(frames);
 }
 
-function mutate(draw: Draw, input: Buffer): Buffer {
-  let out = Buffer.from(input);
-  const edits = 1 + pick(draw, 4);
-  for (let i = 0; i < edits && out.length > 0; i++) {
-    // Past the preface mostly: a broken preface ends every stream at once.
-    const at = PREFACE.length + pick(draw, Math.max(1, out.length - PREFACE.length));
-    const how = pick(draw, 3);
-    if (how === 0) out[Math.min(at, out.length - 1)] = pick(draw, 256);
-    else if (how === 1) out = Buffer.concat([out.subarray(0, at), out.subarray(at + 1)]);
-    else out = Buffer.concat([out.subarray(0, at), bytes(draw, 1 + pick(draw, 9)), out.subarray(at)]);
-  }
-  return out;
-}
+/** Mutations past the preface mostly: a broken preface ends every stream at once. */
+const mutate = (draw: Draw, input: Buffer): Buffer => mutateBytes(draw, input, PREFACE.length);
 
 function feed(t: Test, input: Buffer, cuts: readonly number[], label: string): string {
   const events: unknown[] = [];
@@ -95,22 +72,12 @@ function feed(t: Test, input: Buffer, cuts: readonly number[], label: string): s
 t.test('frame reader: random and mutated input, whole and split at every byte: same events, no throw, bounded', async (t) => {
   const draw = drawer('http2-reader-fuzz');
   const started = performance.now();
-  let splits = 0;
-  for (let round = 0; round < 240; round++) {
-    const kind = round % 3;
-    const input = kind === 0 ? Buffer.concat([PREFACE, bytes(draw, pick(draw, 80))]) : kind === 1 ? validStream(draw) : mutate(draw, validStream(draw));
-    const label = `round ${round}`;
-    const whole = feed(t, input, [], label);
-    for (let cut = 1; cut < input.length; cut++) {
-      splits++;
-      if (feed(t, input, [cut], label) !== whole) {
-        t.fail(`${label}: split at ${cut} reads differently`);
-        break;
-      }
-    }
-    const singles = Array.from({ length: Math.max(0, input.length - 1) }, (_, i) => i + 1);
-    if (feed(t, input, singles, label) !== whole) t.fail(`${label}: byte by byte reads differently`);
-  }
+  const splits = splitEverywhere(
+    t,
+    240,
+    (round) => (round % 3 === 0 ? Buffer.concat([PREFACE, bytes(draw, pick(draw, 80))]) : round % 3 === 1 ? validStream(draw) : mutate(draw, validStream(draw))),
+    (input, cuts, label) => feed(t, input, cuts, label),
+  );
   t.ok(splits > 10_000, `${splits} split inputs read`);
   t.ok(performance.now() - started < 120_000, 'finishes in bounded time');
 });

@@ -7,25 +7,10 @@
 import t, { type Test } from 'tap';
 import { encodeFrame, OPCODES, closePayload } from '../../services/chaos/websocket/frame.js';
 import { FrameReader, MAX_FRAME_BYTES, MAX_MESSAGE_BYTES, type ClientEvent } from '../../services/chaos/websocket/reader.js';
-import { rngFromSeed } from '../../shared/primitives/seed.js';
+import { bytes, drawer, mutate, pick, splitEverywhere, type Draw } from '../helpers/fuzz.js';
 
 /** The most a reader may hold at any time: a frame being read and a message being assembled. */
 const HELD_BOUND = MAX_FRAME_BYTES + MAX_MESSAGE_BYTES;
-
-type Draw = () => number;
-
-function drawer(seed: string): Draw {
-  const rng = rngFromSeed(seed);
-  return () => rng.nextFloat();
-}
-
-const pick = (draw: Draw, n: number): number => Math.floor(draw() * n);
-
-function bytes(draw: Draw, n: number): Buffer {
-  const out = Buffer.allocUnsafe(n);
-  for (let i = 0; i < n; i++) out[i] = pick(draw, 256);
-  return out;
-}
 
 /** A plausible client stream: masked frames of every opcode, some fragmented, lengths across the three forms. */
 function validStream(draw: Draw): Buffer {
@@ -46,20 +31,6 @@ function validStream(draw: Draw): Buffer {
   return Buffer.concat(frames);
 }
 
-/** A few bytes of `input` replaced, dropped or duplicated. */
-function mutate(draw: Draw, input: Buffer): Buffer {
-  let out = Buffer.from(input);
-  const edits = 1 + pick(draw, 4);
-  for (let i = 0; i < edits && out.length > 0; i++) {
-    const at = pick(draw, out.length);
-    const how = pick(draw, 3);
-    if (how === 0) out[at] = pick(draw, 256);
-    else if (how === 1) out = Buffer.concat([out.subarray(0, at), out.subarray(at + 1)]);
-    else out = Buffer.concat([out.subarray(0, at), bytes(draw, 1 + pick(draw, 9)), out.subarray(at)]);
-  }
-  return out;
-}
-
 /** What the reader makes of `input` fed in the given pieces; checks the bound after each piece. */
 function feed(t: Test, input: Buffer, cuts: readonly number[], label: string): string {
   const reader = new FrameReader();
@@ -76,23 +47,12 @@ function feed(t: Test, input: Buffer, cuts: readonly number[], label: string): s
 t.test('random and mutated input, whole and split at every byte: same events, no throw, bounded', async (t) => {
   const draw = drawer('websocket-reader-fuzz');
   const started = performance.now();
-  let splits = 0;
-  for (let round = 0; round < 300; round++) {
-    const kind = round % 3;
-    const input = kind === 0 ? bytes(draw, pick(draw, 64)) : kind === 1 ? validStream(draw) : mutate(draw, validStream(draw));
-    const label = `round ${round}`;
-    const whole = feed(t, input, [], label);
-    // Split at every byte boundary (two pieces), and once into single bytes.
-    for (let cut = 1; cut < input.length; cut++) {
-      splits++;
-      if (feed(t, input, [cut], label) !== whole) {
-        t.fail(`${label}: split at ${cut} reads differently`);
-        break;
-      }
-    }
-    const singles = Array.from({ length: Math.max(0, input.length - 1) }, (_, i) => i + 1);
-    if (feed(t, input, singles, label) !== whole) t.fail(`${label}: byte by byte reads differently`);
-  }
+  const splits = splitEverywhere(
+    t,
+    300,
+    (round) => (round % 3 === 0 ? bytes(draw, pick(draw, 64)) : round % 3 === 1 ? validStream(draw) : mutate(draw, validStream(draw))),
+    (input, cuts, label) => feed(t, input, cuts, label),
+  );
   t.ok(splits > 10_000, `${splits} split inputs read`);
   // Generous: a busy machine; a hang would not finish at all.
   t.ok(performance.now() - started < 60_000, 'finishes in bounded time');

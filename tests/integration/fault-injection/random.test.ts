@@ -49,7 +49,8 @@ t.test('/random never picks /slow, /drip, /partial-stream, /bytes, /mix, the Web
   const pool = randomPool(serviceRegistries().chaos);
   const excluded = new Set(serviceRegistries().chaos.endpoints.filter((e) => neverRandom(e)).map((e) => e.path));
   t.same([...excluded].sort(), [
-    '/bytes', '/drip', '/jitter', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall',
+    // /mcp: its session modes hold the connection (a stream the client reads).
+    '/bytes', '/drip', '/jitter', '/mcp', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall',
     // WebSockets hold their connection (and need an Upgrade the /random caller did not send).
     '/ws/close', '/ws/deflate', '/ws/frames', '/ws/handshake', '/ws/ping-flood', '/ws/pong-lie',
   ], 'the exclusions');

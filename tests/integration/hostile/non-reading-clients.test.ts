@@ -5,14 +5,17 @@
 // a per-response copy. Before that, each such client pinned its own copy
 // (measured here: a peak of about 36 MiB for 1,000 clients on loopback, where
 // the kernel buffers absorb most of each body; with small receive windows,
-// far more), against 2–3 MiB without it.
+// far more), against 2–3 MiB without it. Since, 1,000 connections' own state
+// (socket, parser, timers: about 12 KiB each) brings the growth to 12–17.5 MiB
+// on a busy machine (2026-11-27, the same on the build before that day's
+// merges), so the budget sits between that and a copy per response.
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import t from 'tap';
 import { freePort, spawnNode, waitForPort } from '../../helpers/process.js';
 
 const CLIENTS = 1000;
-const BUDGET_MIB = 16;
+const BUDGET_MIB = 24;
 
 function rssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:')) ?? '';

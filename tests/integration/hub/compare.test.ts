@@ -174,7 +174,7 @@ t.test('bad input: a 400 with the parameter error body, nothing fetched', async 
     ['/compare?path=%2Ftruncate%0AX', 'invalid_parameter', /holds a LF/],
     ['/compare?path=%2Ftruncate%20HTTP%2F1.0', 'invalid_parameter', /holds a space/],
     ['/compare?path=%2Fstatus%2F%7Bcode%7D', 'invalid_parameter', /holds "\{"/],
-    ['/compare?path=%2Fmcp', 'invalid_parameter', /does not serve GET/],
+    ['/compare?path=%2Fllm%2Fv1%2Fchat%2Fcompletions', 'invalid_parameter', /does not serve GET/],
     ['/compare?path=%2Ftruncate%3Fat%3D1&mode=x', 'invalid_parameter', /mode is not a parameter of \/compare.*%26/],
     ['/compare?path=%ZZ', 'malformed_query', /malformed percent-encoding/],
     ['/compare?path=%2Fslow&format=xml', 'invalid_parameter', /format must be one of html, json/],

@@ -6,6 +6,7 @@ import { jsonBody } from '../../../../shared/primitives/json.js';
 import { splitQuery } from '../../../../shared/primitives/params.js';
 import { rngFromSeed, type Rng } from '../../../../shared/primitives/seed.js';
 import { chaosHead, defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
+import { streamEvents, streamCut } from './llm-wire.js';
 
 /** What the 429 and the 529 promise: a wait that the next call disproves (every call gets the same refusal). */
 export const RATE_LIMITED_RETRY_AFTER = '0';
@@ -79,10 +80,7 @@ function lie(ctx: ChaosContext, mode: LlmMode, request: ChatRequest, honest: Com
       // Always a stream, whatever `stream` asked: the events up to a drawn one, half of it, then a close with no last chunk.
       const events = completionChunks(honest, true).map(sseEvent);
       const cut = rng.intBetween(1, events.length - 1);
-      const half = (events[cut] as string).slice(0, Math.max(1, Math.floor((events[cut] as string).length / 2)));
-      streamHead(ctx, extra);
-      for (const event of [...events.slice(0, cut), half]) ctx.wire.write(chunkOf(event));
-      ctx.wire.end('close');
+      streamCut(ctx, extra, events, cut);
       return;
     }
     case 'truncated-tool-args': {
@@ -112,21 +110,7 @@ function answer(ctx: ChaosContext, request: ChatRequest, completion: Completion,
     sendComplete(ctx, 200, 'application/json', jsonBody(completionObject(completion)), extra);
     return;
   }
-  streamHead(ctx, extra);
-  for (const event of completionChunks(completion, request.includeUsage)) ctx.wire.write(chunkOf(sseEvent(event)));
-  ctx.wire.write(chunkOf(SSE_DONE));
-  ctx.wire.write('0\r\n\r\n');
-  ctx.wire.end();
+  streamEvents(ctx, extra, [...completionChunks(completion, request.includeUsage).map(sseEvent), SSE_DONE]);
 }
 
-function streamHead(ctx: ChaosContext, extra: Readonly<Record<string, string>>): void {
-  const headers = chaosHead(ctx, 'text/event-stream; charset=utf-8', undefined, extra);
-  headers.push(['Cache-Control', 'no-cache'], ['Transfer-Encoding', 'chunked']);
-  ctx.wire.head(200, headers);
-}
 
-/** One chunk of a chunked body. */
-function chunkOf(text: string): Buffer {
-  const bytes = Buffer.from(text, 'utf8');
-  return Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
-}

@@ -5,7 +5,8 @@ import {
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { splitQuery } from '../../../../shared/primitives/params.js';
 import { rngFromSeed, type Rng } from '../../../../shared/primitives/seed.js';
-import { chaosHead, defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
+import { defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
+import { streamEvents, streamCut } from './llm-wire.js';
 
 /** An SSE event type no Gemini SDK knows (Gemini's streams carry data lines only). */
 export const GEMINI_UNKNOWN_EVENT = 'chaos_unknown';
@@ -62,16 +63,13 @@ function lie(ctx: ChaosContext, mode: MessagesMode, request: GeminiRequest, hone
     case 'stream-cut': {
       const lines = contentChunks(honest).map(dataLine);
       const cut = rng.intBetween(0, lines.length - 1);
-      const text = lines[cut] as string;
-      streamHead(ctx, extra);
-      for (const line of [...lines.slice(0, cut), text.slice(0, Math.max(1, Math.floor(text.length / 2)))]) ctx.wire.write(chunkOf(line));
-      ctx.wire.end('close');
+      streamCut(ctx, extra, lines, cut);
       return;
     }
     case 'malformed-delta': {
       const lines = contentChunks(honest).map(dataLine);
       const broken = rng.intBetween(0, lines.length - 1);
-      stream(ctx, extra, lines.map((line, i) => (i === broken ? line.replace(/}\r\n\r\n$/, '\r\n\r\n') : line)));
+      streamEvents(ctx, extra, lines.map((line, i) => (i === broken ? line.replace(/}\r\n\r\n$/, '\r\n\r\n') : line)));
       return;
     }
     case 'truncated-tool-args': {
@@ -91,12 +89,12 @@ function lie(ctx: ChaosContext, mode: MessagesMode, request: GeminiRequest, hone
     case 'unknown-event': {
       const lines = contentChunks(honest).map(dataLine);
       lines.splice(rng.intBetween(0, lines.length - 1), 0, `event: ${GEMINI_UNKNOWN_EVENT}\r\ndata: {"note":"an event type no SDK knows"}\r\n\r\n`);
-      stream(ctx, extra, lines);
+      streamEvents(ctx, extra, lines);
       return;
     }
     case 'duplicate-final-event': {
       const lines = contentChunks(honest).map(dataLine);
-      stream(ctx, extra, [...lines, lines.at(-1) as string]);
+      streamEvents(ctx, extra, [...lines, lines.at(-1) as string]);
       return;
     }
   }
@@ -108,23 +106,8 @@ function answer(ctx: ChaosContext, request: GeminiRequest, c: EchoContent, extra
     sendComplete(ctx, 200, 'application/json', jsonBody(contentObject(c)), extra);
     return;
   }
-  stream(ctx, extra, contentChunks(c).map(dataLine));
+  streamEvents(ctx, extra, contentChunks(c).map(dataLine));
 }
 
-function stream(ctx: ChaosContext, extra: Readonly<Record<string, string>>, lines: readonly string[]): void {
-  streamHead(ctx, extra);
-  for (const line of lines) ctx.wire.write(chunkOf(line));
-  ctx.wire.write('0\r\n\r\n');
-  ctx.wire.end();
-}
 
-function streamHead(ctx: ChaosContext, extra: Readonly<Record<string, string>>): void {
-  const headers = chaosHead(ctx, 'text/event-stream', undefined, extra);
-  headers.push(['Cache-Control', 'no-cache'], ['Transfer-Encoding', 'chunked']);
-  ctx.wire.head(200, headers);
-}
 
-function chunkOf(text: string): Buffer {
-  const bytes = Buffer.from(text, 'utf8');
-  return Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
-}

@@ -5,6 +5,7 @@ import {
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { rngFromSeed, type Rng } from '../../../../shared/primitives/seed.js';
 import { chaosHead, defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
+import { streamEvents, streamCut } from './llm-wire.js';
 
 /** What the 429 and the 529 promise: a wait the next call disproves (every call gets the same refusal). */
 export const MESSAGES_RATE_LIMITED_RETRY_AFTER = '0';
@@ -66,10 +67,7 @@ function lie(ctx: ChaosContext, mode: MessagesMode, request: MessagesRequest, ho
       // Always a stream: the events up to a drawn one, half of it, then a close with no last chunk.
       const events = messageEvents(honest).map(eventText);
       const cut = rng.intBetween(1, events.length - 1);
-      const text = events[cut] as string;
-      streamHead(ctx, extra);
-      for (const event of [...events.slice(0, cut), text.slice(0, Math.max(1, Math.floor(text.length / 2)))]) ctx.wire.write(chunkOf(event));
-      ctx.wire.end('close');
+      streamCut(ctx, extra, events, cut);
       return;
     }
     case 'malformed-delta': {
@@ -78,7 +76,7 @@ function lie(ctx: ChaosContext, mode: MessagesMode, request: MessagesRequest, ho
       const deltas = events.flatMap((e, i) => (e.event === 'content_block_delta' ? [i] : []));
       const broken = deltas[rng.intBetween(0, deltas.length - 1)] as number;
       const texts = events.map((e, i) => (i === broken ? eventText(e).replace(/}\n\n$/, '\n\n') : eventText(e)));
-      stream(ctx, extra, texts);
+      streamEvents(ctx, extra, texts);
       return;
     }
     case 'truncated-tool-args': {
@@ -87,7 +85,7 @@ function lie(ctx: ChaosContext, mode: MessagesMode, request: MessagesRequest, ho
       const full = JSON.stringify({ text: `Echo: ${request.lastUserText}`.slice(0, 2000) });
       const prefix = full.slice(0, rng.intBetween(1, full.length - 2));
       const m: EchoMessage = { ...honest, text: prefix, toolUse: { id: `toolu_${honest.id.slice(4)}`, name }, stopReason: 'tool_use' };
-      stream(ctx, extra, messageEvents(m).map(eventText));
+      streamEvents(ctx, extra, messageEvents(m).map(eventText));
       return;
     }
     case 'stop-reason-lie':
@@ -103,12 +101,12 @@ function lie(ctx: ChaosContext, mode: MessagesMode, request: MessagesRequest, ho
       const events = messageEvents(honest);
       const unknown: StreamEvent = { event: MESSAGES_UNKNOWN_EVENT, data: { type: MESSAGES_UNKNOWN_EVENT, note: 'an event type no SDK knows' } };
       events.splice(rng.intBetween(1, events.length - 1), 0, unknown);
-      stream(ctx, extra, events.map(eventText));
+      streamEvents(ctx, extra, events.map(eventText));
       return;
     }
     case 'duplicate-final-event': {
       const events = messageEvents(honest).map(eventText);
-      stream(ctx, extra, [...events, events.at(-1) as string]);
+      streamEvents(ctx, extra, [...events, events.at(-1) as string]);
       return;
     }
   }
@@ -120,23 +118,8 @@ function answer(ctx: ChaosContext, request: MessagesRequest, m: EchoMessage, ext
     sendComplete(ctx, 200, 'application/json', jsonBody(messageObject(m)), extra);
     return;
   }
-  stream(ctx, extra, messageEvents(m).map(eventText));
+  streamEvents(ctx, extra, messageEvents(m).map(eventText));
 }
 
-function stream(ctx: ChaosContext, extra: Readonly<Record<string, string>>, texts: readonly string[]): void {
-  streamHead(ctx, extra);
-  for (const text of texts) ctx.wire.write(chunkOf(text));
-  ctx.wire.write('0\r\n\r\n');
-  ctx.wire.end();
-}
 
-function streamHead(ctx: ChaosContext, extra: Readonly<Record<string, string>>): void {
-  const headers = chaosHead(ctx, 'text/event-stream; charset=utf-8', undefined, extra);
-  headers.push(['Cache-Control', 'no-cache'], ['Transfer-Encoding', 'chunked']);
-  ctx.wire.head(200, headers);
-}
 
-function chunkOf(text: string): Buffer {
-  const bytes = Buffer.from(text, 'utf8');
-  return Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
-}

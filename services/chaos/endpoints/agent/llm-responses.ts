@@ -5,6 +5,7 @@ import {
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { rngFromSeed, type Rng } from '../../../../shared/primitives/seed.js';
 import { chaosHead, defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
+import { streamEvents, streamCut } from './llm-wire.js';
 import { OVERLOADED_RETRY_AFTER, OVERLOADED_RETRY_AFTER_MS, RATE_LIMITED_RETRY_AFTER } from './llm-chat-completions.js';
 
 /** An event type no OpenAI SDK knows. */
@@ -60,24 +61,21 @@ function lie(ctx: ChaosContext, mode: MessagesMode, request: ResponsesRequest, h
     case 'stream-cut': {
       const events = responseEvents(honest).map(eventText);
       const cut = rng.intBetween(1, events.length - 1);
-      const text = events[cut] as string;
-      streamHead(ctx, extra);
-      for (const event of [...events.slice(0, cut), text.slice(0, Math.max(1, Math.floor(text.length / 2)))]) ctx.wire.write(chunkOf(event));
-      ctx.wire.end('close');
+      streamCut(ctx, extra, events, cut);
       return;
     }
     case 'malformed-delta': {
       const events = responseEvents(honest);
       const deltas = events.flatMap((e, i) => (e.event.endsWith('.delta') ? [i] : []));
       const broken = deltas[rng.intBetween(0, deltas.length - 1)] as number;
-      stream(ctx, extra, events.map((e, i) => (i === broken ? eventText(e).replace(/}\n\n$/, '\n\n') : eventText(e))));
+      streamEvents(ctx, extra, events.map((e, i) => (i === broken ? eventText(e).replace(/}\n\n$/, '\n\n') : eventText(e))));
       return;
     }
     case 'truncated-tool-args': {
       // Always a stream: a function_call whose argument deltas join into a strict prefix of the JSON.
       const full = JSON.stringify({ text: `Echo: ${request.lastUserText}`.slice(0, 2000) });
       const r: EchoResponse = { ...honest, tool: request.tool ?? 'echo', itemId: `fc_${honest.itemId.split('_')[1] ?? ''}`, text: full.slice(0, rng.intBetween(1, full.length - 2)) };
-      stream(ctx, extra, responseEvents(r).map(eventText));
+      streamEvents(ctx, extra, responseEvents(r).map(eventText));
       return;
     }
     case 'stop-reason-lie':
@@ -95,12 +93,12 @@ function lie(ctx: ChaosContext, mode: MessagesMode, request: ResponsesRequest, h
       const unknown: StreamEvent = { event: RESPONSES_UNKNOWN_EVENT, data: { type: RESPONSES_UNKNOWN_EVENT, sequence_number: at, note: 'an event type no SDK knows' } };
       events.splice(at, 0, unknown);
       // Numbered in order with the rest: the type is the only thing wrong.
-      stream(ctx, extra, events.map((e, i) => eventText({ event: e.event, data: { ...e.data, sequence_number: i } })));
+      streamEvents(ctx, extra, events.map((e, i) => eventText({ event: e.event, data: { ...e.data, sequence_number: i } })));
       return;
     }
     case 'duplicate-final-event': {
       const events = responseEvents(honest).map(eventText);
-      stream(ctx, extra, [...events, events.at(-1) as string]);
+      streamEvents(ctx, extra, [...events, events.at(-1) as string]);
       return;
     }
   }
@@ -111,23 +109,8 @@ function answer(ctx: ChaosContext, request: ResponsesRequest, r: EchoResponse, e
     sendComplete(ctx, 200, 'application/json', jsonBody(responseObject(r, true)), extra);
     return;
   }
-  stream(ctx, extra, responseEvents(r).map(eventText));
+  streamEvents(ctx, extra, responseEvents(r).map(eventText));
 }
 
-function stream(ctx: ChaosContext, extra: Readonly<Record<string, string>>, texts: readonly string[]): void {
-  streamHead(ctx, extra);
-  for (const text of texts) ctx.wire.write(chunkOf(text));
-  ctx.wire.write('0\r\n\r\n');
-  ctx.wire.end();
-}
 
-function streamHead(ctx: ChaosContext, extra: Readonly<Record<string, string>>): void {
-  const headers = chaosHead(ctx, 'text/event-stream; charset=utf-8', undefined, extra);
-  headers.push(['Cache-Control', 'no-cache'], ['Transfer-Encoding', 'chunked']);
-  ctx.wire.head(200, headers);
-}
 
-function chunkOf(text: string): Buffer {
-  const bytes = Buffer.from(text, 'utf8');
-  return Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
-}
