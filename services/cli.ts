@@ -35,6 +35,9 @@ Environment (a bad value stops start-up with exit 2, naming the variable):
   MAX_RESPONSE_MS           the longest any response may run (120000)
   MAX_CONNECTION_MS         a keep-alive connection's life (600000)
   HOLD_MS                   how long a lying Content-Length holds the connection (30000)
+  WS_ECHO_BYTES_PER_SECOND  a WebSocket echo's bytes per second past a 1 MiB burst (262144); docs/websocket.md
+  EXAM_TTL_SECONDS          how long a client exam lives (3600); docs/exam.md
+  EXAM_MAX_OPEN_PER_IP      open exams per client address (5)
   TRUST_PROXY               proxies believed about the client: addresses, CIDRs or loopback (none)
   PUBLIC_BASE_URL, PUBLIC_CONTROL_URL, PUBLIC_BOTS_URL
                             URLs that bodies and headers name (each host's own address)

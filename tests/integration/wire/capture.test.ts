@@ -68,8 +68,8 @@ t.test('the shipped registry asks only for its capturing endpoints: the others k
   const capturing = chaosEndpoints.filter((e) => e.capture !== undefined);
   t.same(
     capturing.map((e) => e.id).sort(),
-    ['anything', 'dump', 'headers', 'redirect-kinds-target', 'user-agent', ...chaosEndpoints.filter((e) => e.path === '/llm/v1/chat/completions' || e.path === '/mcp').map((e) => e.id)].sort(),
-    'the inspection endpoints, /redirect-kinds/target, the chat completion and /mcp',
+    ['anything', 'dump', 'headers', 'redirect-kinds-target', 'user-agent', ...chaosEndpoints.filter((e) => e.path.startsWith('/llm/') || e.path === '/mcp').map((e) => e.id)].sort(),
+    'the inspection endpoints, /redirect-kinds/target, the four LLM shapes and /mcp',
   );
   t.equal(server.parserOptions?.capture?.('GET', '/status/200'), undefined, 'another endpoint: nothing asked');
   t.ok(server.parserOptions?.capture?.('POST', '/dump'), '/dump: its capture');

@@ -97,7 +97,9 @@ t.test('every chaos endpoint example over TLS decrypts to the bytes of the plain
   const registry = serviceRegistries().chaos;
   const { port, server } = await startChaos(t, { config, registry });
   const tlsPort = await startTlsFront(t, server);
-  const examples = registry.endpoints.map((endpoint) => {
+  // An HTTP/2-only endpoint's example is a 421 over HTTP/1.1 that names the transport it came over: nothing to compare.
+  const overHttp1 = registry.endpoints.filter((endpoint) => endpoint.transports?.protocols?.includes('http/1.1') ?? true);
+  const examples = overHttp1.map((endpoint) => {
     const example = exampleOf(endpoint, config);
     // A seed makes a seeded endpoint's answer one answer: the two ports can then be held to the same bytes.
     const seeded = 'seed' in endpoint.params && !/[?&]seed=/.test(example.target);
