@@ -4,14 +4,12 @@
 // connection after each response (keep-alive, close, hold, reset). What a
 // request means is not its business: it hands each one to its host.
 //
-// A connection from a peer in TRUST_PROXY (our HAProxy) first goes through
-// one more stage: it must open with a PROXY v2 header (proxy-v2.ts), which
-// names the client; only the bytes after it reach the HTTP parser. Any other
-// connection goes straight to the parser, which refuses a PROXY header as the
-// malformed request it is there (400, close): a client never names itself.
-// A trusted peer that sends no header is refused too, rather than taken for the
-// client: HAProxy always sends one (send-proxy-v2), and counting the proxy's
-// own address would put every client behind it on one limit.
+// A connection from a peer in TRUST_PROXY (our HAProxy) first goes through one more stage: it must open
+// with a PROXY v2 header (proxy-v2.ts), which names the client; only the bytes after it reach the HTTP
+// parser. Any other connection goes straight to the parser, which refuses a PROXY header as the malformed
+// request it is there (400, close): a client never names itself. A trusted peer that sends no header is
+// refused too, rather than taken for the client: HAProxy always sends one (send-proxy-v2), and counting
+// the proxy's own address would put every client behind it on one limit.
 //
 // The socket may be a tls.TLSSocket (the transport seam, docs/architecture.md).
 import type { Socket } from 'node:net';
