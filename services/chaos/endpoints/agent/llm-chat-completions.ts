@@ -61,21 +61,11 @@ function lie(ctx: ChaosContext, mode: LlmMode, request: ChatRequest, honest: Com
   const extra = { 'Llm-Mode': mode };
   switch (mode) {
     case 'rate-limited':
-      // Retry-After says now; the body and the reset header say 20 s; every retry is refused anyway.
-      sendComplete(ctx, 429, 'application/json', openAiError('Rate limit reached for requests. Please try again in 20s.', 'requests', null, 'rate_limit_exceeded'), extra, [
-        ['Retry-After', RATE_LIMITED_RETRY_AFTER], ['x-ratelimit-reset-requests', '20s'],
-      ]);
+      sendOpenAiRateLimited(ctx, extra);
       return;
-    case 'overloaded': {
-      // Retry-After says 1 s, retry-after-ms (which OpenAI's SDKs read first) an hour; every retry is 529 again.
-      const payload = openAiError('The server is overloaded. Please retry after 1 second.', 'overloaded_error', null, 'overloaded');
-      const headers = chaosHead(ctx, 'application/json', payload.length, extra);
-      headers.push(['Retry-After', OVERLOADED_RETRY_AFTER], ['retry-after-ms', OVERLOADED_RETRY_AFTER_MS]);
-      ctx.wire.head(529, headers, 'Site Overloaded');
-      ctx.wire.write(payload);
-      ctx.wire.end();
+    case 'overloaded':
+      sendOpenAiOverloaded(ctx, extra);
       return;
-    }
     case 'stream-cut': {
       // Always a stream, whatever `stream` asked: the events up to a drawn one, half of it, then a close with no last chunk.
       const events = completionChunks(honest, true).map(sseEvent);
@@ -113,4 +103,19 @@ function answer(ctx: ChaosContext, request: ChatRequest, completion: Completion,
   streamEvents(ctx, extra, [...completionChunks(completion, request.includeUsage).map(sseEvent), SSE_DONE]);
 }
 
+/** The OpenAI shapes' 429: Retry-After says now; the body and the reset header say 20 s; every retry is refused anyway. */
+export function sendOpenAiRateLimited(ctx: ChaosContext, extra: Readonly<Record<string, string>>): void {
+  sendComplete(ctx, 429, 'application/json', openAiError('Rate limit reached for requests. Please try again in 20s.', 'requests', null, 'rate_limit_exceeded'), extra, [
+    ['Retry-After', RATE_LIMITED_RETRY_AFTER], ['x-ratelimit-reset-requests', '20s'],
+  ]);
+}
 
+/** The OpenAI shapes' 529: Retry-After says 1 s, retry-after-ms (which OpenAI's SDKs read first) an hour; every retry is 529 again. */
+export function sendOpenAiOverloaded(ctx: ChaosContext, extra: Readonly<Record<string, string>>): void {
+  const payload = openAiError('The server is overloaded. Please retry after 1 second.', 'overloaded_error', null, 'overloaded');
+  const headers = chaosHead(ctx, 'application/json', payload.length, extra);
+  headers.push(['Retry-After', OVERLOADED_RETRY_AFTER], ['retry-after-ms', OVERLOADED_RETRY_AFTER_MS]);
+  ctx.wire.head(529, headers, 'Site Overloaded');
+  ctx.wire.write(payload);
+  ctx.wire.end();
+}

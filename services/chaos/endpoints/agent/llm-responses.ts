@@ -1,12 +1,12 @@
 import {
-  MAX_LLM_BODY, RESPONSES_EXAMPLE, RESPONSES_MODE_PARAM, RESPONSES_PATH, echoResponse, eventText, openAiError, parseResponsesRequest, responseEvents,
+  MAX_LLM_BODY, RESPONSES_EXAMPLE, RESPONSES_MODE_PARAM, RESPONSES_PATH, echoResponse, eventText, parseResponsesRequest, responseEvents,
   responseObject, type EchoResponse, type MessagesMode, type ResponsesRequest, type StreamEvent,
 } from '../../../../shared/content/agent/index.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { rngFromSeed, type Rng } from '../../../../shared/primitives/seed.js';
-import { chaosHead, defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
+import { defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
 import { streamEvents, streamCut } from './llm-wire.js';
-import { OVERLOADED_RETRY_AFTER, OVERLOADED_RETRY_AFTER_MS, RATE_LIMITED_RETRY_AFTER } from './llm-chat-completions.js';
+import { sendOpenAiOverloaded, sendOpenAiRateLimited } from './llm-chat-completions.js';
 
 /** An event type no OpenAI SDK knows. */
 export const RESPONSES_UNKNOWN_EVENT = 'response.chaos_unknown';
@@ -45,19 +45,11 @@ function lie(ctx: ChaosContext, mode: MessagesMode, request: ResponsesRequest, h
   const extra = { 'Llm-Mode': mode };
   switch (mode) {
     case 'rate-limited':
-      sendComplete(ctx, 429, 'application/json', openAiError('Rate limit reached for requests. Please try again in 20s.', 'requests', null, 'rate_limit_exceeded'), extra, [
-        ['Retry-After', RATE_LIMITED_RETRY_AFTER], ['x-ratelimit-reset-requests', '20s'],
-      ]);
+      sendOpenAiRateLimited(ctx, extra);
       return;
-    case 'overloaded': {
-      const payload = openAiError('The server is overloaded. Please retry after 1 second.', 'overloaded_error', null, 'overloaded');
-      const headers = chaosHead(ctx, 'application/json', payload.length, extra);
-      headers.push(['Retry-After', OVERLOADED_RETRY_AFTER], ['retry-after-ms', OVERLOADED_RETRY_AFTER_MS]);
-      ctx.wire.head(529, headers, 'Site Overloaded');
-      ctx.wire.write(payload);
-      ctx.wire.end();
+    case 'overloaded':
+      sendOpenAiOverloaded(ctx, extra);
       return;
-    }
     case 'stream-cut': {
       const events = responseEvents(honest).map(eventText);
       const cut = rng.intBetween(1, events.length - 1);
