@@ -1,10 +1,10 @@
 import {
-  MAX_LLM_BODY, RESPONSES_EXAMPLE, RESPONSES_MODE_PARAM, RESPONSES_PATH, echoResponse, eventText, openAiError, responseEvents, responseObject,
+  RESPONSES_EXAMPLE, RESPONSES_MODE_PARAM, RESPONSES_PATH, echoResponse, eventText, responseEvents, responseObject,
   parseResponsesRequest,
 } from '../../../../shared/content/agent/index.js';
 import { defineControlEndpoint, type HttpContext } from '../../../../shared/http/http-service.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
-import { readBody } from './json-rpc.js';
+import { readOpenAiRequest } from './llm-chat-completions.js';
 
 export default defineControlEndpoint({
   id: 'llm-responses',
@@ -23,18 +23,10 @@ export default defineControlEndpoint({
 });
 
 async function answer(ctx: HttpContext): Promise<void> {
-  const body = await readBody(ctx.req, MAX_LLM_BODY);
-  if (body === undefined) {
-    ctx.send(413, 'application/json', openAiError(`The request body is larger than ${MAX_LLM_BODY} bytes.`, 'invalid_request_error'));
-    return;
-  }
-  const parsed = parseResponsesRequest(body);
-  if (!parsed.ok) {
-    ctx.send(400, 'application/json', openAiError(parsed.message, 'invalid_request_error', parsed.param));
-    return;
-  }
-  const response = echoResponse(parsed.request, body);
-  if (!parsed.request.stream) {
+  const read = await readOpenAiRequest(ctx, parseResponsesRequest);
+  if (read === undefined) return;
+  const response = echoResponse(read.request, read.body);
+  if (!read.request.stream) {
     ctx.send(200, 'application/json', jsonBody(responseObject(response, true)));
     return;
   }
