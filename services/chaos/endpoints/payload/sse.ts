@@ -52,7 +52,7 @@ export default defineChaosEndpoint({
     const wire = ctx.wire;
     const stream = sseChaos(mode, readLastEventId(ctx.req.headers.get('last-event-id')), seed);
     const extra: Record<string, HeaderValue> = mode === 'heartbeat-only' ? { 'Sse-Mode': mode, 'Sse-Interval-Ms': interval, 'Sse-Ms': ms } : { 'Sse-Mode': mode, ...stream.extra };
-    wire.head(200, chaosHead(ctx, sseContentType(mode), undefined, extra).concat([['Cache-Control', 'no-cache'], ['Transfer-Encoding', 'chunked']]));
+    wire.head(200, chaosHead(ctx, sseContentType(mode), undefined, extra).concat([['Cache-Control', 'no-cache'], ['Vary', 'Last-Event-ID'], ['Transfer-Encoding', 'chunked']]));
     if (mode === 'heartbeat-only') {
       if (wire.headOnly) wire.end();
       else heartbeats(wire, interval, ms);
