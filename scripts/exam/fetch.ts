@@ -31,7 +31,12 @@ async function take({ name, url }: Step): Promise<void> {
     case 'redirect-308':
       await call(url, { method: 'POST', body: 'a=1&b=2', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       return;
+    case 'post-503':
+      await call(url, { method: 'POST', body: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      return;
     case 'cross-host-authorization':
+    case 'https-downgrade':
+      // https-downgrade: fetch trusts the test root only when started with NODE_EXTRA_CA_CERTS=root.pem (docs/exam.md).
       await call(url, { headers: { authorization: 'Bearer exam-token' } });
       return;
     case 'stall':
@@ -67,7 +72,7 @@ async function take({ name, url }: Step): Promise<void> {
       return;
     }
     default:
-      // retries, the loop, the download: fetch as is (it neither retries nor resumes by itself).
+      // retries, the loop, the download, the cookie hop (fetch keeps no cookies): fetch as is (it neither retries nor resumes by itself).
       await call(url);
   }
 }
