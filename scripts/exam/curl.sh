@@ -5,7 +5,7 @@
 # The flags are the point: --retry honours Retry-After, -L follows redirects
 # (curl drops Authorization on another host), -b/-c keep cookies per host,
 # --max-time is the deadline, --etag-save/--etag-compare revalidate, -C -
-# resumes. Needs curl and sed.
+# resumes. curl is no MCP client: mcp-session-expired is not run. Needs curl and sed.
 set -eu
 profile=${1:-retries}
 hub=${2:-http://localhost:8082}
@@ -36,6 +36,10 @@ while read -r name url; do
     https-downgrade)
       curl -sS -o "$work/root.pem" "$hub/tls/root.pem" < /dev/null
       q -L --cacert "$work/root.pem" -H 'Authorization: Bearer exam-token' "$url" & ;;
+    # An Anthropic-shape POST with the same careful --retry: 529 is not among curl's transient codes.
+    llm-529-retry-after)
+      q --retry 3 --retry-max-time 15 -H 'Content-Type: application/json' -H 'anthropic-version: 2023-06-01' \
+        -d '{"model":"exam","max_tokens":16,"messages":[{"role":"user","content":"hello"}]}' "$url" & ;;
     stall|slow-headers|drip) q --max-time 2 "$url" & ;;
     keepalive-lie) q "$url" --next "$url" & ;;
     etag|last-modified|no-store)

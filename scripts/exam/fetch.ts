@@ -39,6 +39,14 @@ async function take({ name, url }: Step): Promise<void> {
       // https-downgrade: fetch trusts the test root only when started with NODE_EXTRA_CA_CERTS=root.pem (docs/exam.md).
       await call(url, { headers: { authorization: 'Bearer exam-token' } });
       return;
+    case 'llm-529-retry-after':
+      // fetch has no retry of its own: one call, as an application without a retry loop makes it.
+      await call(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model: 'exam', max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] }),
+      });
+      return;
     case 'stall':
     case 'slow-headers':
     case 'drip':
@@ -73,6 +81,7 @@ async function take({ name, url }: Step): Promise<void> {
     }
     default:
       // retries, the loop, the download, the cookie hop (fetch keeps no cookies): fetch as is (it neither retries nor resumes by itself).
+      // mcp-session-expired too: fetch is no MCP client (dist/scripts/exam/agents.js takes that step with the MCP SDK).
       await call(url);
   }
 }

@@ -4,6 +4,7 @@
 // dozen requests or so; its 429 comes from /rate-limit, never the real one).
 import type { StepEntry } from './recorder.js';
 import { fail, gaps, gaveUpGrade, pass, redirectGrade, requests, retryGrade, second, seconds, SLACK_MS, type StepDef } from './grading.js';
+import { AGENTS } from './agents.js';
 
 export type { Graded, StepDef, Verdict } from './grading.js';
 
@@ -334,6 +335,7 @@ export const PROFILES: Readonly<Record<string, readonly StepDef[]>> = {
   timeouts: TIMEOUTS,
   caching: CACHING,
   streams: STREAMS,
+  agents: AGENTS,
 };
 
 export const PROFILE_NAMES = Object.keys(PROFILES);

@@ -243,6 +243,49 @@ async function keepAliveTwice(kind: ClientKind, url: string): Promise<void> {
   socket.destroy();
 }
 
+/**
+ * An MCP client over Streamable HTTP (JSON answers): initialize, then pings.
+ * On a 404 for its session the good client initializes again and carries
+ * on; the bad one keeps pinging the dead session.
+ */
+async function mcpPings(kind: ClientKind, url: string): Promise<void> {
+  const json = { 'content-type': 'application/json', accept: 'application/json' };
+  let id = 0;
+  const rpc = (session: string | undefined, method: string, params?: object, notification = false): Promise<Answer> =>
+    send(url, {
+      method: 'POST',
+      headers: { ...json, ...(session !== undefined ? { 'mcp-session-id': session } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', method, ...(params !== undefined ? { params } : {}), ...(notification ? {} : { id: ++id }) }),
+    });
+  const initialize = async (): Promise<string | undefined> => {
+    const answer = await rpc(undefined, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: `exam-${kind}`, version: '1.0.0' } });
+    const session = answer.headers['mcp-session-id'];
+    if (typeof session !== 'string') return undefined;
+    await rpc(session, 'notifications/initialized', undefined, true);
+    return session;
+  };
+  let session = await initialize();
+  let renewed = false;
+  for (let ping = 0; ping < 5 && session !== undefined; ping++) {
+    const answer = await rpc(session, 'ping');
+    if (answer.status === 404 && kind === 'good' && !renewed) {
+      renewed = true;
+      session = await initialize();
+    }
+  }
+}
+
+/** An Anthropic Messages call: the good client retries a 529 after its retry-after, three tries in all; the bad one six, at once. */
+async function llmCall(kind: ClientKind, url: string): Promise<void> {
+  const body = JSON.stringify({ model: 'exam', max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] });
+  const attempts = kind === 'good' ? 3 : 6;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const answer = await send(url, { method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body });
+    if (answer.status !== 529 && answer.status !== 429) return;
+    if (attempt < attempts) await sleep(kind === 'good' ? (retryAfterMs(answer.headers['retry-after']) ?? 1000) + 50 : 10);
+  }
+}
+
 /** Takes every step of `exam` as `kind` would, the steps at once (each one's own timeline is what is graded); `tlsRoot`: the test root to trust for the TLS host. */
 export async function takeExam(kind: ClientKind, exam: OpenedExam, tlsRoot?: string): Promise<void> {
   trustedRoot = tlsRoot;
@@ -284,6 +327,10 @@ export async function takeExam(kind: ClientKind, exam: OpenedExam, tlsRoot?: str
         case 'vary':
           await cache.get(url, { 'accept-encoding': 'gzip' });
           return cache.get(url, { 'accept-encoding': 'identity' });
+        case 'mcp-session-expired':
+          return mcpPings(kind, url);
+        case 'llm-529-retry-after':
+          return llmCall(kind, url);
         case 'sse-resume':
           return eventStream(kind, url);
         case 'truncated-download':
