@@ -7,10 +7,10 @@
 // Bounds: idle 30 s without a stream, the whole connection MAX_RESPONSE_MS.
 import type { Socket } from 'node:net';
 import {
-  DEFAULT_MAX_FRAME, DEFAULT_WINDOW, ERROR, FLAG, FRAME, frame, goawayFrame, headersFrame, MAX_WINDOW, pingFrame, rstStreamFrame,
+  DEFAULT_MAX_FRAME, DEFAULT_WINDOW, ERROR, FLAG, FRAME, frame, goawayFrame, headerBlockFrames, MAX_WINDOW, pingFrame, rstStreamFrame,
   SETTING, SETTINGS_ACK, settingsFrame, windowUpdateFrame,
 } from './frames.js';
-import type { HeaderField } from './hpack.js';
+import { encodeLiterals, type HeaderField } from './hpack.js';
 import { FrameReader, H2_BOUNDS, type ReaderEvents } from './reader.js';
 import { withholdsSettingsAck } from './settings-ack.js';
 
@@ -341,7 +341,8 @@ export class H2Stream {
     this.#headersSent = true;
     this.#status = status;
     const all: HeaderField[] = status === undefined ? [...fields] : [[':status', String(status)], ...fields];
-    this.session.write(headersFrame(this.id, all, endStream));
+    // A block larger than the client's frame size goes on in CONTINUATION frames (a /huge-header lie is a big block, not a bad frame).
+    this.session.write(headerBlockFrames(this.id, encodeLiterals(all), endStream, this.session.peerMaxFrame));
     if (endStream) this.#finish();
   }
 
