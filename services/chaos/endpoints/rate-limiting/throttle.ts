@@ -4,6 +4,8 @@ import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 export default defineChaosEndpoint({
   id: 'throttle',
   path: '/throttle',
+  // POST too: a throttled write, which a client must not resend blindly (the client exam's post-503 step).
+  methods: ['GET', 'POST'],
   category: 'rate-limiting',
   summary: 'Per `id`, 503 with a truthful Retry-After until `seconds` have passed since the first call, then 200; an early retry is told again',
   params: THROTTLE_PARAMS,
