@@ -91,6 +91,9 @@ export class Pipeline<Ctx> {
   readonly #catalog: CatalogBodies;
   /** Responses of holding endpoints in progress in this process (chaos_held_responses). */
   heldResponses = 0;
+  readonly #heldDone = (): void => {
+    this.heldResponses--;
+  };
   readonly #openapi: PlainResponse;
   /** Served decisions by path, then query (see #decide). */
   readonly #memo = new DecisionMemo<ServeDecision<Ctx>>();
@@ -361,7 +364,8 @@ export class Pipeline<Ctx> {
     if (exchange) this.#note(exchange, endpoint, values);
     if (holds(decision)) {
       this.heldResponses++;
-      responder.whenDone(() => this.heldResponses--);
+      // A function made once: a closure here would keep this call's context (the responder, its request) alive for the whole hold.
+      responder.whenDone(this.#heldDone);
     }
     const { recordings } = decision;
     try {
