@@ -3,17 +3,19 @@
 // Kubernetes manifests validate against the Kubernetes schemas, compose.yaml
 // against the compose specification, and the files agree with each other and
 // with shared/config/config.ts, proxy/haproxy.cfg and the metrics contract.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2019Module from 'ajv/dist/2019.js';
 import addFormatsModule from 'ajv-formats';
 import { ConfigMap, Namespace, Service } from 'kubernetes-models/v1';
-import { Deployment } from 'kubernetes-models/apps/v1';
+import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
+import { loadConfig } from '../../shared/config/config.js';
 import { METRIC_NAMES } from '../../shared/runtime/metrics.js';
 import { PKI_FILES, PKI_FOLDER } from '../../shared/tls/pki.js';
 import { renderPrometheusConfig, SERVICES_JOB } from '../../services/prometheus-config.js';
@@ -107,6 +109,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'v1/ConfigMap': ConfigMap,
   'v1/Service': Service,
   'apps/v1/Deployment': Deployment,
+  'apps/v1/StatefulSet': StatefulSet,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
 };
@@ -126,14 +129,14 @@ t.test('every Kubernetes manifest validates against the Kubernetes schemas', asy
 });
 
 t.test('the kustomizations list files that exist, and the base names its namespace', async (t) => {
-  for (const dir of ['deploy/k8s/base', 'deploy/k8s/overlays/local']) {
+  for (const dir of ['deploy/k8s/base', 'deploy/k8s/overlays/local', 'deploy/k8s/overlays/sentinel']) {
     const k = obj(parse(read(`${dir}/kustomization.yaml`)));
     t.equal(k.kind, 'Kustomization', dir);
     for (const resource of arr(k.resources)) {
       const path = join(dir, String(resource));
       t.ok(statSync(join(root, path), { throwIfNoEntry: false }), `${dir}: resource ${String(resource)}`);
     }
-    for (const patch of arr(k.patches)) t.ok(statSync(join(root, dir, String(obj(patch).path)), { throwIfNoEntry: false }), `${dir}: patch`);
+    for (const patch of arr(k.patches).map(obj).filter((p) => p.path !== undefined)) t.ok(statSync(join(root, dir, String(patch.path)), { throwIfNoEntry: false }), `${dir}: patch`);
   }
   const base = obj(parse(read('deploy/k8s/base/kustomization.yaml')));
   t.equal(base.namespace, NAMESPACE);
@@ -443,6 +446,64 @@ t.test('TLS: one kept PKI per stack, passed through at the edge, a read-only Sec
   const front = k8sObjects.find((o) => o.kind === 'Service' && obj(o.metadata).name === 'haproxy');
   t.same(arr(obj(front?.spec).ports).map(obj).map((p) => [p.port, p.protocol]), [[FRONT_PORT, 'TCP'], [FRONT_TLS_PORT, 'TCP']]);
   t.equal(obj(front?.spec).externalTrafficPolicy, 'Local', 'the client address reaches the handshake cap');
+});
+
+t.test('the Sentinel overlay: two Redis nodes, three sentinels, the services told by REDIS_SENTINELS', async (t) => {
+  const dir = 'deploy/k8s/overlays/sentinel';
+  const k = obj(parse(read(`${dir}/kustomization.yaml`)));
+  t.same(k.resources, ['../local', 'redis-sentinel.yaml'], 'the local overlay plus the topology');
+  const patches = arr(k.patches).map(obj);
+  // The one-node Redis is deleted: the patches name objects the base has.
+  const deleted = patches.map((p) => obj(parse(String(p.patch ?? '')))).filter((p) => p.$patch === 'delete');
+  t.same(deleted.map((p) => `${String(p.kind)}/${String(obj(p.metadata).name)}`).sort(), ['Deployment/redis', 'Service/redis']);
+  for (const d of deleted) {
+    t.ok(k8sObjects.some((o) => o.kind === d.kind && obj(o.metadata).name === obj(d.metadata).name && o.apiVersion === d.apiVersion), `the base has ${String(d.kind)} redis`);
+  }
+  // The ConfigMap the pods get: base, the local overlay's patch, then this one's JSON patch.
+  const jsonPatch = patches.find((p) => obj(p.target).kind === 'ConfigMap' && obj(p.target).name === 'chaos-env');
+  const ops = arr(parse(String(jsonPatch?.patch ?? ''))).map(obj);
+  const env: Record<string, string> = Object.fromEntries(Object.entries(k8sEnv(true)).map(([key, v]) => [key, String(v)]));
+  for (const op of ops) {
+    const key = String(op.path).replace(/^\/data\//, '');
+    if (op.op === 'remove') {
+      t.ok(key in env, `remove ${key}: it is there to remove (kustomize fails otherwise)`);
+      delete env[key];
+    } else if (op.op === 'add') env[key] = String(op.value);
+  }
+  const config = loadConfig(env);
+  t.equal(config.redisUrl, undefined, 'no REDIS_URL beside the sentinels (the services refuse two topologies)');
+  const sentinelConfig = config.redisSentinel;
+  if (!t.ok(sentinelConfig, 'loadConfig reads a Sentinel topology') || sentinelConfig === undefined) return;
+
+  const objects = yamlDocuments(`${dir}/redis-sentinel.yaml`).map(obj);
+  const named = (kind: string, name: string): Obj | undefined => objects.find((o) => o.kind === kind && obj(o.metadata).name === name);
+  const nodes = obj(named('StatefulSet', 'redis-node')?.spec);
+  const sentinels = obj(named('StatefulSet', 'redis-sentinel')?.spec);
+  t.equal(nodes.replicas, 2, 'a master and a replica');
+  t.equal(sentinels.replicas, 3, 'three sentinels');
+  for (const [set, service] of [[nodes, 'redis-node'], [sentinels, 'redis-sentinel']] as const) {
+    t.equal(set.serviceName, service, `${service}: pods named through its headless Service`);
+    const svc = obj(named('Service', service)?.spec);
+    t.equal(svc.clusterIP, 'None', `${service}: headless`);
+    t.equal(svc.publishNotReadyAddresses, true, `${service}: names resolve before the pods are ready (sentinels find a master that is starting)`);
+    t.same(obj(svc.selector), obj(obj(set.selector).matchLabels), `${service}: selects the StatefulSet's pods`);
+    t.equal(obj(named('Service', service)?.metadata).namespace, NAMESPACE, `${service}: in the namespace`);
+  }
+  const sentinelPort = Number(obj(arr(obj(named('Service', 'redis-sentinel')?.spec).ports)[0]).port);
+  t.same(sentinelConfig.sentinels.map((h) => `${h.host}:${h.port}`), [0, 1, 2].map((i) => `redis-sentinel-${i}.redis-sentinel:${sentinelPort}`), 'REDIS_SENTINELS names every sentinel pod');
+  const script = (set: Obj): string => String(arr(obj(arr(obj(obj(set.template).spec).containers)[0]).args)[0]);
+  const monitor = /sentinel monitor (\S+) \$master 6379 (\d+)/.exec(script(sentinels));
+  t.equal(monitor?.[1], sentinelConfig.name, 'the sentinels monitor the master REDIS_SENTINEL_NAME names');
+  const quorum = Number(monitor?.[2]);
+  t.ok(quorum > Number(sentinels.replicas) / 2 && quorum <= Number(sentinels.replicas), `quorum ${quorum}: a majority of the sentinels`);
+  t.match(script(nodes), `sentinel get-master-addr-by-name ${sentinelConfig.name}`, 'a node asks the sentinels which master to follow');
+  t.match(script(nodes), '--replicaof "$master" 6379', 'and replicates it unless it is the master');
+  // The scripts parse as POSIX shell (the image's /bin/sh), and avoid $(...), which Kubernetes would expand.
+  for (const [name, set] of [['redis-node', nodes], ['redis-sentinel', sentinels]] as const) {
+    t.doesNotThrow(() => execFileSync('sh', ['-n', '-c', script(set)]), `${name}: sh -n`);
+    t.notMatch(script(set), /\$\(/, `${name}: no $( for Kubernetes to expand`);
+  }
+  t.throws(() => execFileSync('sh', ['-n', '-c', 'if then'], { stdio: 'ignore' }), 'sh -n refuses a broken script');
 });
 
 /** Metric names in a PromQL expression: identifiers with our, HAProxy's or prom-client's prefixes. */
