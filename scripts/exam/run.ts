@@ -72,7 +72,14 @@ const dist = (relative: string): string => fileURLToPath(new URL(relative, impor
 const node = (script: string): (() => Promise<Command>) => async () => ({ file: process.execPath, args: [dist(script)] });
 const python = (client: string): (() => Promise<Command>) => async () => ({ file: EXAM_PYTHON, args: [repoPath('scripts/exam/python-steps.py'), client] });
 const pythonVersion = (probe: string, pkg: string) => async (): Promise<string> => versionLine(EXAM_PYTHON, ['-c', `import sys; ${probe}`], /^(.+)$/m, pkg);
-const npmVersion = (pkg: string): string => (JSON.parse(readFileSync(repoPath(`node_modules/${pkg}/package.json`), 'utf8')) as { version: string }).version;
+/** An npm dev dependency's version; the error names it when it is not installed. */
+function npmVersion(pkg: string): string {
+  try {
+    return (JSON.parse(readFileSync(repoPath(`node_modules/${pkg}/package.json`), 'utf8')) as { version: string }).version;
+  } catch {
+    throw new Error(`${pkg} is not installed: npm ci (it is a dev dependency)`);
+  }
+}
 
 let goBinary: Promise<string> | undefined;
 /** scripts/exam/go-steps.go built once per process into a temporary directory (the Go toolchain's cache there too). */
