@@ -4,12 +4,17 @@
 // step URL's own origin (so the chaos and control hosts are each same-origin
 // to their steps, and only a cross-host redirect is cross-origin), the event
 // stream by `EventSource` (which reconnects with Last-Event-ID by itself), and
-// `AbortSignal.timeout(2000)` where a step asks for a deadline. The https step
-// is not taken: Chromium trusts a root only through an NSS database.
+// `AbortSignal.timeout(2000)` where a step asks for a deadline. With
+// EXAM_CA_FILE the browser trusts that root through an NSS database of its own
+// (scripts/scorecard/tls-clients.ts) and takes the https step; without it, not.
 // Reads `name url` lines on stdin; scripts/exam/run.ts opens the exam, feeds
 // the lines and prints the grade:
 //   node dist/scripts/exam/run.js chromium [profile] [hub URL]
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumTrusting } from '../scorecard/tls-clients.js';
 import { parseSteps, STEP_TIMEOUT_MS, type Step } from './node-steps.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -36,6 +41,7 @@ async function inPage({ name, url, timeoutMs, watchMs }: { name: string; url: st
     case 'post-503':
       return send({ method: 'POST', headers: form, body: 'a=1' });
     case 'cross-host-authorization':
+    case 'https-downgrade':
       return send({ headers: { authorization: 'Bearer exam-token' } });
     case 'stall':
     case 'slow-headers':
@@ -82,8 +88,11 @@ async function pageOf(context: BrowserContext, origin: string): Promise<Page> {
 
 const chunks: Buffer[] = [];
 for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-const steps: Step[] = parseSteps(Buffer.concat(chunks).toString('utf8')).filter((s) => !s.url.startsWith('https:'));
-const browser = await chromium.launch({ executablePath: CHROMIUM, timeout: 60_000 });
+const caFile = process.env.EXAM_CA_FILE;
+const steps: Step[] = parseSteps(Buffer.concat(chunks).toString('utf8')).filter((s) => caFile || !s.url.startsWith('https:'));
+// A home of its own for the NSS database that holds the root.
+const home = caFile ? mkdtempSync(join(tmpdir(), 'exam-chromium-')) : undefined;
+const browser: Browser = caFile && home ? await chromiumTrusting(caFile, home, CHROMIUM) : await chromium.launch({ executablePath: CHROMIUM, timeout: 60_000 });
 try {
   const context = await browser.newContext();
   const pages = new Map<string, Promise<Page>>();
@@ -97,4 +106,5 @@ try {
   );
 } finally {
   await browser.close();
+  if (home) rmSync(home, { recursive: true, force: true });
 }
