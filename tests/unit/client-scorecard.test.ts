@@ -8,7 +8,7 @@ import {
   checkLies, CLIENT_IDS, CLIENTS, clientsDocPath, CONTROL_ROW, escapeCell, GENERATED, LIES, parseScorecard, renderScorecard, unescapeCell,
 } from '../../scripts/client-scorecard.js';
 import { RUNNER_PROFILES, RUNNERS } from '../../scripts/exam/run.js';
-import { EXAM_HEADING } from '../../scripts/scorecard/exam-table.js';
+import { EXAM_HEADING, parseExamTables, renderExamTables } from '../../scripts/scorecard/exam-table.js';
 import { parseMatrix, renderMatrix } from '../../scripts/scorecard/markdown.js';
 import { LLM_SDK_SPEC, MCP_SDK_SPEC } from '../../scripts/scorecard/sdk-table.js';
 import { TLS_CLIENT_IDS, TLS_SPEC } from '../../scripts/scorecard/tls-table.js';
@@ -127,4 +127,17 @@ t.test('the SDK tables: every /mcp chaos mode with the MCP SDK, every LLM chaos 
   for (const row of [...(card.sdk?.mcp.rows ?? []), ...(card.sdk?.llm.rows ?? [])]) t.ok(row.cells.length > 0 && row.cells.every((c) => c.length > 0), `${row.id}: an outcome per SDK`);
   t.same(Object.keys(card.sdk?.llm.versions ?? {}), LLM_SDK_SPEC.clients.map((c) => c.id), 'each LLM SDK\'s version');
   t.match(card.sdk?.mcp.versions.mcp, /^\d+\.\d+\.\d+$/, 'the MCP SDK\'s version');
+});
+
+t.test('the exam tables render and read back, whatever a cell says', async (t) => {
+  const tables = {
+    versions: { curl: 'curl 8 | x', wget: 'GNU Wget <1>' },
+    profiles: [
+      { profile: 'retries', steps: ['fail-first', 'post-503'], rows: [{ runner: 'curl', cells: ['pass: 3 requests (503, 503, 200) | `x`', 'not run'] }, { runner: 'wget', cells: ['FAIL: a *b* _c_ \\ d', 'pass: 1 request'] }] },
+      { profile: 'streams', steps: ['sse-resume'], rows: [{ runner: 'wget', cells: ['FAIL: <none> & more'] }] },
+    ],
+  };
+  const markdown = renderExamTables(tables).join('\n');
+  t.same(parseExamTables(`# x\n\n${markdown}\n## after\n| curl | z |\n`), tables, 'stops at the next section');
+  t.equal(parseExamTables('# nothing here'), undefined);
 });
