@@ -13,8 +13,8 @@ const LEAKS_AUTHORIZATION = { ...FOLLOWS_ALL, 'cross-host-authorization': 'fail'
 await testRunners(t, [
   { runner: 'curl', profile: 'redirects', because: 'curl -L follows by the book and drops Authorization on another host', expected: FOLLOWS_ALL },
   {
-    runner: 'curl', profile: 'retries', because: 'curl --retry retries a 503 and waits its Retry-After in seconds',
-    expected: { 'fail-first': 'pass', 'retry-after-seconds': 'pass' },
+    runner: 'curl', profile: 'retries', because: 'curl --retry retries a 503 and waits its Retry-After in seconds, a POST\'s too',
+    expected: { 'fail-first': 'pass', 'retry-after-seconds': 'pass', 'post-503': 'fail' },
   },
   { runner: 'curl', profile: 'streams', because: 'curl -C - resumes the download; curl has no event-stream reconnection', expected: { 'sse-resume': 'fail', 'truncated-download': 'pass' } },
   { runner: 'wget', profile: 'redirects', because: 'wget follows by the book but keeps Authorization on another host', expected: LEAKS_AUTHORIZATION },

@@ -19,7 +19,11 @@ await testRunners(t, [
     runner: 'urllib', profile: 'redirects', because: 'urllib follows a 302/303 POST as GET, refuses a 307/308 POST, and keeps Authorization across hosts',
     expected: { 'redirect-302': 'pass', 'redirect-303': 'pass', 'redirect-307': 'fail', 'redirect-308': 'fail', 'redirect-loop': 'pass', 'cross-host-authorization': 'fail' },
   },
-  { runner: 'requests', profile: 'redirects', because: 'requests follows by the book and drops Authorization on another host', expected: FOLLOWS_ALL },
+  {
+    runner: 'requests', profile: 'redirects', because: 'requests follows by the book, its Session jar keeps the cookie to its host, Authorization is dropped on another host',
+    expected: { ...FOLLOWS_ALL, 'cross-host-cookie': 'pass' },
+  },
+  { runner: 'requests', profile: 'retries', because: 'requests retries nothing by default: one POST', expected: { 'post-503': 'pass', 'fail-first': 'fail' } },
   { runner: 'requests', profile: 'caching', because: 'requests has no cache', expected: NO_CACHE },
   { runner: 'httpx', profile: 'redirects', because: 'httpx, told to follow, follows by the book and drops Authorization on another host', expected: FOLLOWS_ALL },
   { runner: 'aiohttp', profile: 'redirects', because: 'aiohttp follows by the book and drops Authorization on another host', expected: FOLLOWS_ALL },
