@@ -6,19 +6,22 @@
 // table per lie.
 //
 //   node dist/scripts/client-scorecard.js --write          rewrites docs/clients.md
-//   node dist/scripts/client-scorecard.js [--lie a,b] [--client curl,wget] [--table websocket,tls]
+//   node dist/scripts/client-scorecard.js [--lie a,b] [--client curl,wget] [--table websocket,tls,exam,sdk]
 //                                                          prints the Markdown
+//   node dist/scripts/client-scorecard.js --write --table exam   reruns those tables only, in the page as it is
 //
-// After the HTTP lies, two tables with clients of their own, each running its
-// cells several at once: every /ws chaos lie (scripts/scorecard/websocket-table.ts)
-// and every TLS mode (scripts/scorecard/tls-table.ts). Run it on Node 24 (the
+// After the HTTP lies, tables with clients of their own, each running its
+// cells several at once: every /ws chaos lie (scripts/scorecard/websocket-table.ts),
+// every TLS mode (scripts/scorecard/tls-table.ts), every exam profile taken
+// by every runner of scripts/exam/ (scripts/scorecard/exam-table.ts), and the
+// official MCP and LLM SDKs against their chaos modes (scripts/scorecard/sdk-table.ts). Run it on Node 24 (the
 // project's runtime): Node 20 has no global WebSocket.
 //
 // tests/unit/client-scorecard.test.ts checks that docs/clients.md is this
 // script's output for every lie it knows; tests/integration/clients/client-scorecard.test.ts
 // runs one lie with curl.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +40,8 @@ import { MemoryStore } from '../shared/store/memory.js';
 import type { NodeClientSpec, RequestOutcome } from './client-scorecard-node.js';
 import { repoPath } from './readme-tables.js';
 import { escapeCell, parseMatrix, renderMatrix, splitRow, unescapeCell, type MatrixResult } from './scorecard/markdown.js';
+import { parseExamTables, renderExamTables, runExamTables, type ExamTables } from './scorecard/exam-table.js';
+import { LLM_SDK_SPEC, MCP_SDK_SPEC, runSdkTables, type SdkTables } from './scorecard/sdk-table.js';
 import { chromiumTrusting, runTlsTable, TLS_SPEC } from './scorecard/tls-table.js';
 import { runWebSocketTable, WS_SPEC } from './scorecard/websocket-table.js';
 
@@ -265,10 +270,14 @@ export interface Scorecard {
   readonly websocket?: MatrixResult;
   /** The TLS table (scripts/scorecard/tls-table.ts), when it ran. */
   readonly tls?: MatrixResult;
+  /** The client exam's tables (scripts/scorecard/exam-table.ts), when they ran. */
+  readonly exam?: ExamTables;
+  /** The MCP and LLM SDK tables (scripts/scorecard/sdk-table.ts), when they ran. */
+  readonly sdk?: SdkTables;
 }
 
 /** The tables after the HTTP lies, each with its own clients. */
-export const TABLE_IDS = ['websocket', 'tls'] as const;
+export const TABLE_IDS = ['websocket', 'tls', 'exam', 'sdk'] as const;
 export type TableId = (typeof TABLE_IDS)[number];
 
 // ---------------------------------------------------------------- the stack
@@ -721,7 +730,12 @@ export async function runScorecard(options: RunOptions = {}): Promise<Scorecard>
     options.log?.(tables.join(', '));
     const websocket = tables.includes('websocket') ? await runWebSocketTable({ browser }) : undefined;
     const tls = tables.includes('tls') ? await runTlsTable({ chromium: existsSync(CHROMIUM) ? (root, home) => chromiumTrusting(root, home, CHROMIUM) : undefined }) : undefined;
-    return { date: new Date().toISOString().slice(0, 10), versions, results, ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}) };
+    const exam = tables.includes('exam') ? await runExamTables({ log: options.log }) : undefined;
+    const sdk = tables.includes('sdk') ? await runSdkTables() : undefined;
+    return {
+      date: new Date().toISOString().slice(0, 10), versions, results,
+      ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}), ...(exam ? { exam } : {}), ...(sdk ? { sdk } : {}),
+    };
   } finally {
     await browser?.close();
     await stack.close();
@@ -801,8 +815,10 @@ export function renderScorecard(card: Scorecard, lies: readonly Lie[] = LIES): s
     'Where a lie races the client, a rerun can differ: whether the close of `keepalive-lie` arrives',
     'before the client reuses the connection, or how many bytes arrive before an error is reported.',
     '',
-    'The last two sections, WebSocket and TLS, are tables of their own: a row per lie, a column per client',
-    '(WebSocket and TLS clients, each with its version), run by the same command after the lies.',
+    'The sections after the lies, WebSocket and TLS, are tables of their own: a row per lie, a column per client',
+    '(WebSocket and TLS clients, each with its version), run by the same command after the lies; then the',
+    'client exam, a table per profile (a row per exam runner, a column per step), and what the official MCP',
+    'and LLM SDKs do with each of their chaos modes.',
     '',
     '## The clients',
     '',
@@ -813,6 +829,8 @@ export function renderScorecard(card: Scorecard, lies: readonly Lie[] = LIES): s
     ...sections,
     ...(card.websocket ? renderMatrix(WS_SPEC, card.websocket) : []),
     ...(card.tls ? renderMatrix(TLS_SPEC, card.tls) : []),
+    ...(card.exam ? renderExamTables(card.exam) : []),
+    ...(card.sdk ? [...renderMatrix(MCP_SDK_SPEC, card.sdk.mcp), ...renderMatrix(LLM_SDK_SPEC, card.sdk.llm)] : []),
   ].join('\n');
 }
 
@@ -845,7 +863,11 @@ export function parseScorecard(markdown: string): Scorecard {
   }
   const websocket = parseMatrix(WS_SPEC, markdown);
   const tls = parseMatrix(TLS_SPEC, markdown);
-  return { date, versions, results, ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}) };
+  const exam = parseExamTables(markdown);
+  const mcp = parseMatrix(MCP_SDK_SPEC, markdown);
+  const llm = parseMatrix(LLM_SDK_SPEC, markdown);
+  const sdk = mcp && llm ? { mcp, llm } : undefined;
+  return { date, versions, results, ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}), ...(exam ? { exam } : {}), ...(sdk ? { sdk } : {}) };
 }
 
 export function clientsDocPath(): string {
@@ -868,14 +890,22 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const clients = clientIds ? CLIENT_IDS.filter((c) => clientIds.includes(c)) : CLIENT_IDS;
   if (lieIds && lies.length !== lieIds.length) throw new Error(`unknown lie among ${lieIds.join(', ')}; known: ${LIES.map((l) => l.id).join(', ')}`);
   if (clientIds && clients.length !== clientIds.length) throw new Error(`unknown client among ${clientIds.join(', ')}; known: ${CLIENT_IDS.join(', ')}`);
-  if (write && (lieIds || clientIds || tableIds)) throw new Error('--write writes the whole scorecard: drop --lie, --client and --table');
+  if (write && (lieIds || clientIds)) throw new Error('--write writes every lie for every client: drop --lie and --client (--write --table a,b rewrites only those tables)');
+  // --write --table a,b: only those tables run, and replace theirs in the page as it is.
+  const updating = write && tableIds !== undefined;
   const started = Date.now();
-  const card = await runScorecard({ lies, clients, tables, log: (line) => process.stderr.write(`${line}\n`) });
+  const ran = await runScorecard({ lies: updating ? [] : lies, clients, tables, log: (line) => process.stderr.write(`${line}\n`) });
   process.stderr.write(`ran in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  const card: Scorecard = updating
+    ? { ...parseScorecard(readFileSync(clientsDocPath(), 'utf8')), ...Object.fromEntries(tables.map((id) => [id, ran[id]])) }
+    : ran;
   const markdown = renderScorecard(card, lies);
   if (write) {
     writeFileSync(clientsDocPath(), markdown);
-    process.stdout.write(`docs/clients.md written: ${lies.length} lies, ${clients.length} clients; ${card.websocket?.rows.length ?? 0} WebSocket lies, ${card.tls?.rows.length ?? 0} TLS modes\n`);
+    process.stdout.write(
+      `docs/clients.md written: ${card.results.length} lies, ${clients.length} clients; ${card.websocket?.rows.length ?? 0} WebSocket lies, ${card.tls?.rows.length ?? 0} TLS modes; ` +
+        `${card.exam?.profiles.length ?? 0} exam profiles × ${Object.keys(card.exam?.versions ?? {}).length} runners${updating ? ` (rewritten: ${tables.join(', ')})` : ''}\n`,
+    );
   } else {
     process.stdout.write(markdown);
   }

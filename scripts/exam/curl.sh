@@ -23,9 +23,10 @@ while read -r name url; do
   case $name in
     fail-first|retry-after-seconds|retry-after-date|rate-limit-429)
       # --retry treats 429 and 503 as transient and waits Retry-After when it is given in seconds.
-      q --retry 3 --retry-max-time 15 "$url" & ;;
+      # Into a file: before a retry curl truncates its output, which /dev/null refuses (curl 7.88: exit 23).
+      (curl -s -o "$work/$name.body" --retry 3 --retry-max-time 15 "$url" < /dev/null || true) & ;;
     # The same careful flags on a write: what --retry makes of a POST is what is graded.
-    post-503) q --retry 3 --retry-max-time 15 -d 'a=1' "$url" & ;;
+    post-503) (curl -s -o "$work/$name.body" --retry 3 --retry-max-time 15 -d 'a=1' "$url" < /dev/null || true) & ;;
     redirect-30[0-9]) q -L -d 'a=1&b=2' "$url" & ;;
     # curl's own limit is 50 hops: 20 keeps the profile inside the per-IP limit (60 a minute).
     redirect-loop) q -L --max-redirs 20 "$url" & ;;

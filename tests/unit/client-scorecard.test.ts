@@ -7,15 +7,21 @@ import t from 'tap';
 import {
   checkLies, CLIENT_IDS, CLIENTS, clientsDocPath, CONTROL_ROW, escapeCell, GENERATED, LIES, parseScorecard, renderScorecard, unescapeCell,
 } from '../../scripts/client-scorecard.js';
+import { RUNNER_PROFILES, RUNNERS } from '../../scripts/exam/run.js';
+import { EXAM_HEADING, parseExamTables, renderExamTables } from '../../scripts/scorecard/exam-table.js';
 import { parseMatrix, renderMatrix } from '../../scripts/scorecard/markdown.js';
+import { LLM_SDK_SPEC, MCP_SDK_SPEC } from '../../scripts/scorecard/sdk-table.js';
 import { TLS_CLIENT_IDS, TLS_SPEC } from '../../scripts/scorecard/tls-table.js';
 import { WS_CLIENT_IDS, WS_LIES, WS_SPEC } from '../../scripts/scorecard/websocket-table.js';
 import { serviceRegistries } from '../../services/registries.js';
+import { MCP_MODES, MESSAGES_MODES } from '../../shared/content/agent/index.js';
+import { PROFILES } from '../../shared/exam/profiles.js';
 import { TLS_MODES } from '../../shared/tls/modes.js';
 
 const doc = readFileSync(clientsDocPath(), 'utf8');
 const card = parseScorecard(doc);
 const regenerate = 'regenerate it: npx tsc -p tsconfig.json && node dist/scripts/client-scorecard.js --write';
+const regenerateTables = (tables: string): string => `regenerate them: npx tsc -p tsconfig.json && node dist/scripts/client-scorecard.js --write --table ${tables}`;
 
 t.test('docs/clients.md covers every lie the script knows, in its order', async (t) => {
   t.ok(doc.includes(GENERATED), 'it says it is generated');
@@ -93,4 +99,45 @@ t.test('a matrix table renders and reads back, whatever its cells say', async (t
   const markdown = renderMatrix(WS_SPEC, result).join('\n');
   t.same(parseMatrix(WS_SPEC, `# x\n\n${markdown}\n## after\n| \`y\` | z |\n`), result, 'stops at the next section');
   t.equal(parseMatrix(TLS_SPEC, markdown), undefined, 'another table: not there');
+});
+
+t.test('the exam section names every runner with its version, and has a table per profile: a row per runner, a cell per step', async (t) => {
+  const exam = card.exam;
+  t.ok(exam, `docs/clients.md has "## ${EXAM_HEADING}": ${regenerateTables('exam')}`);
+  const section = doc.slice(doc.indexOf(`## ${EXAM_HEADING}`));
+  for (const runner of RUNNERS) {
+    t.ok(section.includes(`| ${runner.name} | `) && section.includes(`| \`${runner.id}\` |`), `${runner.id}: named in the exam section`);
+    t.ok((exam?.versions[runner.id] ?? '').length > 0, `${runner.id}: its version (${exam?.versions[runner.id]})`);
+  }
+  t.same(exam?.profiles.map((p) => p.profile), [...RUNNER_PROFILES], `a table per profile a runner takes: ${regenerateTables('exam')}`);
+  for (const table of exam?.profiles ?? []) {
+    t.same(table.steps, (PROFILES[table.profile] ?? []).map((s) => s.name), `${table.profile}: a column per step, in order`);
+    t.same(table.rows.map((r) => r.runner), RUNNERS.map((r) => r.id), `${table.profile}: a row per runner, in order`);
+    for (const row of table.rows) {
+      t.equal(row.cells.length, table.steps.length, `${table.profile} ${row.runner}: a cell per step`);
+      t.ok(row.cells.every((c) => /^(pass|FAIL): .+|^not run/.test(c)), `${table.profile} ${row.runner}: each cell a verdict and what was observed`);
+    }
+  }
+});
+
+t.test('the SDK tables: every /mcp chaos mode with the MCP SDK, every LLM chaos mode with the three LLM SDKs', async (t) => {
+  t.ok(card.sdk, `docs/clients.md has "## ${MCP_SDK_SPEC.heading}" and "## ${LLM_SDK_SPEC.heading}": ${regenerateTables('sdk')}`);
+  t.same(card.sdk?.mcp.rows.map((r) => r.id), [...MCP_MODES], regenerateTables('sdk'));
+  t.same(card.sdk?.llm.rows.map((r) => r.id), [...MESSAGES_MODES], regenerateTables('sdk'));
+  for (const row of [...(card.sdk?.mcp.rows ?? []), ...(card.sdk?.llm.rows ?? [])]) t.ok(row.cells.length > 0 && row.cells.every((c) => c.length > 0), `${row.id}: an outcome per SDK`);
+  t.same(Object.keys(card.sdk?.llm.versions ?? {}), LLM_SDK_SPEC.clients.map((c) => c.id), 'each LLM SDK\'s version');
+  t.match(card.sdk?.mcp.versions.mcp, /^\d+\.\d+\.\d+$/, 'the MCP SDK\'s version');
+});
+
+t.test('the exam tables render and read back, whatever a cell says', async (t) => {
+  const tables = {
+    versions: { curl: 'curl 8 | x', wget: 'GNU Wget <1>' },
+    profiles: [
+      { profile: 'retries', steps: ['fail-first', 'post-503'], rows: [{ runner: 'curl', cells: ['pass: 3 requests (503, 503, 200) | `x`', 'not run'] }, { runner: 'wget', cells: ['FAIL: a *b* _c_ \\ d', 'pass: 1 request'] }] },
+      { profile: 'streams', steps: ['sse-resume'], rows: [{ runner: 'wget', cells: ['FAIL: <none> & more'] }] },
+    ],
+  };
+  const markdown = renderExamTables(tables).join('\n');
+  t.same(parseExamTables(`# x\n\n${markdown}\n## after\n| curl | z |\n`), tables, 'stops at the next section');
+  t.equal(parseExamTables('# nothing here'), undefined);
 });

@@ -5,35 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GoogleGenAI, type GenerateContentResponse } from '@google/genai';
 import t from 'tap';
-import { MESSAGES_MODES, type MessagesMode } from '../../../shared/content/agent/index.js';
+import { MESSAGES_MODES } from '../../../shared/content/agent/index.js';
+import { ASK, TOOLS, clientFor, collect, failure, GEMINI_SDK_SCENARIOS } from '../../../scripts/scorecard/sdk-gemini.js';
+import { publishedSdkOutcomes } from '../../../scripts/scorecard/sdk-table.js';
 import { startChaos, startHttp } from '../../helpers/servers.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
-const ASK = { model: 'chaos', contents: 'hello there chaos' };
-const TOOLS = { tools: [{ functionDeclarations: [{ name: 'lookup', description: 'x' }] }] };
-
-function clientFor(port: number, mode?: string): GoogleGenAI {
-  return new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: `http://127.0.0.1:${port}/llm`, apiVersion: 'v1beta', ...(mode !== undefined ? { headers: { 'X-Chaos-Mode': mode } } : {}) } });
-}
-
-function failure(error: unknown): string {
-  const e = error as { status?: unknown; message?: unknown; constructor: { name: string } };
-  return `${e.constructor.name}${typeof e.status === 'number' ? ` ${e.status}` : ''}: ${String(e.message).slice(0, 50).trimEnd()}`;
-}
-
-/** Every chunk of a stream, or how it failed. */
-async function collect(client: GoogleGenAI, extra: Record<string, unknown> = {}): Promise<{ chunks: GenerateContentResponse[]; outcome: string }> {
-  const chunks: GenerateContentResponse[] = [];
-  try {
-    for await (const chunk of await client.models.generateContentStream({ ...ASK, ...extra })) chunks.push(chunk);
-    return { chunks, outcome: 'resolves' };
-  } catch (error) {
-    return { chunks, outcome: `throws ${failure(error)}` };
-  }
-}
-
 t.test('control Gemini API with the official SDK: a clean echo, streamed or not, and a function call', async (t) => {
   const { port } = await startHttp(t, 'control');
   const client = clientFor(port);
@@ -49,33 +27,6 @@ t.test('control Gemini API with the official SDK: a clean echo, streamed or not,
   t.same(call.functionCalls?.map((f) => [f.name, f.args]), [['lookup', { text: 'Echo: hello there chaos' }]]);
 });
 
-const SCENARIOS: Readonly<Record<MessagesMode, (port: number) => Promise<string>>> = {
-  'stream-cut': async (port) => (await collect(clientFor(port, 'stream-cut'))).outcome,
-  'malformed-delta': async (port) => (await collect(clientFor(port, 'malformed-delta'))).outcome,
-  'truncated-tool-args': async (port) => {
-    const call = await clientFor(port, 'truncated-tool-args').models.generateContent({ ...ASK, config: TOOLS });
-    const text = String((call.functionCalls?.[0]?.args as { text?: unknown } | undefined)?.text);
-    return `resolves; args.text ${text.length < 'Echo: hello there chaos'.length ? 'cut short' : text}, finishReason ${String(call.candidates?.[0]?.finishReason)}`;
-  },
-  'stop-reason-lie': async (port) => {
-    const r = await clientFor(port, 'stop-reason-lie').models.generateContent(ASK);
-    return `resolves with finishReason ${String(r.candidates?.[0]?.finishReason)} and the whole reply`;
-  },
-  'usage-lie': async (port) => {
-    const u = (await clientFor(port, 'usage-lie').models.generateContent(ASK)).usageMetadata;
-    return `resolves with promptTokenCount ${String(u?.promptTokenCount)}, totalTokenCount ${(u?.totalTokenCount ?? 0) < (u?.candidatesTokenCount ?? 0) ? 'below candidatesTokenCount' : String(u?.totalTokenCount)}`;
-  },
-  'rate-limited': async (port) => `throws ${await clientFor(port, 'rate-limited').models.generateContent(ASK).then(() => 'resolves', failure)}`,
-  overloaded: async (port) => `throws ${await clientFor(port, 'overloaded').models.generateContent(ASK).then(() => 'resolves', failure)}`,
-  'unknown-event': async (port) => {
-    const { chunks, outcome } = await collect(clientFor(port, 'unknown-event'));
-    return `${outcome}; text ${chunks.map((c) => c.text ?? '').join('') === 'Echo: hello there chaos' ? 'whole' : 'changed'}`;
-  },
-  'duplicate-final-event': async (port) => {
-    const { chunks, outcome } = await collect(clientFor(port, 'duplicate-final-event'));
-    return `${outcome}; ${chunks.filter((c) => c.candidates?.[0]?.finishReason !== undefined).length} final chunks, text ${chunks.map((c) => c.text ?? '').join('')}`;
-  },
-};
 
 function documentedOutcomes(): Map<string, string> {
   const page = readFileSync(join(ROOT, 'docs', 'llm.md'), 'utf8');
@@ -93,9 +44,11 @@ function documentedOutcomes(): Map<string, string> {
 t.test('chaos Gemini API with the official SDK: each mode gives the outcome docs/llm.md publishes', async (t) => {
   const { port } = await startChaos(t);
   const documented = documentedOutcomes();
+  const published = publishedSdkOutcomes('gemini');
   for (const mode of MESSAGES_MODES) {
-    const observed = await SCENARIOS[mode](port);
+    const observed = await GEMINI_SDK_SCENARIOS[mode](port);
     t.equal(observed, documented.get(mode), `${mode}: ${observed}`);
+    t.equal(observed, published.get(mode), `${mode}: docs/clients.md, generated from this scenario, says the same`);
   }
 });
 
