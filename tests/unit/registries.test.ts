@@ -46,7 +46,8 @@ t.test('the real registries build, and every declared twin is served where it po
 
 t.test('control endpoints without a chaos twin say so', async (t) => {
   const none = controlEndpoints.filter((e) => e.counterpart === null).map((e) => e.id).sort();
-  t.same(none, ['agent-skill', 'echo-agent', 'infinite', 'oauth-authorize', 'oauth-token', 'ws-echo']);
+  // The five /h2/* twins whose chaos lies come with h/h2lies name none until then (issue 28).
+  t.same(none, ['agent-skill', 'echo-agent', 'h2-flow', 'h2-push', 'h2-stall', 'h2-upgrade', 'h2-upload-stall', 'infinite', 'oauth-authorize', 'oauth-token', 'ws-echo']);
   const urls = testConfig().urls;
   for (const endpoint of controlEndpoints) {
     if (endpoint.counterpart === null) t.equal(counterpartUrl('control', endpoint, urls), null, `${endpoint.id} names no twin`);

@@ -20,7 +20,6 @@ export default defineChaosEndpoint({
   summary: 'HTTP/2 SETTINGS lies before the response: SETTINGS_MAX_FRAME_SIZE 1000, SETTINGS_ENABLE_PUSH 1 from a server, SETTINGS_INITIAL_WINDOW_SIZE 2^31; the response follows, then a GOAWAY naming the lie',
   params: { mode: oneOf(MODES, { default: 'max-frame-invalid', description: 'which SETTINGS lie' }) },
   headers: ['X-Chaos-Mode'],
-  counterpart: null,
   transports: H2_ONLY,
   handle(ctx, { mode }) {
     const stream = streamOf(ctx);
