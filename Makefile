@@ -59,9 +59,10 @@ build: deps
 # redis-server backs the shared-store tests (they start their own on a free port);
 # haproxy is the front door the stack tests start; chromium runs the browser tests;
 # promtool (prometheus) checks the Prometheus configurations; cc (gcc) compiles the
-# benchmark's C client in its test.
+# benchmark's C client in its test; nghttp (nghttp2-client, also h2load for bench/http2.ts) and
+# httpx with h2 (python3-httpx, python3-h2) are HTTP/2 client cells.
 tools:
-	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy chromium:chromium promtool:prometheus cc:gcc py.websockets:python3-websockets certutil:libnss3-tools openssl:openssl python3:python3 nghttp:nghttp2-client
+	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy chromium:chromium promtool:prometheus cc:gcc py.websockets:python3-websockets certutil:libnss3-tools openssl:openssl python3:python3 nghttp:nghttp2-client py.httpx:python3-httpx py.h2:python3-h2
 
 # Ports first (before anything is built), then the build, then the tools the
 # full stack needs when STACK=full asks for it (installed as root, or named).

@@ -6,19 +6,20 @@
 // table per lie.
 //
 //   node dist/scripts/client-scorecard.js --write          rewrites docs/clients.md
-//   node dist/scripts/client-scorecard.js [--lie a,b] [--client curl,wget] [--table websocket,tls]
+//   node dist/scripts/client-scorecard.js [--lie a,b] [--client curl,wget] [--table websocket,tls,http2]
 //                                                          prints the Markdown
+//   node dist/scripts/client-scorecard.js --update --table http2   rewrites that section of docs/clients.md only
 //
-// After the HTTP lies, two tables with clients of their own, each running its
-// cells several at once: every /ws chaos lie (scripts/scorecard/websocket-table.ts)
-// and every TLS mode (scripts/scorecard/tls-table.ts). Run it on Node 24 (the
+// After the HTTP lies, three tables with clients of their own, each running its
+// cells several at once: every /ws chaos lie (scripts/scorecard/websocket-table.ts),
+// every TLS mode (scripts/scorecard/tls-table.ts) and every /h2/* lie (scripts/scorecard/http2-table.ts). Run it on Node 24 (the
 // project's runtime): Node 20 has no global WebSocket.
 //
 // tests/unit/client-scorecard.test.ts checks that docs/clients.md is this
 // script's output for every lie it knows; tests/integration/clients/client-scorecard.test.ts
 // runs one lie with curl.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +40,7 @@ import { repoPath } from './readme-tables.js';
 import { escapeCell, parseMatrix, renderMatrix, splitRow, unescapeCell, type MatrixResult } from './scorecard/markdown.js';
 import { chromiumTrusting, runTlsTable, TLS_SPEC } from './scorecard/tls-table.js';
 import { runWebSocketTable, WS_SPEC } from './scorecard/websocket-table.js';
+import { H2_SPEC, runH2Table } from './scorecard/http2-table.js';
 
 export { escapeCell, unescapeCell };
 
@@ -265,10 +267,12 @@ export interface Scorecard {
   readonly websocket?: MatrixResult;
   /** The TLS table (scripts/scorecard/tls-table.ts), when it ran. */
   readonly tls?: MatrixResult;
+  /** The HTTP/2 table (scripts/scorecard/http2-table.ts), when it ran. */
+  readonly http2?: MatrixResult;
 }
 
 /** The tables after the HTTP lies, each with its own clients. */
-export const TABLE_IDS = ['websocket', 'tls'] as const;
+export const TABLE_IDS = ['websocket', 'tls', 'http2'] as const;
 export type TableId = (typeof TABLE_IDS)[number];
 
 // ---------------------------------------------------------------- the stack
@@ -720,8 +724,10 @@ export async function runScorecard(options: RunOptions = {}): Promise<Scorecard>
     // Then the tables, one after the other: a busy machine delays the events they time.
     options.log?.(tables.join(', '));
     const websocket = tables.includes('websocket') ? await runWebSocketTable({ browser }) : undefined;
-    const tls = tables.includes('tls') ? await runTlsTable({ chromium: existsSync(CHROMIUM) ? (root, home) => chromiumTrusting(root, home, CHROMIUM) : undefined }) : undefined;
-    return { date: new Date().toISOString().slice(0, 10), versions, results, ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}) };
+    const chromium = existsSync(CHROMIUM) ? (root: string, home: string) => chromiumTrusting(root, home, CHROMIUM) : undefined;
+    const tls = tables.includes('tls') ? await runTlsTable({ chromium }) : undefined;
+    const http2 = tables.includes('http2') ? await runH2Table({ chromium }) : undefined;
+    return { date: new Date().toISOString().slice(0, 10), versions, results, ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}), ...(http2 ? { http2 } : {}) };
   } finally {
     await browser?.close();
     await stack.close();
@@ -801,8 +807,8 @@ export function renderScorecard(card: Scorecard, lies: readonly Lie[] = LIES): s
     'Where a lie races the client, a rerun can differ: whether the close of `keepalive-lie` arrives',
     'before the client reuses the connection, or how many bytes arrive before an error is reported.',
     '',
-    'The last two sections, WebSocket and TLS, are tables of their own: a row per lie, a column per client',
-    '(WebSocket and TLS clients, each with its version), run by the same command after the lies.',
+    'The last three sections, WebSocket, TLS and HTTP/2, are tables of their own: a row per lie, a column per',
+    'client (each with its version), run by the same command after the lies.',
     '',
     '## The clients',
     '',
@@ -813,6 +819,7 @@ export function renderScorecard(card: Scorecard, lies: readonly Lie[] = LIES): s
     ...sections,
     ...(card.websocket ? renderMatrix(WS_SPEC, card.websocket) : []),
     ...(card.tls ? renderMatrix(TLS_SPEC, card.tls) : []),
+    ...(card.http2 ? renderMatrix(H2_SPEC, card.http2) : []),
   ].join('\n');
 }
 
@@ -845,7 +852,8 @@ export function parseScorecard(markdown: string): Scorecard {
   }
   const websocket = parseMatrix(WS_SPEC, markdown);
   const tls = parseMatrix(TLS_SPEC, markdown);
-  return { date, versions, results, ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}) };
+  const http2 = parseMatrix(H2_SPEC, markdown);
+  return { date, versions, results, ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}), ...(http2 ? { http2 } : {}) };
 }
 
 export function clientsDocPath(): string {
@@ -868,6 +876,16 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const clients = clientIds ? CLIENT_IDS.filter((c) => clientIds.includes(c)) : CLIENT_IDS;
   if (lieIds && lies.length !== lieIds.length) throw new Error(`unknown lie among ${lieIds.join(', ')}; known: ${LIES.map((l) => l.id).join(', ')}`);
   if (clientIds && clients.length !== clientIds.length) throw new Error(`unknown client among ${clientIds.join(', ')}; known: ${CLIENT_IDS.join(', ')}`);
+  // --update: only the tables named by --table are run, and only their sections of docs/clients.md rewritten.
+  const update = process.argv.includes('--update');
+  if (update && (!tableIds || lieIds || clientIds)) throw new Error('--update rewrites the --table sections only: name them, and no --lie or --client');
+  if (update) {
+    const kept = parseScorecard(readFileSync(clientsDocPath(), 'utf8'));
+    const ran = await runScorecard({ lies: [], clients: [], tables, log: (line) => process.stderr.write(`${line}\n`) });
+    writeFileSync(clientsDocPath(), renderScorecard({ ...kept, ...Object.fromEntries(tables.map((id) => [id, ran[id]])) }, LIES));
+    process.stdout.write(`docs/clients.md: ${tables.join(', ')} rewritten\n`);
+    process.exit(0);
+  }
   if (write && (lieIds || clientIds || tableIds)) throw new Error('--write writes the whole scorecard: drop --lie, --client and --table');
   const started = Date.now();
   const card = await runScorecard({ lies, clients, tables, log: (line) => process.stderr.write(`${line}\n`) });
