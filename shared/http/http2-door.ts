@@ -3,14 +3,15 @@
 // server, the bytes read to see it pushed back; any other goes to node:http as
 // before. node:http2's compatibility API (Http2ServerRequest/Response) then
 // runs the same request handler as node:http. Bounds: node:http2's own
-// (session memory, header list, concurrent streams on both sides, invalid
-// frames, rejected streams), idle 30 s, the connection's life, and at most
+// (session memory, fields per request, concurrent streams on both sides,
+// invalid frames, rejected streams), the header list (16 KiB: a real 431), idle 30 s, the connection's life, and at most
 // MAX_REQUESTS_PER_CONNECTION streams, as on HTTP/1.1. The per-IP connection
 // cap is applied at accept, before the sniff (HttpService).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import http2, { type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
 import type { Socket } from 'node:net';
 import { transportFacts, type TransportFacts } from '../pipeline/transport.js';
+import { errorResponse } from '../registry/errors.js';
 
 /** The client connection preface (RFC 9113 §3.4). */
 export const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
@@ -20,6 +21,16 @@ export const H2_IDLE_MS = 30_000;
 const SNIFF_MS = 10_000;
 /** After our GOAWAY, the client has this long to finish its streams and close. */
 const LINGER_MS = 5_000;
+
+/** The decoded header list a request may have (advertised in SETTINGS; past it a real 431). */
+export const MAX_HEADER_LIST = 16_384;
+
+/** A header list's size as RFC 9113 §6.5.2 counts it: each field's name and value octets, plus 32. */
+function headerListSize(raw: readonly string[]): number {
+  let size = 0;
+  for (const field of raw) size += Buffer.byteLength(field);
+  return size + (raw.length / 2) * 32;
+}
 
 /** HTTP/2 without TLS: every request of this door. */
 export const PLAIN_H2: TransportFacts = transportFacts('h2', false);
@@ -51,10 +62,17 @@ export class Http2Door {
       peerMaxConcurrentStreams: 100,
       maxSessionInvalidFrames: 100,
       maxSessionRejectedStreams: 100,
-      settings: { maxConcurrentStreams: 100, maxHeaderListSize: 16_384, headerTableSize: 4096, enablePush: false },
+      settings: { maxConcurrentStreams: 100, maxHeaderListSize: MAX_HEADER_LIST, headerTableSize: 4096, enablePush: false },
     });
     this.server.on('session', (session: ServerHttp2Session) => this.#opened(session, options));
     this.server.on('request', (req: Http2ServerRequest, res: Http2ServerResponse) => {
+      // SETTINGS_MAX_HEADER_LIST_SIZE is advertised, but node:http2 takes a longer list: the bound is applied here.
+      if (headerListSize(req.rawHeaders) > MAX_HEADER_LIST) {
+        const refusal = errorResponse(431, `the request's header list is larger than ${MAX_HEADER_LIST} bytes (RFC 9113 §6.5.2, as each field's name, value and 32)`);
+        res.writeHead(refusal.status, refusal.headers.flat());
+        res.end(refusal.body);
+        return;
+      }
       // The compatibility API in place of node:http's objects (see DoorHandler); the connection is the session.
       handle(req as unknown as IncomingMessage, res as unknown as ServerResponse, PLAIN_H2, req.stream.session ?? req.stream);
     });

@@ -7,6 +7,7 @@
 // HTTP/1.1), and the bounds hold (per-IP cap, advertised SETTINGS, the
 // connection's life). docs/http2.md.
 import http from 'node:http';
+import http2 from 'node:http2';
 import net from 'node:net';
 import t, { type Test } from 'tap';
 import { serviceRegistries } from '../../../services/registries.js';
@@ -216,4 +217,22 @@ t.test('bounds: the per-IP connection cap counts HTTP/2 connections at accept', 
   t.equal(second.status, undefined, 'the second connection is closed before any answer');
   t.equal(capped.service.caps.refused, refusedBefore + 1, 'refused by the per-IP cap at accept');
   holder.destroy();
+});
+
+t.test('bounds: the connection\'s life (MAX_CONNECTION_MS) ends a session with GOAWAY NO_ERROR; a header list past 16 KiB is refused', async (t) => {
+  const short = await startHttp(t, 'control', testConfig({ MAX_CONNECTION_MS: '1000' }));
+  const session = http2.connect(`http://127.0.0.1:${short.port}`);
+  session.on('error', () => undefined);
+  const started = performance.now();
+  const goaway = await new Promise<{ code: number; ms: number } | undefined>((resolve) => {
+    session.once('goaway', (code) => resolve({ code, ms: performance.now() - started }));
+    setTimeout(() => resolve(undefined), 6000);
+  });
+  session.destroy();
+  t.equal(goaway?.code, 0, 'GOAWAY NO_ERROR');
+  t.ok(goaway !== undefined && goaway.ms >= 900 && goaway.ms < 5000, `after the connection's life (${Math.round(goaway?.ms ?? -1)} ms)`);
+  const big = await h2Get(origin, '/status/200', { headers: { 'x-big': 'a'.repeat(20_000) } });
+  t.equal(big.status, 431, 'a 20 KB field: the real 431');
+  t.notOk(Object.keys(big.headers).some((name) => name.startsWith('x-chaos-')), 'no x-chaos-*');
+  t.equal((await h2Get(origin, '/status/200', { headers: { 'x-big': 'a'.repeat(15_000) } })).status, 200, 'within the bound: served');
 });
