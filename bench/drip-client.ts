@@ -62,6 +62,8 @@ export interface DripClientResult {
   /** The client's own event-loop delay: its timestamps can be late by up to this much. */
   readonly clientLoopDelayP99Ms: number;
   readonly clientLoopDelayMaxMs: number;
+  /** The C client only: CLOCK_MONOTONIC at the start of the ramp, in ns (a server's own monotonic log lines up with the timings). */
+  readonly rampStartNs?: number;
   /** With `chunk`: every chunk's lateness. */
   readonly chunks?: ChunkLateness;
 }

@@ -43,7 +43,7 @@
 //   {"type":"phase","phase":"requested"}   the ramp is over (last request sent / last socket opened)
 //   {"type":"result","timings":[{"firstAtMs":…,"firstByteMs":…,"spanMs":…},…],"failed":N,
 //    "failures":{"timeout":N,…},"maxInFlight":N,"connectMs":…,"rampActualMs":…,
-//    "clientLoopDelayP99Ms":…,"clientLoopDelayMaxMs":…}
+//    "clientLoopDelayP99Ms":…,"clientLoopDelayMaxMs":…,"rampStartNs":…}
 // firstAtMs: first response byte, from the start of the ramp; firstByteMs: request
 // written → first response byte; spanMs: first response byte → last body byte
 // (Content-Length). Failures by reason: 'timeout', 'closed early' (EOF before the
@@ -52,7 +52,8 @@
 // clientLoopDelay*: this client's own lateness, from the start of the ramp: each
 // time the loop wakes for a deadline it set (the next request due, a timeout, or
 // a 1 ms heartbeat), how long after that deadline it got to run. A timestamp of
-// this client is late by at most about that much.
+// this client is late by at most about that much. rampStartNs: CLOCK_MONOTONIC at
+// the start of the ramp (bench/held-gc.ts lines a server's own log up with it).
 #include <errno.h>
 #include <getopt.h>
 #include <netinet/in.h>
@@ -606,8 +607,8 @@ static void print_result(void) {
   }
   printf("],\"failed\":%u,\"failures\":{", opt.streams - completed);
   for (int i = 0; i < reason_count; i++) printf("%s\"%s\":%d", i ? "," : "", reasons[i].name, reasons[i].count);
-  printf("},\"maxInFlight\":%u,\"connectMs\":%.3f,\"rampActualMs\":%.3f,\"clientLoopDelayP99Ms\":%.3f,\"clientLoopDelayMaxMs\":%.3f", max_in_flight,
-         ms(ramp_start - connect_start), ms(ramp_end - ramp_start), p99, max);
+  printf("},\"maxInFlight\":%u,\"connectMs\":%.3f,\"rampActualMs\":%.3f,\"clientLoopDelayP99Ms\":%.3f,\"clientLoopDelayMaxMs\":%.3f,\"rampStartNs\":%lld",
+         max_in_flight, ms(ramp_start - connect_start), ms(ramp_end - ramp_start), p99, max, (long long)ramp_start);
   if (opt.chunk_bytes > 0) {
     qsort(chunk_lateness.items, chunk_lateness.count, sizeof *chunk_lateness.items, compare_ns);
     size_t within = 0;

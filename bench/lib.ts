@@ -47,7 +47,7 @@ export function spawnOn(
 }
 
 /** Bench servers built from a service's own code, run with that service's flags. */
-const RUNS_AS: Readonly<Record<string, HostName>> = { 'bench/chaos-floor.js': 'chaos' };
+const RUNS_AS: Readonly<Record<string, HostName>> = { 'bench/chaos-floor.js': 'chaos', 'bench/bare-drip.js': 'chaos' };
 
 /**
  * The node flags a module runs with: a service's main (this build's or
@@ -60,15 +60,17 @@ export function nodeFlagsFor(module: string): readonly string[] {
   return service && process.env.BENCH_NODE_FLAGS !== 'off' ? NODE_FLAGS[service] : [];
 }
 
-/** A node module (dist-relative, or absolute) as a child with an IPC channel, on `core` when given. */
-export function forkNode(module: string, args: readonly string[] = [], env: Record<string, string> = {}, core?: number): ChildProcess {
-  return spawnOn(core, process.execPath, [...nodeFlagsFor(module), path.resolve(DIST, module), ...args], { env: { ...process.env, ...env }, ipc: true });
+/** A node module (dist-relative, or absolute) as a child with an IPC channel, on `core` when given; `nodeArgs`: node flags beyond its service's. */
+export function forkNode(module: string, args: readonly string[] = [], env: Record<string, string> = {}, core?: number, nodeArgs: readonly string[] = []): ChildProcess {
+  return spawnOn(core, process.execPath, [...nodeFlagsFor(module), ...nodeArgs, path.resolve(DIST, module), ...args], { env: { ...process.env, ...env }, ipc: true });
 }
 
 export interface ForkOptions {
   /** Start the server under `taskset -c <core>`. */
   readonly core?: number;
   readonly timeoutMs?: number;
+  /** Node flags beyond the service's own (a GC log, a heap snapshot signal). */
+  readonly nodeArgs?: readonly string[];
 }
 
 /**
@@ -77,7 +79,7 @@ export interface ForkOptions {
  */
 export function forkServer(module: string, env: Record<string, string> = {}, options: ForkOptions = {}): Promise<Child> {
   const timeoutMs = options.timeoutMs ?? 20_000;
-  const child = forkNode(module, [], env, options.core);
+  const child = forkNode(module, [], env, options.core, options.nodeArgs);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

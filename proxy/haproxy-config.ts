@@ -371,6 +371,8 @@ export const CONTAINER_PLAN: EdgePlan = {
   adminBind: '0.0.0.0',
   replicas: { chaos: { dns: 'chaos:8081', max: 16 }, control: { dns: 'control:8082', max: 16 }, bots: { dns: 'bots:8083', max: 16 } },
   checkPorts: { chaos: 9464, control: 9464, bots: 9464 },
+  // TLS passed through to every chaos replica's CHAOS_TLS_PORT (compose and Kubernetes set TLS_DIR: docs/deploy.md).
+  tls: { frontPort: 8443, base: 'tls.localhost', replicas: { dns: 'chaos:8444', max: 16 }, handshakesPerIp: 100 },
 };
 
 export const EXAMPLE_FILE = fileURLToPath(new URL('../../proxy/haproxy.cfg', import.meta.url));

@@ -6,11 +6,13 @@
 import { ConfigError } from '../shared/config/config.js';
 import { processEnv } from '../shared/runtime/run.js';
 import { startEmbedded, type RunningService } from './embed.js';
+import { tlsInit } from './tls-init.js';
 
 const NAME = 'chaos-endpoint-service';
 
 // Every variable loadConfig reads is named here (tests/integration/stack/embed.test.ts checks it).
 const HELP = `Usage: ${NAME} [--help]
+       ${NAME} tls-init <dir>   make the TLS test PKI in <dir>/ca-v1 (for a read-only TLS_DIR; docs/deploy.md)
 
 Runs the Chaos Endpoint Service's embedded default in one process: the chaos,
 control and bots hosts on their own ports, with an in-memory store unless
@@ -78,6 +80,10 @@ async function main(args: readonly string[]): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
+  if (args[0] === 'tls-init') {
+    await runTlsInit(args.slice(1));
+    return;
+  }
   if (args.length > 0) {
     process.stderr.write(`${NAME}: unknown argument ${JSON.stringify(args[0])}; settings are environment variables (${NAME} --help)\n`);
     process.exit(2);
@@ -109,6 +115,24 @@ async function main(args: readonly string[]): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+async function runTlsInit(args: readonly string[]): Promise<void> {
+  const [dir] = args;
+  if (dir === undefined || args.length > 1 || dir.startsWith('-')) {
+    process.stderr.write(`Usage: ${NAME} tls-init <dir> (TLS_BASE names the hosts, tls.localhost by default)\n`);
+    process.exit(2);
+  }
+  try {
+    process.stdout.write(await tlsInit(dir, processEnv()));
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`${NAME} tls-init: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
 }
 
 void main(process.argv.slice(2));

@@ -9,9 +9,10 @@
 // per-service node flags (shared/runtime/node-flags.ts), which tune throughput, not
 // behaviour. Configuration is built by loadConfig from an env-like object,
 // the one parser the processes use too.
-import { loadConfig, type Config, type Env, type HostName, type LogLevel } from '../shared/config/config.js';
+import { loadConfig, usesRedis, type Config, type Env, type HostName, type LogLevel } from '../shared/config/config.js';
 import { createLogger } from '../shared/config/log.js';
 import { startService, type StartedService } from '../shared/runtime/run.js';
+import { LogRelay } from '../shared/store/log-relay.js';
 import { serviceRegistries } from './registries.js';
 import { serviceFactory } from './service-factories.js';
 import { freeLoopbackPorts } from './supervisor.js';
@@ -111,11 +112,14 @@ export async function startEmbedded(env: Env): Promise<RunningService> {
     const picked = await freeLoopbackPorts(unset.length);
     const resolved: Env = { ...env, ...Object.fromEntries(unset.map((host, i) => [PORT_VARIABLE[host], String(picked[i])])) };
     const config = loadConfig(resolved);
+    // Stores of their own, as in three processes; without Redis the chaos host's client exam entries go to control's (docs/exam.md).
+    const relays = { chaos: new LogRelay(), control: new LogRelay(), bots: new LogRelay() };
+    if (!usesRedis(config)) relays.chaos.relayTo((append) => relays.control.receive(append));
     const starts = await Promise.allSettled(
       HOSTS.map((host, i) => {
         // METRICS_PORT is the chaos host's admin port; control and bots take the next ones, as under `make up`.
         const hostConfig = config.metricsPort > 0 ? loadConfig({ ...resolved, METRICS_PORT: String(config.metricsPort + i) }) : config;
-        return startService(serviceFactory(host, registries), (c) => c.ports[host], hostConfig, createLogger(host, config.logLevel), host);
+        return startService(serviceFactory(host, registries), (c) => c.ports[host], hostConfig, createLogger(host, config.logLevel), host, relays[host]);
       }),
     );
     const started = starts.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));

@@ -18,6 +18,7 @@ import { renderPrometheusConfig } from './prometheus-config.js';
 import { loadConfig, usesRedis, type Config, type Env, type HostName } from '../shared/config/config.js';
 import { NODE_FLAGS } from '../shared/runtime/node-flags.js';
 import { configOrExit, processEnv, type ReadyMessage } from '../shared/runtime/run.js';
+import { isLogAppend, RELAY_LOG_APPENDS } from '../shared/store/log-relay.js';
 import { followingParent, freeLoopbackPorts, portAccepts, redisAnswers, Supervisor, type ProcessSpec } from './supervisor.js';
 
 const SERVICES: readonly HostName[] = ['chaos', 'control', 'bots'];
@@ -41,8 +42,8 @@ function installed(command: string, programPath: readonly string[]): string | un
   return undefined;
 }
 
-/** A forked service that is ready when it says so over IPC. */
-function serviceSpec(name: string, service: HostName, env: Env, onReady?: (m: ReadyMessage) => void): ProcessSpec {
+/** A forked service that is ready when it says so over IPC (`onReady` is told each time, restarts included, with the process). */
+function serviceSpec(name: string, service: HostName, env: Env, onReady?: (m: ReadyMessage, child: ChildProcess) => void): ProcessSpec {
   return {
     name,
     stopPhase: 1,
@@ -56,7 +57,7 @@ function serviceSpec(name: string, service: HostName, env: Env, onReady?: (m: Re
         child.on('message', (message: ReadyMessage) => {
           if (message?.type !== 'ready') return;
           clearTimeout(timer);
-          onReady?.(message);
+          onReady?.(message, child);
           resolve();
         });
       }),
@@ -85,12 +86,33 @@ function underDefaults(defaults: Readonly<Record<string, string>>, env: Env): En
   return layered;
 }
 
+/**
+ * Without Redis each process has its own memory: the chaos process's client
+ * exam entries are sent up over IPC and handed to the control process, where
+ * the hub keeps the exam's log (docs/exam.md, "The embedded default").
+ */
+function relayExamLogs(children: ReadonlyMap<HostName, ChildProcess>, service: HostName, child: ChildProcess): void {
+  if (service !== 'chaos') return;
+  child.on('message', (message: unknown) => {
+    const control = children.get('control');
+    if (isLogAppend(message) && control?.connected === true) control.send(message);
+  });
+  child.send(RELAY_LOG_APPENDS);
+}
+
 async function runEmbedded(env: Env, config: Config, note: string | undefined): Promise<void> {
   const urls = new Map<HostName, string>();
+  const children = new Map<HostName, ChildProcess>();
   for (const [i, service] of SERVICES.entries()) {
     // METRICS_PORT is the first process's admin port; the others take the next ones.
     const serviceEnv = config.metricsPort > 0 ? { ...env, METRICS_PORT: String(config.metricsPort + i) } : env;
-    await supervisor.add(serviceSpec(service, service, serviceEnv, (m) => urls.set(service, m.url)));
+    await supervisor.add(
+      serviceSpec(service, service, serviceEnv, (m, child) => {
+        urls.set(service, m.url);
+        children.set(service, child);
+        if (!usesRedis(config)) relayExamLogs(children, service, child);
+      }),
+    );
   }
   out(
     `\nChaos Endpoint Service is up (embedded default: ${usesRedis(config) ? 'state shared on Redis' : 'in-memory store'}, direct ports)\n` +

@@ -3,8 +3,9 @@
 # use it, and prints the graded Markdown table.
 #   scripts/exam/curl.sh [profile] [hub URL]     (default: retries, http://localhost:8082)
 # The flags are the point: --retry honours Retry-After, -L follows redirects
-# (curl drops Authorization on another host), --max-time is the deadline,
-# --etag-save/--etag-compare revalidate, -C - resumes. Needs curl and sed.
+# (curl drops Authorization on another host), -b/-c keep cookies per host,
+# --max-time is the deadline, --etag-save/--etag-compare revalidate, -C -
+# resumes. curl is no MCP client: mcp-session-expired is not run. Needs curl and sed.
 set -eu
 profile=${1:-retries}
 hub=${2:-http://localhost:8082}
@@ -23,10 +24,22 @@ while read -r name url; do
     fail-first|retry-after-seconds|retry-after-date|rate-limit-429)
       # --retry treats 429 and 503 as transient and waits Retry-After when it is given in seconds.
       q --retry 3 --retry-max-time 15 "$url" & ;;
+    # The same careful flags on a write: what --retry makes of a POST is what is graded.
+    post-503) q --retry 3 --retry-max-time 15 -d 'a=1' "$url" & ;;
     redirect-30[0-9]) q -L -d 'a=1&b=2' "$url" & ;;
     # curl's own limit is 50 hops: 20 keeps the profile inside the per-IP limit (60 a minute).
     redirect-loop) q -L --max-redirs 20 "$url" & ;;
     cross-host-authorization) q -L -H 'Authorization: Bearer exam-token' "$url" & ;;
+    # The cookie engine on (-b/-c): curl keeps the cookie for the host that set it.
+    cross-host-cookie) q -L -b "$work/cookies" -c "$work/cookies" "$url" & ;;
+    # The TLS host's test root, from the hub; curl resolves *.localhost to the loopback by itself.
+    https-downgrade)
+      curl -sS -o "$work/root.pem" "$hub/tls/root.pem" < /dev/null
+      q -L --cacert "$work/root.pem" -H 'Authorization: Bearer exam-token' "$url" & ;;
+    # An Anthropic-shape POST with the same careful --retry: 529 is not among curl's transient codes.
+    llm-529-retry-after)
+      q --retry 3 --retry-max-time 15 -H 'Content-Type: application/json' -H 'anthropic-version: 2023-06-01' \
+        -d '{"model":"exam","max_tokens":16,"messages":[{"role":"user","content":"hello"}]}' "$url" & ;;
     stall|slow-headers|drip) q --max-time 2 "$url" & ;;
     keepalive-lie) q "$url" --next "$url" & ;;
     etag|last-modified|no-store)

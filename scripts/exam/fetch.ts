@@ -31,8 +31,21 @@ async function take({ name, url }: Step): Promise<void> {
     case 'redirect-308':
       await call(url, { method: 'POST', body: 'a=1&b=2', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       return;
+    case 'post-503':
+      await call(url, { method: 'POST', body: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      return;
     case 'cross-host-authorization':
+    case 'https-downgrade':
+      // https-downgrade: fetch trusts the test root only when started with NODE_EXTRA_CA_CERTS=root.pem (docs/exam.md).
       await call(url, { headers: { authorization: 'Bearer exam-token' } });
+      return;
+    case 'llm-529-retry-after':
+      // fetch has no retry of its own: one call, as an application without a retry loop makes it.
+      await call(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model: 'exam', max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] }),
+      });
       return;
     case 'stall':
     case 'slow-headers':
@@ -67,7 +80,8 @@ async function take({ name, url }: Step): Promise<void> {
       return;
     }
     default:
-      // retries, the loop, the download: fetch as is (it neither retries nor resumes by itself).
+      // retries, the loop, the download, the cookie hop (fetch keeps no cookies): fetch as is (it neither retries nor resumes by itself).
+      // mcp-session-expired too: fetch is no MCP client (dist/scripts/exam/agents.js takes that step with the MCP SDK).
       await call(url);
   }
 }

@@ -22,6 +22,7 @@ import { RequestParser, RequestRejected, type ParsedRequest, type ParserEvents, 
 import { ProxyHeaderReader, type ClientOf } from './proxy-v2.js';
 import { startsPreface } from './http2/frames.js';
 import { ConnectionTimers, type TimerOwner } from './connection-timers.js';
+import { listenToSocket, type SocketEvents } from './socket-events.js';
 import { destroyFlushed, resetSocket } from './turn-writes.js';
 import { Wire, type EndAction, type WireOwner } from './wire.js';
 
@@ -49,6 +50,8 @@ export interface ConnectionHost {
   rejected(connection: Connection, rejection: RequestRejected): void;
   /** A client's rate checks, shared by its connections (a client that connects per request builds them once). */
   checksFor(clientAddress: string): ClientChecks;
+  /** The connection's socket has closed. */
+  connectionClosed?(connection: Connection): void;
 }
 
 /** The response in progress. */
@@ -67,7 +70,7 @@ const LINGER_MS = 5_000;
 
 type Queued = ParsedRequest | RequestRejected;
 
-export class Connection implements WireOwner, ParserEvents, TimerOwner {
+export class Connection implements WireOwner, ParserEvents, TimerOwner, SocketEvents {
   readonly #parser: RequestParser;
   readonly #queue: Queued[] = [];
   #active: Active | undefined;
@@ -110,10 +113,7 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
     this.#clientAddress = client?.address ?? peerAddress(socket.remoteAddress);
     this.#proxySelf = client?.proxySelf ?? false;
     if (client === undefined && host.config.trustProxy.isTrusted(this.#clientAddress)) this.#proxyHeader = new ProxyHeaderReader();
-    socket.on('data', (chunk: Buffer) => this.#onData(chunk));
-    socket.on('end', () => this.#onClientEnd());
-    socket.on('error', () => undefined); // a client that resets or vanishes is normal here; 'close' follows
-    socket.on('close', () => this.#onClose());
+    listenToSocket(socket, this);
     this.#settle();
   }
 
@@ -159,7 +159,7 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
     this.#close();
   }
 
-  #onData(chunk: Buffer): void {
+  onSocketData(chunk: Buffer): void {
     this.#timers.disarmIdle();
     // After a rejection, a hold or our FIN, input is read and dropped (lingering close).
     if (this.#parser.dead) return;
@@ -208,7 +208,7 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
    * the response in progress stops and its timers die, queued requests are
    * dropped, and we close. What was already written still goes out before our FIN.
    */
-  #onClientEnd(): void {
+  onSocketEnd(): void {
     this.#clientEnded = true;
     const active = this.#active;
     this.#active = undefined;
@@ -321,13 +321,12 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
     this.#queue.length = 0;
     this.#timers.clearAll();
     this.socket.end();
-    // Keep reading (and dropping) until the client closes: closing with unread
-    // input would send RST and could destroy the response we just wrote.
+    // Keep reading (and dropping) until the client closes: closing with unread input would send RST, and could lose the response.
     this.socket.resume();
     this.#timers.armLinger(LINGER_MS);
   }
 
-  #onClose(): void {
+  onSocketClose(): void {
     this.#closed = true;
     this.#timers.clearAll();
     this.#timers.clearLinger();
@@ -338,6 +337,7 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
     if (active) this.#abort(active);
     runAll(this.#doneAtClose);
     this.#doneAtClose = undefined;
+    this.host.connectionClosed?.(this);
   }
 
   /** The client went away mid-response: every wait of the response dies, and it is observed as incomplete. */
@@ -412,15 +412,14 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner {
     runAll(done);
   }
 
-  /**
-   * Runs `fn` once the response on `wire` no longer occupies the connection:
-   * when it ends and the connection is free for the next, or, for a response
-   * that holds or closes it, when the socket closes. A wire that is not the
-   * active response any more runs it at once.
-   */
+  /** Runs `fn` once the response on `wire` no longer occupies the connection: when it ends and the connection is free for the next,
+   * or, for a response that holds or closes it, when the socket closes; at once for a wire that is not the active response any more. */
   whenDone(wire: Wire, fn: () => void): void {
-    if (this.#active?.wire === wire) (this.#active.done ??= []).push(fn);
-    else fn();
+    const active = this.#active;
+    // A one-slot list for the usual one callback (an empty list grown by push has 17 slots, kept for the whole hold).
+    if (active?.wire !== wire) fn();
+    else if (active.done) active.done.push(fn);
+    else active.done = [fn];
   }
 
   #dispatch(req: ParsedRequest): void {

@@ -156,9 +156,11 @@ export class ChaosServer implements ConnectionHost {
    */
   accept(socket: Socket, transport: TransportFacts = transportOf(socket), admitted = false, client?: ClientOf): void {
     if (!admitted && !this.caps.admit(socket)) return;
-    const connection = new Connection(socket, this, transport, client);
-    this.#connections.add(connection);
-    socket.once('close', () => this.#connections.delete(connection));
+    this.#connections.add(new Connection(socket, this, transport, client));
+  }
+
+  connectionClosed(connection: Connection): void {
+    this.#connections.delete(connection);
   }
 
   request(connection: Connection, req: ParsedRequest, keepAlive: boolean): boolean {

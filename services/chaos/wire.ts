@@ -4,8 +4,8 @@
 import type { Socket } from 'node:net';
 import type { Recordings } from '../../shared/pipeline/decision-memo.js';
 import { dateLine, formatHead, reasonPhrase, type HeaderList } from '../../shared/primitives/headers.js';
-import { msLeft } from '../../shared/primitives/timers.js';
-import { corkForTurn, destroyFlushed, flushTurn, unbatched } from './turn-writes.js';
+import { armStep, cancelStep, Step } from './step-timers.js';
+import { corkForTurn, destroyFlushed, flushTurn } from './turn-writes.js';
 
 /**
  * How a response leaves its connection:
@@ -77,7 +77,11 @@ export class Wire implements ResponseSink {
   #pendingHead: string | undefined;
   #ended = false;
   #closed = false;
+  /** Stall timers of waits for drain (whenWritable). */
   #timers: Set<NodeJS.Timeout> | undefined;
+  /** The response's scheduled steps (setTimer): one kept and re-armed, more only while several wait at once. */
+  #step: Step | undefined;
+  #moreSteps: Step[] | undefined;
   #closeListeners: (() => void)[] | undefined;
   /** Bytes handed to the socket, head included, less what a reset dropped (for logs and metrics). */
   bytesWritten = 0;
@@ -123,8 +127,7 @@ export class Wire implements ResponseSink {
   socketClosed(): void {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#timers) for (const t of this.#timers) clearTimeout(t);
-    this.#timers = undefined;
+    this.#clearTimers();
     const listeners = this.#closeListeners;
     this.#closeListeners = undefined;
     if (listeners) for (const listener of listeners) listener();
@@ -144,23 +147,33 @@ export class Wire implements ResponseSink {
     };
   }
 
-  /** A timer that is cleared if the client goes away first. */
+  /**
+   * A timer that is cleared if the client goes away first (or the response
+   * ends). It never fires before `ms` have passed, and its writes leave at
+   * once (step-timers.ts: one timer structure for every response's steps).
+   */
   setTimer(ms: number, fn: () => void): void {
     if (this.#closed || this.#ended) return;
-    this.#armTimer(performance.now() + ms, ms, fn);
+    armStep(this.#freeStep(), ms, fn);
   }
 
-  /** A timer that fires before `due` is armed again for the rest (shared/primitives/timers.ts says why). */
-  #armTimer(due: number, ms: number, fn: () => void): void {
-    const timers = (this.#timers ??= new Set());
-    const t = setTimeout(() => {
-      timers.delete(t);
-      if (this.#closed) return;
-      const left = msLeft(due);
-      if (left > 0) this.#armTimer(due, left, fn);
-      else unbatched(fn);
-    }, ms);
-    timers.add(t);
+  /** The wire's own step when it is not armed, else one of the others (made while several wait at once). */
+  #freeStep(): Step {
+    const own = (this.#step ??= new Step());
+    if (!own.armed) return own;
+    const more = (this.#moreSteps ??= []);
+    for (const step of more) if (!step.armed) return step;
+    const step = new Step();
+    more.push(step);
+    return step;
+  }
+
+  #clearTimers(): void {
+    if (this.#timers) for (const t of this.#timers) clearTimeout(t);
+    this.#timers = undefined;
+    if (this.#step) cancelStep(this.#step);
+    if (this.#moreSteps) for (const step of this.#moreSteps) cancelStep(step);
+    this.#moreSteps = undefined;
   }
 
   /** Writes the status line and header lines exactly as given. */
@@ -341,8 +354,7 @@ export class Wire implements ResponseSink {
       flushTurn(this.socket);
       this.#dropUnsent();
     } else this.flushHead();
-    if (this.#timers) for (const t of this.#timers) clearTimeout(t);
-    this.#timers = undefined;
+    this.#clearTimers();
     this.owner.finished(this, action);
   }
 

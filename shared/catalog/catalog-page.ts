@@ -249,7 +249,7 @@ export function renderHubHtml(catalogs: readonly Catalog[], banner: string, urls
     `<p class="about">Every chaos endpoint has a well-formed twin on the control host; bots serves crawler files that lie.<br>${machineReadable(urls.hub, undefined)} · ` +
     `${catalogs.map((c) => `<a href="#${escapeHtml(c.host)}">${escapeHtml(c.host)}</a>`).join(' · ')}</p>\n` +
     `<p class="about">See a chaos answer beside its twin's, byte for byte: <a class="compare" href="/compare">/compare</a>.</p>\n` +
-    `<p class="about">Grade your own client (retries, redirects, timeouts, caching, streams): <a class="exam" href="/exam/new?profile=retries">open an exam</a>, or ` +
+    `<p class="about">Grade your own client (retries, redirects, timeouts, caching, streams, agents): <a class="exam" href="/exam/new?profile=retries">open an exam</a>, or ` +
     `<code>${escapeHtml(`curl -X POST '${urls.hub}/exam?profile=retries'`)}</code>; the steps and the grading are in docs/exam.md.</p>`;
   const sections = catalogs.map(
     (c) =>

@@ -115,7 +115,8 @@ export function paramSchema(spec: Param<unknown>): JsonSchema {
     case 'boolean':
       return withDefault({ type: 'boolean' });
     case 'enum':
-      return withDefault({ type: 'string', enum: spec.accepted as readonly string[] });
+      // Aliases are accepted values too (the original service's names), so a validator must not refuse them.
+      return withDefault({ type: 'string', enum: spec.aliases ? [...(spec.accepted as readonly string[]), ...Object.keys(spec.aliases)] : (spec.accepted as readonly string[]) });
     case 'list':
       return {
         type: 'array',
@@ -139,7 +140,8 @@ export function paramSchema(spec: Param<unknown>): JsonSchema {
 function paramDescription(spec: Param<unknown>): string {
   const accepted = typeof spec.accepted === 'string' ? spec.accepted : spec.kind === 'enum' ? undefined : `one of the forms ${spec.accepted.join(' | ')}`;
   const clamps = spec.min !== undefined ? `out-of-range values are clamped${spec.silentClamp ? '' : ' and reported in X-Chaos-Clamped'}` : undefined;
-  return [spec.description, accepted, clamps, 'malformed values are a 400'].filter((part) => part !== undefined).join('; ');
+  const aliases = spec.aliases ? `also ${Object.entries(spec.aliases).map(([alias, value]) => `${alias} (= ${value})`).join(', ')}` : undefined;
+  return [spec.description, accepted, aliases, clamps, 'malformed values are a 400'].filter((part) => part !== undefined).join('; ');
 }
 
 function parameter(name: string, spec: Param<unknown>, path: string): OpenApiParameter {

@@ -4,6 +4,7 @@
 // derive from, so a twin serves the same resource and only the lie differs.
 import type { Config } from '../config/config.js';
 import { jsonBody } from '../primitives/json.js';
+import { HOP_COOKIE } from '../primitives/exam-param.js';
 import { bool, int, oneOf } from '../primitives/params.js';
 
 // ---- /redirect-chain ------------------------------------------------------
@@ -195,7 +196,15 @@ export const CROSS_MAX = 10;
 export const CROSS_CHAOS_PARAMS = {
   hops: int({ min: 1, max: CROSS_MAX, default: 3, description: 'crossings from chaos to control still to come' }),
   alternate: bool({ default: false, description: 'accepted for parity with the control hop; ignored' }),
+  cookie: bool({ default: false, description: 'the chaos hop sets a host-only cookie, and goes to the control host by a name other than the chaos host\'s' }),
 };
+
+/**
+ * The host-only cookie of `/redirect-cross-host?cookie=true`'s chaos hop: no
+ * Domain, so it belongs to the chaos host's name alone. A client exam records
+ * whether a request carried it (never the value; docs/exam.md).
+ */
+export const CROSS_COOKIE = `${HOP_COOKIE}=1; Path=/; HttpOnly; SameSite=Lax`;
 
 /** Control: `alternate` (set by the chaos Location) sends the hop back to chaos; otherwise the chain stays on control. */
 export const CROSS_CONTROL_PARAMS = {
@@ -206,6 +215,22 @@ export const CROSS_CONTROL_PARAMS = {
 /** A hop to the control host; it goes back to chaos while hops remain. */
 export function crossToControl(config: Config, hops: number): string {
   return `${config.urls.control}/redirect-cross-host?hops=${hops}&alternate=true`;
+}
+
+/**
+ * The control host by a name other than the chaos host's, for the cookie hop:
+ * cookies are kept per host name, not per port (RFC 6265 §8.5), so where
+ * chaos and control share a name (the embedded default's 127.0.0.1) the hop
+ * goes to the hub's name, another name of the control process.
+ */
+export function controlByOtherName(config: Config): string {
+  const chaos = new URL(config.urls.base).hostname;
+  return [config.urls.control, config.urls.hub].find((url) => new URL(url).hostname !== chaos) ?? config.urls.control;
+}
+
+/** The cookie hop: to the control host by another name; its control hop resolves or goes back to chaos as any. */
+export function crossCookieToControl(config: Config, hops: number): string {
+  return `${controlByOtherName(config)}/redirect-cross-host?hops=${hops}&alternate=true`;
 }
 
 export function crossToChaos(config: Config, hops: number): string {

@@ -15,9 +15,9 @@ import { splitQuery } from '../primitives/params.js';
 import { unguessableId } from '../primitives/seed.js';
 import { errorResponse, type PlainResponse } from '../registry/errors.js';
 import type { Store } from '../store/types.js';
-import { PROFILE_NAMES, PROFILES } from './profiles.js';
+import { PROFILE_NAMES } from './profiles.js';
 import { examKey } from './recorder.js';
-import { gradeExam, reportHtml, reportMarkdown, reportUrl, stepUrl, type ExamHead } from './report.js';
+import { gradeExam, reportHtml, reportMarkdown, reportUrl, stepsOf, stepUrl, type ExamHead } from './report.js';
 
 const ID_RE = /^[A-Za-z0-9_-]{22}$/;
 const NO_STORE: HeaderList = [['Cache-Control', 'no-store']];
@@ -74,9 +74,10 @@ export class ExamPages {
     const opening = await this.store.openLog(examKey(id), JSON.stringify(head), examTtlMs, `exam:${clientAddress}`, examMaxOpenPerIp);
     if (!opening.opened) return floodRefusal(examMaxOpenPerIp, opening.retryAfterMs);
     this.logger.debug({ profile }, 'exam opened');
-    const steps = (PROFILES[profile] ?? []).map((step) => ({ name: step.name, url: stepUrl(urls, id, step), what_a_good_client_does: step.what }));
+    const { steps: defs, notes } = stepsOf(profile, this.config);
+    const steps = defs.map((step) => ({ name: step.name, url: stepUrl(this.config, id, step), what_a_good_client_does: step.what }));
     const report = reportUrl(urls, id);
-    return json(201, { id, profile, expires_at: head.expires_at, steps, report_url: report }, [['Location', report]]);
+    return json(201, { id, profile, expires_at: head.expires_at, steps, ...(notes.length > 0 ? { notes } : {}), report_url: report }, [['Location', report]]);
   }
 
   async #graded(req: IncomingRequest): Promise<PlainResponse> {
@@ -85,7 +86,7 @@ export class ExamPages {
     const id = markdown ? rest.slice(0, -3) : rest;
     const log = ID_RE.test(id) ? await this.store.readLog(examKey(id)) : undefined;
     if (log === undefined) return errorResponse(404, 'no such exam: it never existed or has expired (exams live EXAM_TTL_SECONDS)');
-    const report = gradeExam(this.config.urls, id, JSON.parse(log.head) as ExamHead, log.entries);
+    const report = gradeExam(this.config, id, JSON.parse(log.head) as ExamHead, log.entries);
     if (markdown) return text('text/markdown; charset=utf-8', reportMarkdown(report));
     if (wantsJson(req.headers.get('accept')) || !prefersHtml(req.headers.get('accept'))) return json(200, report, [['Vary', 'Accept']]);
     return text('text/html; charset=utf-8', reportHtml(report, this.config.urls), [['Vary', 'Accept'], ...CATALOG_PAGE_HEADERS]);

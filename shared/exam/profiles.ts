@@ -3,84 +3,10 @@
 // under it are graded. Every profile stays far inside the per-IP limits (a
 // dozen requests or so; its 429 comes from /rate-limit, never the real one).
 import type { StepEntry } from './recorder.js';
+import { fail, gaps, gaveUpGrade, pass, redirectGrade, requests, retryGrade, second, seconds, SLACK_MS, type StepDef } from './grading.js';
+import { AGENTS } from './agents.js';
 
-export type Verdict = 'pass' | 'fail' | 'not-run';
-
-export interface Graded {
-  readonly verdict: 'pass' | 'fail';
-  /** What the service saw, in a sentence with the numbers. */
-  readonly observed: string;
-}
-
-export interface StepDef {
-  readonly name: string;
-  readonly host: 'chaos' | 'control';
-  /** Path and query (without the exam id); `{id}` is replaced by the exam id. */
-  readonly target: string;
-  readonly what: string;
-  readonly expected: string;
-  readonly why: string;
-  /** The fix, in one line, shown beside a failed step. */
-  readonly fix: string;
-  /** Grades the step's entries (at least one), sorted by time. */
-  grade(entries: readonly StepEntry[]): Graded;
-}
-
-/** Slack for clocks and timers when a gap is compared with a Retry-After (ms). */
-const SLACK_MS = 150;
-
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-
-/** Gaps between each response's end and the next request (ms). */
-function gaps(entries: readonly StepEntry[]): number[] {
-  return entries.slice(1).map((e, i) => e.at - ((entries[i] as StepEntry).at + (entries[i] as StepEntry).ms));
-}
-
-function pass(observed: string): Graded {
-  return { verdict: 'pass', observed };
-}
-function fail(observed: string): Graded {
-  return { verdict: 'fail', observed };
-}
-
-function requests(entries: readonly StepEntry[]): string {
-  return `${entries.length} request${entries.length === 1 ? '' : 's'} (${entries.map((e) => e.status || 'no answer').join(', ')})`;
-}
-
-/** A retry loop under a Retry-After of `waitMs`: it must wait, and stop within `maxRequests`; `mustSucceed`: it must reach the 200. */
-function retryGrade(entries: readonly StepEntry[], waitMs: number, maxRequests: number, mustSucceed: boolean): Graded {
-  const between = gaps(entries);
-  const early = between.filter((gap) => gap < waitMs - SLACK_MS);
-  const said = `${requests(entries)}${between.length > 0 ? `, waits ${between.map(seconds).join(', ')}` : ''}`;
-  if (early.length > 0) return fail(`${said}: retried after ${seconds(Math.min(...early))}, sooner than Retry-After (${seconds(waitMs)})`);
-  if (entries.length > maxRequests) return fail(`${said}: did not give up within ${maxRequests} requests`);
-  if (mustSucceed && !entries.some((e) => e.status === 200)) return fail(`${said}: never reached the 200`);
-  return pass(said);
-}
-
-/** The first request of a step and the target's (the request after the redirect). */
-function redirectGrade(entries: readonly StepEntry[], check: (target: StepEntry, first: StepEntry) => string | undefined): Graded {
-  const first = entries.find((e) => e.endpoint === 'redirect-kinds');
-  const target = entries.find((e) => e.endpoint === 'redirect-kinds-target');
-  if (first === undefined) return fail('the redirect itself was never requested');
-  if (first.method !== 'POST' || (first.bodyBytes ?? 0) === 0) return fail(`sent ${first.method} with ${first.bodyBytes ?? 0} body bytes: send a POST with a body`);
-  if (target === undefined) return fail(`POST with ${first.bodyBytes} bytes; the redirect was not followed`);
-  const said = `POST with ${first.bodyBytes} bytes, followed as ${target.method} with ${target.bodyBytes ?? 0} bytes`;
-  const wrong = check(target, first);
-  return wrong === undefined ? pass(said) : fail(`${said}: ${wrong}`);
-}
-
-/** Whether the client closed before the response ended, and when. */
-function gaveUpGrade(entries: readonly StepEntry[], lastsMs: number): Graded {
-  const first = entries[0] as StepEntry;
-  if (!first.finished && first.ms < lastsMs) return pass(`gave up after ${seconds(first.ms)} (the response would have taken ${seconds(lastsMs)})`);
-  return fail(`waited ${seconds(first.ms)}, to the end of a response built to never be worth waiting for`);
-}
-
-/** The second request of a step, when the client made one. */
-function second(entries: readonly StepEntry[]): StepEntry | undefined {
-  return entries[1];
-}
+export type { Graded, StepDef, Verdict } from './grading.js';
 
 const RETRIES: readonly StepDef[] = [
   {
@@ -122,6 +48,22 @@ const RETRIES: readonly StepDef[] = [
     why: 'A 429 is a request to slow down; hammering it, or retrying for ever, gets a client banned',
     fix: 'treat 429 like 503: honour Retry-After, cap the attempts, then surface the error',
     grade: (entries) => retryGrade(entries, 1900, 4, false),
+  },
+  {
+    name: 'post-503',
+    host: 'chaos',
+    target: '/throttle?id=exam-{id}-post&seconds=1',
+    what: 'POST `a=1` to it (a write): the answer is 503 with Retry-After: 1; a POST is not idempotent, so do not resend it on your own: hand the 503 to the caller',
+    expected: 'exactly one request: the POST is not retried',
+    why: 'A 503 does not say whether the POST took effect; resending it blindly can charge a card twice or create a duplicate (RFC 9110 §9.2.2: only idempotent requests may be retried automatically)',
+    fix: 'retry automatically only idempotent methods (or a POST with an idempotency key); hand a 503 on a POST to the caller',
+    grade: (entries) => {
+      const first = entries[0] as StepEntry;
+      if (first.method !== 'POST' || (first.bodyBytes ?? 0) === 0) return fail(`sent ${first.method} with ${first.bodyBytes ?? 0} body bytes: send a POST with a body (a=1)`);
+      if (entries.length === 1) return pass(`one POST (${first.bodyBytes} bytes), answered ${first.status || 'nothing'}, not retried`);
+      const resent = entries.filter((e) => e.method === 'POST').length - 1;
+      return fail(`${requests(entries)}: the POST was resent ${resent} time${resent === 1 ? '' : 's'}, first ${seconds(gaps(entries)[0] as number)} after the ${first.status || 'failure'}`);
+    },
   },
 ];
 
@@ -203,6 +145,41 @@ const REDIRECTS: readonly StepDef[] = [
       if (other === undefined) return fail('Authorization sent; the redirect to the control host was not followed');
       if (other.authorization) return fail('Authorization sent, and sent again to the control host: leaked across hosts');
       return pass('Authorization sent to the chaos host and dropped on the hop to the control host');
+    },
+  },
+  {
+    name: 'cross-host-cookie',
+    host: 'chaos',
+    target: '/redirect-cross-host?hops=1&cookie=true',
+    what: 'GET it with your cookie jar and follow the redirect: the answer sets a host-only cookie (chaos_hop, no Domain) and redirects to another host name (the control host)',
+    expected: 'the cookie is not sent to the other host',
+    why: 'A cookie without Domain belongs to the host that set it alone (RFC 6265 §5.3); sending it to another host leaks a session to whoever the redirect names',
+    fix: 'keep cookies per host (host-only unless Domain says otherwise) and choose them again for every hop of a redirect',
+    grade: (entries) => {
+      const first = entries.find((e) => e.host === 'chaos');
+      const other = entries.find((e) => e.host === 'control');
+      if (first === undefined) return fail('the chaos hop was never requested');
+      if (other === undefined) return fail('the redirect to the other host was not followed');
+      if (other.cookie) return fail('the chaos host\'s host-only cookie was sent to the other host: leaked across hosts');
+      return pass('followed to the other host without the chaos host\'s cookie');
+    },
+  },
+  {
+    name: 'https-downgrade',
+    host: 'tls',
+    target: '/redirect-cross-host?hops=1',
+    what: 'GET it over https with `Authorization: Bearer exam-token` (trust the test root the hub publishes at /tls/root.pem): it redirects to an http URL; do not follow to http, or follow without Authorization',
+    expected: 'no Authorization over http: the redirect not followed, or followed without it',
+    why: 'A credential sent after an https to http redirect crosses the network in clear text (curl CVE-2022-27776; RFC 9110 §15.4 lets a client refuse the downgrade)',
+    fix: 'never send Authorization (or cookies) on a redirect from https to http; better, refuse to follow it',
+    grade: (entries) => {
+      const secure = entries.find((e) => e.tls === true);
+      const plain = entries.find((e) => e.tls !== true);
+      if (secure === undefined) return fail('the https request was never made (trust the test root first)');
+      if (!secure.authorization) return fail('no Authorization on the https request: send one, so the hop can show where it goes');
+      if (plain === undefined) return pass('Authorization sent over https; the redirect to http was not followed');
+      if (plain.authorization) return fail('followed the redirect to http and sent Authorization there: in clear text');
+      return pass('Authorization sent over https, followed to http without it');
     },
   },
 ];
@@ -358,6 +335,7 @@ export const PROFILES: Readonly<Record<string, readonly StepDef[]>> = {
   timeouts: TIMEOUTS,
   caching: CACHING,
   streams: STREAMS,
+  agents: AGENTS,
 };
 
 export const PROFILE_NAMES = Object.keys(PROFILES);

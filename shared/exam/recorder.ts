@@ -4,12 +4,13 @@
 // request, none for any other. What is kept is what grading needs: times,
 // method, status, whether the response finished (the client's give-up), a
 // connection id, and a few request header facts. Authorization is kept as
-// present or absent, never its value; no body, only its length.
+// present or absent, never its value, and so are the cross-host cookie and
+// an MCP session id; no body, only its length.
 import type { HostName } from '../config/config.js';
 import type { Logger } from '../config/log.js';
 import type { Exchange, ExchangeNote } from '../pipeline/observe.js';
 import type { ExamTap, IncomingRequest } from '../pipeline/transport.js';
-import { examValueOf } from '../primitives/exam-param.js';
+import { carriesHopCookie, examValueOf } from '../primitives/exam-param.js';
 import { freshSeed } from '../primitives/seed.js';
 import { idKey, type Store } from '../store/types.js';
 
@@ -35,6 +36,12 @@ export interface StepEntry {
   /** The connection, unique across replicas: reuse shows as the same id. */
   readonly conn: string;
   readonly authorization: boolean;
+  /** The request came over TLS (the https-downgrade step's first hop). */
+  readonly tls?: true;
+  /** The request carried the cross-host cookie (HOP_COOKIE): present, never its value. */
+  readonly cookie?: true;
+  /** The request carried an Mcp-Session-Id (present, never its value): an MCP `initialize` carries none. */
+  readonly session?: true;
   readonly bodyBytes?: number;
   readonly lastEventId?: string;
   readonly ifNoneMatch?: string;
@@ -86,6 +93,9 @@ export class ExamRecorder implements ExamTap {
       authorization: req.headers.get('authorization') !== undefined,
     };
     if (req.bodyBytes !== undefined) facts.bodyBytes = req.bodyBytes;
+    if (req.transport.tls) facts.tls = true;
+    if (carriesHopCookie(req.headers.get('cookie'))) facts.cookie = true;
+    if (req.headers.get('mcp-session-id') !== undefined) facts.session = true;
     for (const [name, field] of HEADER_FACTS) {
       const raw = req.headers.get(name);
       if (raw !== undefined) facts[field] = raw.slice(0, MAX_VALUE);

@@ -1,7 +1,7 @@
 // Grading an exam's log into its report (docs/exam.md), and the report's
 // three renderings: JSON, the hub-styled HTML page, a Markdown table.
 import { hostNav, page } from '../catalog/catalog-page.js';
-import type { PublicUrls } from '../config/config.js';
+import type { Config, PublicUrls } from '../config/config.js';
 import { escapeHtml } from '../primitives/html.js';
 import { PROFILES, type StepDef, type Verdict } from './profiles.js';
 import type { StepEntry } from './recorder.js';
@@ -39,10 +39,28 @@ export interface ExamReport {
   readonly report_url: string;
 }
 
-/** The URL a step is taken at: an ordinary chaos or control URL carrying `exam=<id>.<step>`. */
-export function stepUrl(urls: PublicUrls, id: string, step: StepDef): string {
+/** The chaos host's TLS `good` host (docs/tls.md), or undefined where TLS is off (no TLS_DIR). */
+function tlsGoodUrl(config: Config): string | undefined {
+  const { dir, base, publicPort } = config.tls;
+  return dir === undefined ? undefined : `https://good.${base}${publicPort === 443 ? '' : `:${publicPort}`}`;
+}
+
+/** The steps of `profile` here, and a note for each left out: a `tls` step needs the chaos host's TLS listener. */
+export function stepsOf(profile: string, config: Config): { readonly steps: readonly StepDef[]; readonly notes: readonly string[] } {
+  const all = PROFILES[profile] ?? [];
+  if (tlsGoodUrl(config) !== undefined) return { steps: all, notes: [] };
+  const left = all.filter((step) => step.host === 'tls');
+  return {
+    steps: all.filter((step) => step.host !== 'tls'),
+    notes: left.map((step) => `${step.name} is left out: this deployment serves no TLS host (TLS_DIR is unset; docs/tls.md)`),
+  };
+}
+
+/** The URL a step is taken at: an ordinary chaos, control or TLS chaos URL carrying `exam=<id>.<step>`. */
+export function stepUrl(config: Config, id: string, step: StepDef): string {
   const target = step.target.replaceAll('{id}', id);
-  const base = step.host === 'chaos' ? urls.base : urls.control;
+  const { urls } = config;
+  const base = step.host === 'chaos' ? urls.base : step.host === 'control' ? urls.control : (tlsGoodUrl(config) ?? urls.base);
   return `${base}${target}${target.includes('?') ? '&' : '?'}exam=${id}.${step.name}`;
 }
 
@@ -74,9 +92,9 @@ function refusedByLimit(step: StepDef, entries: readonly StepEntry[]): boolean {
   return step.name !== 'rate-limit-429' && entries.every((e) => e.status === 429);
 }
 
-export function gradeExam(urls: PublicUrls, id: string, head: ExamHead, entries: readonly string[]): ExamReport {
+export function gradeExam(config: Config, id: string, head: ExamHead, entries: readonly string[]): ExamReport {
   const recorded = byStep(entries);
-  const steps = (PROFILES[head.profile] ?? []).map((step): StepReport => {
+  const steps = stepsOf(head.profile, config).steps.map((step): StepReport => {
     const list = recorded.get(step.name) ?? [];
     const graded =
       list.length === 0
@@ -86,7 +104,7 @@ export function gradeExam(urls: PublicUrls, id: string, head: ExamHead, entries:
           : step.grade(list);
     return {
       name: step.name,
-      url: stepUrl(urls, id, step),
+      url: stepUrl(config, id, step),
       verdict: graded.verdict,
       observed: graded.observed,
       expected: step.expected,
@@ -107,7 +125,7 @@ export function gradeExam(urls: PublicUrls, id: string, head: ExamHead, entries:
     failed,
     not_run: steps.length - passed - failed,
     steps,
-    report_url: reportUrl(urls, id),
+    report_url: reportUrl(config.urls, id),
   };
 }
 

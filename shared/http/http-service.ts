@@ -48,7 +48,7 @@ export interface HttpContext {
   /** The host's registry, for endpoints that dispatch to others (/random) without a circular import. */
   readonly registry: Registry<HttpContext>;
   /** Sends a complete response with an accurate Content-Length. */
-  send(status: number, contentType: string, body: Buffer | string, extra?: Readonly<Record<string, HeaderValue>>, more?: HeaderList): void;
+  send(status: number, contentType: string, body: Buffer | string, extra?: Readonly<Record<string, HeaderValue>>, more?: readonly HeaderList[number][]): void;
 }
 
 export type HttpEndpoint = AnyEndpoint<HttpContext>;
@@ -395,7 +395,7 @@ function sendComplete(
   contentType: string,
   body: Buffer | string,
   extra?: Readonly<Record<string, HeaderValue>>,
-  more?: HeaderList,
+  more?: readonly HeaderList[number][],
 ): void {
   const head: string[] = ['Content-Type', contentType, 'Content-Length', String(Buffer.byteLength(body))];
   for (const [name, value] of this.headers) head.push(name, value);

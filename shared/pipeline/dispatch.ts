@@ -91,6 +91,9 @@ export class Pipeline<Ctx> {
   readonly #catalog: CatalogBodies;
   /** Responses of holding endpoints in progress in this process (chaos_held_responses). */
   heldResponses = 0;
+  readonly #heldDone = (): void => {
+    this.heldResponses--;
+  };
   readonly #openapi: PlainResponse;
   /** Served decisions by path, then query (see #decide). */
   readonly #memo = new DecisionMemo<ServeDecision<Ctx>>();
@@ -207,7 +210,11 @@ export class Pipeline<Ctx> {
     if ((transports & req.transport.bit) === 0) {
       // Another transport's endpoint (TLS only, WebSocket, HTTP/2): the connection does not fit the target.
       const { protocol, tls } = req.transport;
-      const response = transportRefusal(endpoint.path, servedTransports(endpoint.transports), transportName(protocol, tls));
+      // A wire-only lie over HTTP/2: the registry says why it has no HTTP/2 form (a real 501, not "go elsewhere").
+      const noH2 = protocol === 'h2' ? endpoint.transports?.noH2 : undefined;
+      const response = noH2 !== undefined
+        ? errorResponse(501, `${endpoint.path} has no HTTP/2 form: ${noH2}`)
+        : transportRefusal(endpoint.path, servedTransports(endpoint.transports), transportName(protocol, tls));
       return { kind: 'plain', outcome: 'misdirected', response, endpoint };
     }
     if (!(allowedMethods(endpoint) as readonly string[]).includes(req.method)) {
@@ -357,7 +364,8 @@ export class Pipeline<Ctx> {
     if (exchange) this.#note(exchange, endpoint, values);
     if (holds(decision)) {
       this.heldResponses++;
-      responder.whenDone(() => this.heldResponses--);
+      // A function made once: a closure here would keep this call's context (the responder, its request) alive for the whole hold.
+      responder.whenDone(this.#heldDone);
     }
     const { recordings } = decision;
     try {

@@ -28,3 +28,11 @@ export function examCarry(query: string): string {
   const value = examValueOf(query);
   return value === undefined ? '' : `&exam=${value}`;
 }
+
+/** The name of the cookie `/redirect-cross-host?cookie=true` sets: the recorder notes whether a request carries it (present or absent, never a value). */
+export const HOP_COOKIE = 'chaos_hop';
+
+/** Whether a Cookie header carries HOP_COOKIE. */
+export function carriesHopCookie(cookie: string | undefined): boolean {
+  return cookie !== undefined && cookie.split(';').some((pair) => pair.trim().startsWith(`${HOP_COOKIE}=`));
+}

@@ -13,6 +13,8 @@ export interface TransportSpec {
   readonly protocols?: readonly Protocol[];
   /** `either` (the default): plain or TLS; `tls`: over TLS only; `plain`: never over TLS. */
   readonly tls?: 'either' | 'tls' | 'plain';
+  /** Why its lie has no HTTP/2 form (a wire-only lie): over HTTP/2 it is a real 501 saying so, not the 421 of an endpoint not mapped. */
+  readonly noH2?: string;
 }
 
 /** The names a reason gives the protocols. */

@@ -9,6 +9,7 @@ import { Metrics } from './metrics.js';
 import { observe } from '../pipeline/observe.js';
 import { missingNodeFlags } from './node-flags.js';
 import { createStore } from '../store/index.js';
+import { isLogAppend, isRelayRequest, LogRelay } from '../store/log-relay.js';
 import type { Store } from '../store/types.js';
 
 export interface Service {
@@ -73,6 +74,8 @@ export async function startService(
   config: Config,
   logger: Logger,
   host?: HostName,
+  /** Carries log appends to or from another host's process (the embedded default without Redis; shared/store/log-relay.ts). */
+  relay?: LogRelay,
 ): Promise<StartedService> {
   // The admin port (METRICS_PORT): metrics subscribe before the first request, and count the store's fallbacks.
   let service: Service | undefined;
@@ -88,7 +91,7 @@ export async function startService(
   const admin = metrics ? new AdminServer(metrics) : undefined;
   let port: number;
   try {
-    service = create(config, logger, store);
+    service = create(config, logger, relay ? relay.wrap(store) : store);
     port = await service.listen(portOf(config), config.bindAddress);
     if (admin) await admin.listen(config.metricsPort, config.bindAddress);
   } catch (error) {
@@ -132,8 +135,16 @@ export async function runService(
   const missing = missingNodeFlags(name);
   if (missing.length > 0) logger.warn({ missing }, `started without the node flags ${name} is tuned for (shared/runtime/node-flags.ts): ${missing.join(' ')}`);
   let started: StartedService;
+  // Under the supervisor of the embedded default without Redis, the client exam's log appends travel through it (docs/exam.md).
+  const relay = new LogRelay();
+  if (process.send !== undefined) {
+    process.on('message', (message: unknown) => {
+      if (isLogAppend(message)) relay.receive(message);
+      else if (isRelayRequest(message)) relay.relayTo((append) => process.send?.(append));
+    });
+  }
   try {
-    started = await startService(create, portOf, config, logger, name);
+    started = await startService(create, portOf, config, logger, name, relay);
   } catch (error) {
     logger.fatal({ err: error }, 'could not start');
     process.stderr.write(`${name}: could not start: ${error instanceof Error ? error.message : String(error)}\n`);

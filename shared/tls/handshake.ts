@@ -32,7 +32,7 @@ export function alpnChoice(mode: TlsMode | undefined, offered: readonly string[]
  * client-cert's required certificate. The listener, which reads the server
  * name before it makes the socket, and the self-check both use them.
  */
-export function modeSocketOptions(mode: TlsMode, secureContext: SecureContext): tls.TLSSocketOptions {
+export function modeSocketOptions(mode: TlsMode, secureContext: SecureContext, stapler?: tls.Server): tls.TLSSocketOptions {
   const clientCert = mode === 'client-cert';
   return {
     isServer: true,
@@ -40,7 +40,25 @@ export function modeSocketOptions(mode: TlsMode, secureContext: SecureContext): 
     requestCert: clientCert,
     rejectUnauthorized: clientCert,
     ALPNCallback: ({ protocols }: { protocols: string[] }) => alpnChoice(mode, protocols),
+    ...staplingOption(stapler),
   } as tls.TLSSocketOptions;
+}
+
+/**
+ * A mode that staples an OCSP response (docs/tls.md) gets a tls.Server that
+ * never listens as its sockets' `server`: Node asks only a tls.Server for a
+ * response ('OCSPRequest'), and only when the client asked for one. The other
+ * modes' sockets have no server, so their handshakes skip that step entirely.
+ */
+function staplingOption(stapler: tls.Server | undefined): Pick<tls.TLSSocketOptions, 'server'> {
+  return stapler === undefined ? {} : { server: stapler };
+}
+
+/** The never-listening server that staples `response()` (the current one: it changes with each re-mint). */
+export function ocspStapler(response: () => Buffer | undefined): tls.Server {
+  const stapler = new tls.Server();
+  stapler.on('OCSPRequest', (_certificate: Buffer, _issuer: Buffer, done: (error: Error | null, response?: Buffer) => void) => done(null, response()));
+  return stapler;
 }
 
 /** The protocol version each mode must negotiate with a client that allows every version. */

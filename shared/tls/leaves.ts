@@ -22,6 +22,8 @@ export interface ModeLeaf {
   readonly notAfter: Date;
   /** The leaf alone, PEM (tests and the self-check read its subject). */
   readonly leafPem: string;
+  /** Its serial number, hexadecimal (an OCSP response names it). */
+  readonly serialHex: string;
 }
 
 export type ModeLeaves = ReadonlyMap<TlsMode, ModeLeaf>;
@@ -43,7 +45,7 @@ export async function mintLeaves(pki: Pki, now: Date, hubUrl: string): Promise<M
   const strangerRoot = await issue({ subject: `CN=Chaos unpublished root, OU=chaos:untrusted-root, O=Chaos Endpoint Service test`, keys: await ecKeys(), caPathLength: 0, ...current });
   const leaves = new Map<TlsMode, ModeLeaf>();
   const add = (mode: TlsMode, leaf: Issued, certChain: string, options: SecureContextOptions = modern): void => {
-    leaves.set(mode, { mode, context: { key: leaf.keyPem, cert: certChain, ...options }, notAfter: leaf.cert.notAfter, leafPem: leaf.certPem });
+    leaves.set(mode, { mode, context: { key: leaf.keyPem, cert: certChain, ...options }, notAfter: leaf.cert.notAfter, leafPem: leaf.certPem, serialHex: leaf.cert.serialNumber });
   };
   for (const mode of TLS_MODES) {
     switch (mode) {

@@ -2,11 +2,12 @@
 // contexts (minted in memory, re-minted every RENEW_MS), and the modes this
 // runtime cannot serve. The chaos process serves with it; the hub publishes
 // its root, CRL and host list.
-import type { SecureContext } from 'node:tls';
+import type { SecureContext, Server as TlsServer } from 'node:tls';
 import type { Config } from '../config/config.js';
-import { secureContexts, unavailableModes } from './handshake.js';
+import { ocspStapler, secureContexts, unavailableModes } from './handshake.js';
 import { mintLeaves, type ModeLeaves } from './leaves.js';
 import type { TlsMode } from './modes.js';
+import { ocspResponseDer, type OcspStatus } from './ocsp.js';
 import { loadOrCreatePki, type Pki } from './pki.js';
 import { crlPem } from './x509.js';
 
@@ -15,16 +16,23 @@ export const RENEW_MS = 86_400_000;
 
 export type Clock = () => Date;
 
+/** The modes that staple an OCSP response, and what it says (docs/tls.md, "OCSP stapling"). */
+export const STAPLED: ReadonlyMap<TlsMode, OcspStatus> = new Map([['revoked', 'revoked']]);
+
 interface Minted {
   readonly leaves: ModeLeaves;
   readonly contexts: ReadonlyMap<TlsMode, SecureContext>;
   readonly unavailable: ReadonlyMap<TlsMode, string>;
+  /** Each stapling mode's OCSP response (DER), minted with its leaf. */
+  readonly ocsp: ReadonlyMap<TlsMode, Buffer>;
 }
 
 export class TlsMaterial {
   #minted: Minted;
   #timer: NodeJS.Timeout | undefined;
   #crl: { readonly pem: string; readonly madeMs: number } | undefined;
+  /** One never-listening tls.Server per stapling mode, handing out the current response (not #private: tests derive a material with Object.create). */
+  private readonly staplers: ReadonlyMap<TlsMode, TlsServer>;
 
   private constructor(
     readonly pki: Pki,
@@ -33,6 +41,7 @@ export class TlsMaterial {
     minted: Minted,
   ) {
     this.#minted = minted;
+    this.staplers = new Map([...STAPLED.keys()].map((mode) => [mode, ocspStapler(() => this.#minted.ocsp.get(mode))]));
   }
 
   /** Reads (or makes) the PKI in config.tls.dir and mints every leaf at `clock()`. */
@@ -50,6 +59,16 @@ export class TlsMaterial {
   /** The mode's context; undefined when the mode is unavailable. */
   context(mode: TlsMode): SecureContext | undefined {
     return this.#minted.unavailable.has(mode) ? undefined : this.#minted.contexts.get(mode);
+  }
+
+  /** The server whose 'OCSPRequest' staples the mode's response; undefined: the mode staples nothing. */
+  stapler(mode: TlsMode): TlsServer | undefined {
+    return this.staplers.get(mode);
+  }
+
+  /** The mode's current OCSP response (DER); undefined: it staples none. */
+  ocspResponse(mode: TlsMode): Buffer | undefined {
+    return this.#minted.ocsp.get(mode);
   }
 
   /** Modes this runtime cannot serve, each with the self-check's reason. */
@@ -92,7 +111,12 @@ async function mint(pki: Pki, now: Date, hubUrl: string): Promise<Minted> {
   const leaves = await mintLeaves(pki, now, hubUrl);
   const contexts = secureContexts(leaves);
   const unavailable = await unavailableModes(leaves, contexts, pki.clientIdentityPem);
-  return { leaves, contexts, unavailable };
+  const ocsp = new Map<TlsMode, Buffer>();
+  for (const [mode, status] of STAPLED) {
+    const leaf = leaves.get(mode);
+    if (leaf !== undefined) ocsp.set(mode, ocspResponseDer({ issuer: pki.intermediate, serialHex: leaf.serialHex, status, now }));
+  }
+  return { leaves, contexts, unavailable, ocsp };
 }
 
 

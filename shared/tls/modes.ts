@@ -95,8 +95,15 @@ export const TLS_MODE_INFO: Readonly<Record<TlsMode, TlsModeInfo>> = {
     clients: { curl: '(56) alert certificate required', node: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED', python: 'TLSV13_ALERT_CERTIFICATE_REQUIRED', chromium: 'net::ERR_BAD_SSL_CLIENT_AUTH_CERT' },
   },
   revoked: {
-    mode: 'revoked', defect: 'valid, but listed in the CRL at /tls/crl.pem (no OCSP stapling)', expect: 'refuse when checking revocation; curl, openssl, Node and Python check none by default',
-    clients: { openssl: '23 (certificate revoked) with -CRL crl.pem -crl_check', python: 'certificate revoked (with VERIFY_CRL_CHECK_LEAF and the CRL loaded)' },
+    mode: 'revoked', defect: 'valid, but listed in the CRL at /tls/crl.pem, and it staples an OCSP response saying revoked (signed by the intermediate)', expect: 'refuse when checking revocation (the CRL, or the stapled OCSP response): Chromium does by default; curl, openssl, Node and Python check none by default',
+    clients: {
+      // Under their revocation options only: by default each connects (tests/integration/tls.test.ts).
+      curl: '(91) SSL certificate revocation reason: keyCompromise (1), with --cert-status',
+      openssl: '23 (certificate revoked) with -CRL crl.pem -crl_check; -status prints Cert Status: revoked',
+      python: 'certificate revoked (with VERIFY_CRL_CHECK_LEAF and the CRL loaded)',
+      // Chromium asks for a staple and acts on it, by default.
+      chromium: 'net::ERR_CERT_REVOKED',
+    },
   },
   'alpn-lie': {
     mode: 'alpn-lie', defect: 'selects h2 in ALPN when offered, then speaks HTTP/1.1', expect: 'fail the connection as a protocol error',

@@ -28,11 +28,37 @@ interface Files {
   readonly [name: string]: string;
 }
 
-/** Reads the PKI in `dir`, or makes it there first (atomically: a concurrent starter's copy wins, ours is dropped). */
+/**
+ * Reads the PKI in `dir`, or makes it there first (atomically: a concurrent
+ * starter's copy wins, ours is dropped). A TLS_DIR that holds every file is
+ * only read, so it may be read-only (a Kubernetes Secret, docs/deploy.md);
+ * one that holds only some, or none and cannot be written, stops start-up
+ * with a message saying what is missing and how to make them (tls-init).
+ */
 export async function loadOrCreatePki(dir: string, base: string, now: Date = new Date()): Promise<Pki> {
   const folder = join(dir, FOLDER);
   const existing = await readFiles(folder);
-  if (existing !== undefined) return fromFiles(existing, base);
+  if (existing.missing.length === 0) return fromFiles(existing.files, base);
+  if (existing.missing.length < PKI_FILES.length) {
+    throw new Error(
+      `TLS_DIR holds an incomplete test PKI: ${folder} has ${PKI_FILES.filter((n) => !existing.missing.includes(n)).join(', ')} but not ${existing.missing.join(', ')}. ` +
+        `Give it every file (${PKI_FILES.join(', ')}), as \`chaos-endpoint-service tls-init <dir>\` makes them, or remove the ${FOLDER} folder to make a new root`,
+    );
+  }
+  try {
+    return await createPki(dir, folder, base, now);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
+      throw new Error(
+        `TLS_DIR ${dir} holds no test PKI (${FOLDER}/) and cannot be written (${code}): make one with \`chaos-endpoint-service tls-init <dir>\` and give its ${FOLDER} files to every replica (docs/deploy.md)`,
+      );
+    }
+    throw error;
+  }
+}
+
+async function createPki(dir: string, folder: string, base: string, now: Date): Promise<Pki> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const made = await createFiles(base, now);
   const staging = await mkdtemp(join(dir, '.staging-'));
@@ -43,25 +69,28 @@ export async function loadOrCreatePki(dir: string, base: string, now: Date = new
     await rm(staging, { recursive: true, force: true });
     // Another process made it first: use theirs.
     const theirs = await readFiles(folder);
-    if (theirs === undefined) throw error;
-    return fromFiles(theirs, base);
+    if (theirs.missing.length > 0) throw error;
+    return fromFiles(theirs.files, base);
   }
   return fromFiles(made, base);
 }
 
-const NAMES = ['root.pem', 'root-key.pem', 'intermediate.pem', 'intermediate-key.pem', 'client-ca.pem', 'client-ca-key.pem', 'client.pem', 'revoked-serial'] as const;
+/** The folder inside TLS_DIR that holds the PKI, and its files (a Kubernetes Secret carries exactly these). */
+export const PKI_FOLDER = FOLDER;
+export const PKI_FILES = ['root.pem', 'root-key.pem', 'intermediate.pem', 'intermediate-key.pem', 'client-ca.pem', 'client-ca-key.pem', 'client.pem', 'revoked-serial'] as const;
 
-async function readFiles(folder: string): Promise<Files | undefined> {
+async function readFiles(folder: string): Promise<{ files: Files; missing: string[] }> {
   const files: Record<string, string> = {};
-  for (const name of NAMES) {
+  const missing: string[] = [];
+  for (const name of PKI_FILES) {
     try {
       files[name] = await readFile(join(folder, name), 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      missing.push(name);
     }
   }
-  return files;
+  return { files, missing };
 }
 
 async function createFiles(base: string, now: Date): Promise<Files> {

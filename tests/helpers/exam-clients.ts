@@ -1,9 +1,10 @@
 // Two clients that take a client exam (docs/exam.md) over node:http and raw
 // sockets: a well-behaved reference client, and a bad one that has no
-// backoff, ignores Retry-After, leaks Authorization across hosts, never gives
+// backoff, ignores Retry-After, resends a POST, leaks Authorization across hosts, never gives
 // up (no deadline, no redirect limit), caches everything and resumes nothing.
 import http, { type IncomingHttpHeaders } from 'node:http';
-import net from 'node:net';
+import https from 'node:https';
+import net, { type LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OpenedExam } from './exam-stack.js';
 
@@ -28,12 +29,24 @@ interface Send {
   readonly onData?: (chunk: Buffer) => void;
 }
 
-/** One request over node:http; rejects on a connection error or the deadline before the response is whole. */
+/** Every name on the loopback: the TLS hosts' `*.localhost` names too, as curl and browsers resolve them (the system resolver here does not). */
+const loopbackLookup: LookupFunction = (_hostname, options, callback) => {
+  if (options.all === true) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+  else callback(null, '127.0.0.1', 4);
+};
+
+/** The test root a client trusts for the TLS host (set by takeExam). */
+let trustedRoot: string | undefined;
+
+/** One request over node:http (or node:https for the TLS host); rejects on a connection error or the deadline before the response is whole. */
 function send(url: string, options: Send = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...options.headers };
-    if (options.body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const req = http.request(url, { method: options.method ?? 'GET', headers, agent: options.agent ?? false }, (res) => {
+    if (options.body !== undefined) headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    const secure = url.startsWith('https:');
+    const request = secure ? https.request : http.request;
+    const tlsOptions = secure ? { lookup: loopbackLookup, ...(trustedRoot !== undefined ? { ca: trustedRoot } : {}) } : {};
+    const req = request(url, { method: options.method ?? 'GET', headers, agent: options.agent ?? false, ...tlsOptions }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
@@ -65,11 +78,11 @@ function retryAfterMs(value: string | string[] | undefined): number | undefined 
 /** The well-behaved client's longest wait for a retry: past it, it gives up. */
 const MAX_WAIT_MS = 10_000;
 
-/** A GET under the retry policy of `kind`. */
-async function getWithRetries(kind: ClientKind, url: string): Promise<void> {
-  const attempts = kind === 'good' ? 3 : 6;
+/** A request under the retry policy of `kind`: the good client retries only idempotent ones; the bad one anything. */
+async function withRetries(kind: ClientKind, url: string, first: Send = {}): Promise<void> {
+  const attempts = kind === 'good' && (first.method ?? 'GET') !== 'POST' ? 3 : kind === 'good' ? 1 : 6;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const answer = await send(url, kind === 'good' ? { deadlineMs: 5000 } : {});
+    const answer = await send(url, kind === 'good' ? { ...first, deadlineMs: 5000 } : first);
     if (answer.status !== 429 && answer.status !== 503) return;
     if (attempt === attempts) return;
     if (kind === 'bad') {
@@ -82,17 +95,48 @@ async function getWithRetries(kind: ClientKind, url: string): Promise<void> {
   }
 }
 
+/**
+ * A cookie jar: the good client keeps each cookie for the host name that set
+ * it (host-only, as none of ours has a Domain), the bad one sends every
+ * cookie to every host.
+ */
+class Jar {
+  readonly #byHost = new Map<string, Map<string, string>>();
+  constructor(private readonly kind: ClientKind) {}
+
+  keep(url: string, setCookie: readonly string[] | undefined): void {
+    const host = this.kind === 'good' ? new URL(url).hostname : '*';
+    for (const line of setCookie ?? []) {
+      const pair = line.split(';')[0] as string;
+      const eq = pair.indexOf('=');
+      if (eq <= 0) continue;
+      const kept = this.#byHost.get(host) ?? new Map<string, string>();
+      kept.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+      this.#byHost.set(host, kept);
+    }
+  }
+
+  header(url: string): string | undefined {
+    const kept = this.#byHost.get(this.kind === 'good' ? new URL(url).hostname : '*');
+    return kept === undefined || kept.size === 0 ? undefined : [...kept].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
 /** Follows redirects as `kind` does: the good client drops Authorization across origins and stops after 10 hops. */
 async function follow(kind: ClientKind, url: string, first: Send): Promise<void> {
   let target = url;
   let { method = 'GET', body } = first;
   const headers: Record<string, string> = { ...first.headers };
+  const jar = new Jar(kind);
   const limit = kind === 'good' ? 10 : 60;
   for (let hop = 0; hop <= limit; hop++) {
-    const answer = await send(target, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const cookie = jar.header(target);
+    const answer = await send(target, { method, headers: cookie === undefined ? headers : { ...headers, cookie }, ...(body !== undefined ? { body } : {}) });
+    jar.keep(target, answer.headers['set-cookie']);
     const location = answer.headers.location;
     if (answer.status < 300 || answer.status > 399 || location === undefined) return;
     const next = new URL(location, target);
+    // A change of origin (host, port or scheme: an https to http downgrade too) drops the credentials.
     if (kind === 'good' && next.origin !== new URL(target).origin) delete headers.authorization;
     if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
       method = 'GET';
@@ -199,8 +243,52 @@ async function keepAliveTwice(kind: ClientKind, url: string): Promise<void> {
   socket.destroy();
 }
 
-/** Takes every step of `exam` as `kind` would, the steps at once (each one's own timeline is what is graded). */
-export async function takeExam(kind: ClientKind, exam: OpenedExam): Promise<void> {
+/**
+ * An MCP client over Streamable HTTP (JSON answers): initialize, then pings.
+ * On a 404 for its session the good client initializes again and carries
+ * on; the bad one keeps pinging the dead session.
+ */
+async function mcpPings(kind: ClientKind, url: string): Promise<void> {
+  const json = { 'content-type': 'application/json', accept: 'application/json' };
+  let id = 0;
+  const rpc = (session: string | undefined, method: string, params?: object, notification = false): Promise<Answer> =>
+    send(url, {
+      method: 'POST',
+      headers: { ...json, ...(session !== undefined ? { 'mcp-session-id': session } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', method, ...(params !== undefined ? { params } : {}), ...(notification ? {} : { id: ++id }) }),
+    });
+  const initialize = async (): Promise<string | undefined> => {
+    const answer = await rpc(undefined, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: `exam-${kind}`, version: '1.0.0' } });
+    const session = answer.headers['mcp-session-id'];
+    if (typeof session !== 'string') return undefined;
+    await rpc(session, 'notifications/initialized', undefined, true);
+    return session;
+  };
+  let session = await initialize();
+  let renewed = false;
+  for (let ping = 0; ping < 5 && session !== undefined; ping++) {
+    const answer = await rpc(session, 'ping');
+    if (answer.status === 404 && kind === 'good' && !renewed) {
+      renewed = true;
+      session = await initialize();
+    }
+  }
+}
+
+/** An Anthropic Messages call: the good client retries a 529 after its retry-after, three tries in all; the bad one six, at once. */
+async function llmCall(kind: ClientKind, url: string): Promise<void> {
+  const body = JSON.stringify({ model: 'exam', max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] });
+  const attempts = kind === 'good' ? 3 : 6;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const answer = await send(url, { method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body });
+    if (answer.status !== 529 && answer.status !== 429) return;
+    if (attempt < attempts) await sleep(kind === 'good' ? (retryAfterMs(answer.headers['retry-after']) ?? 1000) + 50 : 10);
+  }
+}
+
+/** Takes every step of `exam` as `kind` would, the steps at once (each one's own timeline is what is graded); `tlsRoot`: the test root to trust for the TLS host. */
+export async function takeExam(kind: ClientKind, exam: OpenedExam, tlsRoot?: string): Promise<void> {
+  trustedRoot = tlsRoot;
   const deadline = kind === 'good' ? { deadlineMs: 1500 } : {};
   const cache = new Cache(kind);
   await Promise.all(
@@ -210,7 +298,9 @@ export async function takeExam(kind: ClientKind, exam: OpenedExam): Promise<void
         case 'retry-after-seconds':
         case 'retry-after-date':
         case 'rate-limit-429':
-          return getWithRetries(kind, url);
+          return withRetries(kind, url);
+        case 'post-503':
+          return withRetries(kind, url, { method: 'POST', body: 'a=1' });
         case 'redirect-302':
         case 'redirect-303':
         case 'redirect-307':
@@ -219,7 +309,10 @@ export async function takeExam(kind: ClientKind, exam: OpenedExam): Promise<void
         case 'redirect-loop':
           return follow(kind, url, {});
         case 'cross-host-authorization':
+        case 'https-downgrade':
           return follow(kind, url, { headers: { authorization: 'Bearer exam-token' } });
+        case 'cross-host-cookie':
+          return follow(kind, url, {});
         case 'stall':
         case 'slow-headers':
         case 'drip':
@@ -234,6 +327,10 @@ export async function takeExam(kind: ClientKind, exam: OpenedExam): Promise<void
         case 'vary':
           await cache.get(url, { 'accept-encoding': 'gzip' });
           return cache.get(url, { 'accept-encoding': 'identity' });
+        case 'mcp-session-expired':
+          return mcpPings(kind, url);
+        case 'llm-529-retry-after':
+          return llmCall(kind, url);
         case 'sse-resume':
           return eventStream(kind, url);
         case 'truncated-download':

@@ -7,8 +7,13 @@ import type { Config } from '../../shared/config/config.js';
 import { HttpService } from '../../shared/http/http-service.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import type { Store } from '../../shared/store/types.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ChaosServer } from '../../services/chaos/server.js';
+import { TlsListener } from '../../services/chaos/tls/listener.js';
 import { serviceRegistries } from '../../services/registries.js';
+import { TlsMaterial } from '../../shared/tls/material.js';
 import { freePorts, testConfig } from './servers.js';
 
 interface Teardown {
@@ -21,6 +26,14 @@ export interface ExamStack {
   readonly hub: string;
   readonly chaosPort: number;
   readonly controlPort: number;
+  /** With `tls`: the chaos TLS listener's port, and the test root (PEM) a client trusts for it. */
+  readonly tlsPort?: number;
+  readonly tlsRoot?: string;
+}
+
+export interface ExamStackOptions {
+  /** Serve TLS chaos too (a TLS_DIR of its own), so the profiles keep their `tls` steps. */
+  readonly tls?: boolean;
 }
 
 export interface OpenedExam {
@@ -28,6 +41,8 @@ export interface OpenedExam {
   readonly profile: string;
   readonly expires_at: string;
   readonly steps: readonly { readonly name: string; readonly url: string; readonly what_a_good_client_does: string }[];
+  /** Steps left out here, each with why (a TLS step where TLS is off). */
+  readonly notes?: readonly string[];
   readonly report_url: string;
 }
 
@@ -42,15 +57,22 @@ export interface ExamReportJson {
  * store of their own closed at teardown. `env` adds to the
  * test configuration (RATE_LIMIT_GENERAL, EXAM_TTL_SECONDS…).
  */
-export async function startExamStack(t: Teardown, shared?: Store, env: Readonly<Record<string, string>> = {}): Promise<ExamStack> {
+export async function startExamStack(t: Teardown, shared?: Store, env: Readonly<Record<string, string>> = {}, options: ExamStackOptions = {}): Promise<ExamStack> {
   const store = shared ?? new MemoryStore();
   if (shared === undefined) t.teardown(() => store.close());
-  const [chaosPort, controlPort] = (await freePorts(2)) as [number, number];
+  const [chaosPort, controlPort, tlsPort] = (await freePorts(3)) as [number, number, number];
   const hub = `http://localhost:${controlPort}`;
+  let tlsEnv: Record<string, string> = {};
+  if (options.tls === true) {
+    const dir = mkdtempSync(join(tmpdir(), 'chaos-exam-tls-'));
+    t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+    tlsEnv = { TLS_DIR: dir, CHAOS_TLS_PORT: String(tlsPort), PUBLIC_TLS_PORT: String(tlsPort) };
+  }
   const config = testConfig({
     PUBLIC_BASE_URL: `http://127.0.0.1:${chaosPort}`,
     PUBLIC_CONTROL_URL: `http://127.0.0.1:${controlPort}`,
     PUBLIC_HUB_URL: hub,
+    ...tlsEnv,
     ...env,
   });
   const registries = serviceRegistries();
@@ -62,7 +84,14 @@ export async function startExamStack(t: Teardown, shared?: Store, env: Readonly<
   });
   await chaos.listen(chaosPort, '127.0.0.1');
   await control.listen(controlPort, '127.0.0.1');
-  return { config, hub, chaosPort, controlPort };
+  if (options.tls !== true) return { config, hub, chaosPort, controlPort };
+  // The TLS listener hands its decrypted sockets to the same chaos server: its requests go through the same pipeline and recorder.
+  const material = await TlsMaterial.load(config);
+  const listener = new TlsListener(chaos, material, createLogger('chaos', 'silent'));
+  await listener.listen(tlsPort, '127.0.0.1');
+  t.teardown(() => listener.close());
+  const root = await fetch(`${hub}/tls/root.pem`);
+  return { config, hub, chaosPort, controlPort, tlsPort, tlsRoot: await root.text() };
 }
 
 /** POST /exam?profile=…: the 201's body. */

@@ -37,18 +37,19 @@ export class RawH2 {
     socket.on('error', () => undefined);
   }
 
-  static async connect(port: number): Promise<RawH2> {
+  /** Connects and writes the preface with `settings` (none: every default) in its SETTINGS. */
+  static async connect(port: number, settings: readonly (readonly [number, number])[] = []): Promise<RawH2> {
     const socket = net.connect(port, '127.0.0.1');
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     const client = new RawH2(socket);
-    socket.write(Buffer.concat([PREFACE, settingsFrame([])]));
+    socket.write(Buffer.concat([PREFACE, settingsFrame(settings)]));
     return client;
   }
 
-  /** GET `path` on stream `id`. */
-  request(path: string, id = 1): void {
-    const fields: HeaderField[] = [[':method', 'GET'], [':scheme', 'http'], [':path', path], [':authority', '127.0.0.1']];
-    this.socket.write(headersFrame(id, fields, true));
+  /** GET `path` on stream `id` (another method, and no END_STREAM when a body follows, when given). */
+  request(path: string, id = 1, method = 'GET', endStream = true): void {
+    const fields: HeaderField[] = [[':method', method], [':scheme', 'http'], [':path', path], [':authority', '127.0.0.1']];
+    this.socket.write(headersFrame(id, fields, endStream));
   }
 
   get ended(): boolean {

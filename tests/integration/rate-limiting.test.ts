@@ -22,9 +22,10 @@ interface Reply {
   readonly headText: string;
 }
 
-async function call(port: number, path: string): Promise<Reply> {
-  const result = await rawExchange(port, get(path), { until: completeByLength });
-  if (result.end !== 'stopped') throw new Error(`GET ${path}: no complete response (${result.end})`);
+async function call(port: number, path: string, method = 'GET', body = '', headers: Readonly<Record<string, string>> = {}): Promise<Reply> {
+  const framing: Record<string, string> = body === '' ? {} : { 'Content-Length': String(Buffer.byteLength(body)) };
+  const result = await rawExchange(port, get(path, { ...headers, ...framing }, method) + body, { until: completeByLength });
+  if (result.end !== 'stopped') throw new Error(`${method} ${path}: no complete response (${result.end})`);
   const res = parseHead(result.data);
   const length = Number(res.header('content-length') ?? 0);
   return { res, body: res.rest.subarray(0, length), headText: result.data.toString('latin1', 0, res.headLength) };
@@ -173,6 +174,20 @@ t.test('/throttle: 503 with a truthful Retry-After until the time has passed sin
   assertParamError(t, await call(port, `/throttle?id=${'x'.repeat(129)}`), '/throttle', 'id');
   assertParamError(t, await call(port, '/throttle?id=a&seconds=soon'), '/throttle', 'seconds');
   assertParamError(t, await call(control, '/throttle'), '/throttle', 'id', 'missing_parameter');
+});
+
+t.test('/throttle takes a POST as a GET (a throttled write, the client exam\'s post-503); other methods are 405', async (t) => {
+  const { port } = await startChaos(t);
+  const { port: control } = await startHttp(t, 'control');
+  const post = await call(port, '/throttle?id=write&seconds=1', 'POST', 'a=1', { 'Content-Type': 'application/x-www-form-urlencoded' });
+  t.match(post.headText, /^HTTP\/1\.1 503 Service Unavailable\r\n/);
+  t.same(post.res.headers('retry-after'), ['1']);
+  t.match(json(post), { id: 'write', throttled: true, retry_after: 1 });
+  const twin = await call(control, '/throttle?id=write&seconds=1', 'POST', 'a=1', { 'Content-Type': 'application/x-www-form-urlencoded' });
+  t.equal(twin.res.status, 200, 'the twin takes the POST too, never throttled');
+  const put = await call(port, '/throttle?id=write', 'PUT', 'a=1');
+  t.equal(put.res.status, 405);
+  t.equal(put.res.header('allow'), 'GET, POST, HEAD');
 });
 
 // ---- /rate-limit -----------------------------------------------------------

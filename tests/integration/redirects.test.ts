@@ -4,7 +4,7 @@
 // (the shared case list runs /redirect-chain against both hosts), and what
 // curl -L makes of both.
 import t from 'tap';
-import { LOCATION_MODES, REDIRECT_CODES } from '../../shared/content/redirects.js';
+import { LOCATION_MODES, REDIRECT_CODES, controlByOtherName } from '../../shared/content/redirects.js';
 import { ChaosServer } from '../../services/chaos/server.js';
 import type { Config } from '../../shared/config/config.js';
 import { HttpService } from '../../shared/http/http-service.js';
@@ -229,6 +229,18 @@ t.test('/redirect-cross-host: absolute hops alternating between the hosts, resol
   t.equal(clamped.res.header('x-chaos-clamped'), 'hops=1', 'chaos crosses at least once');
   assertParamError(t, await call(chaos, '/redirect-cross-host?hops=many'), '/redirect-cross-host', 'hops', 'many');
   assertParamError(t, await call(control, '/redirect-cross-host?alternate=perhaps'), '/redirect-cross-host', 'alternate', 'perhaps');
+});
+
+t.test('/redirect-cross-host?cookie=true: a host-only cookie, and the hop to the control process by another host name', async (t) => {
+  const { chaos, control } = await startCrossHosts(t);
+  const plain = await call(chaos, '/redirect-cross-host?hops=1');
+  t.same(plain.res.headers('set-cookie'), [], 'no cookie unless asked');
+  const hop = await call(chaos, '/redirect-cross-host?hops=1&cookie=true');
+  t.same(hop.res.headers('set-cookie'), ['chaos_hop=1; Path=/; HttpOnly; SameSite=Lax'], 'no Domain: host-only');
+  // Chaos and control both 127.0.0.1 here: cookies ignore ports, so the hop goes to the hub's name of the control process.
+  t.same(hop.res.headers('location'), ['http://hub.test:8080/redirect-cross-host?hops=0&alternate=true']);
+  const named = testConfig({ PUBLIC_BASE_URL: `http://127.0.0.1:${chaos}`, PUBLIC_CONTROL_URL: `http://localhost:${control}` });
+  t.equal(controlByOtherName(named), `http://localhost:${control}`, 'a control host of its own name is used as it is');
 });
 
 // ---------------------------------------------------------------- /redirect-chain

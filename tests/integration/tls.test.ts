@@ -5,6 +5,7 @@
 // reports (driven by scripts/scorecard/tls-clients.ts, as the client
 // scorecard drives them). The good twin passes all four; past each handshake every mode's
 // host serves chaos endpoints naming the mode; the handshake's bounds hold.
+import { verify, X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -21,6 +22,7 @@ import { createLogger } from '../../shared/config/log.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import { TlsMaterial } from '../../shared/tls/material.js';
 import { TLS_MODE_INFO, TLS_MODES, tlsHostOf, type TlsMode } from '../../shared/tls/modes.js';
+import { readOcspResponse } from '../../shared/tls/ocsp.js';
 import { startChaos, stopAtTeardown, testConfig } from '../helpers/servers.js';
 
 const run = runProgram;
@@ -143,7 +145,8 @@ const AVAILABLE = TLS_MODES.filter((mode) => !stack.material.unavailable.has(mod
 t.test('curl, trusting the published root: each mode gives its exit code and message', async (t) => {
   for (const mode of AVAILABLE) {
     const result = await run('curl', ['-sS', '-o', '/dev/null', '--max-time', '20', '--cacert', rootFile, ...resolve(mode), url(mode)]);
-    const { code, phrase } = curlExpect(mode);
+    // revoked: curl checks no revocation by default (its words name --cert-status, tested below).
+    const { code, phrase } = mode === 'revoked' ? { code: 0, phrase: '' } : curlExpect(mode);
     t.equal(result.code, code, `${mode}: curl exit ${code} (${result.err.trim()})`);
     t.ok(result.err.includes(phrase), `${mode}: "${phrase}" in ${JSON.stringify(result.err.trim())}`);
   }
@@ -185,6 +188,46 @@ t.test('openssl s_client, trusting the published root', async (t) => {
   }
   const revoked = await run('openssl', ['s_client', '-connect', `127.0.0.1:${stack.port}`, '-servername', host('revoked'), '-CAfile', rootFile, '-CRL', crlFile, '-crl_check'], '');
   t.match(revoked.out, /Verify return code: 23 \(certificate revoked\)/, 'revoked with the CRL: 23');
+});
+
+/** The OCSP response Node's tls.connect({requestOCSP: true}) is stapled (null: none), read once the handshake is done. */
+function stapledToNode(mode: TlsMode): Promise<Buffer | null> {
+  return new Promise((done, fail) => {
+    let stapled: Buffer | null = null;
+    const socket = tls.connect({ host: '127.0.0.1', port: stack.port, servername: host(mode), ca: root.body, requestOCSP: true });
+    socket.on('OCSPResponse', (response: Buffer | null) => (stapled = response));
+    socket.on('secureConnect', () => {
+      socket.destroy();
+      done(stapled);
+    });
+    socket.on('error', fail);
+  });
+}
+
+t.test('revoked staples an OCSP response saying revoked, signed by the intermediate; good staples none', async (t) => {
+  const openssl = await run('openssl', ['s_client', '-connect', `127.0.0.1:${stack.port}`, '-servername', host('revoked'), '-status', '-CAfile', rootFile], '');
+  t.match(openssl.out, /OCSP Response Status: successful/, 'openssl s_client -status: a response');
+  t.match(openssl.out, /Cert Status: revoked/, 'openssl s_client -status: Cert Status: revoked');
+  t.match(openssl.out, /Revocation Reason: keyCompromise/);
+  // curl verifies the response (signer, chain to the trusted root, certificate id, times) before it reads the status.
+  const curl = await run('curl', ['-sS', '-o', '/dev/null', '--max-time', '20', '--cert-status', '--cacert', rootFile, ...resolve('revoked'), url('revoked')]);
+  const words = curlExpect('revoked');
+  t.equal(curl.code, words.code, `curl --cert-status: exit ${words.code} (${curl.err.trim()})`);
+  t.ok(curl.err.includes(words.phrase.replace(/, with --cert-status$/, '')), 'curl names the revocation, as /tls/hosts.json says');
+  const stapled = await stapledToNode('revoked');
+  if (!t.ok(stapled, 'Node: an OCSPResponse event with a response') || stapled === null) return;
+  const reading = readOcspResponse(stapled);
+  t.equal(reading.status, 'revoked', 'Node: the response parses as revoked');
+  t.equal(reading.serialHex, stack.material.pki.revokedSerial, 'about the revoked leaf (the serial the CRL lists)');
+  t.equal(reading.revocationReason, 'keyCompromise');
+  t.ok(verify('sha256', reading.tbsDer, new X509Certificate(stack.material.pki.intermediate.certPem).publicKey, reading.signature), 'signed by the intermediate');
+
+  t.equal(await stapledToNode('good'), null, 'good staples nothing (OCSP-free, as issue 26 asks)');
+  const goodOpenssl = await run('openssl', ['s_client', '-connect', `127.0.0.1:${stack.port}`, '-servername', host('good'), '-status', '-CAfile', rootFile], '');
+  t.match(goodOpenssl.out, /OCSP response: no response sent/, 'openssl -status on good: no response sent');
+  const goodCurl = await run('curl', ['-sS', '-o', '/dev/null', '--max-time', '20', '--cert-status', '--cacert', rootFile, ...resolve('good'), url('good')]);
+  t.equal(goodCurl.code, 91, `curl --cert-status on good: exit 91, it requires a staple (${goodCurl.err.trim()})`);
+  t.match(goodCurl.err, /No OCSP response received/);
 });
 
 t.test('the good twin passes every client; its chain and version', async (t) => {

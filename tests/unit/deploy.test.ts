@@ -3,18 +3,21 @@
 // Kubernetes manifests validate against the Kubernetes schemas, compose.yaml
 // against the compose specification, and the files agree with each other and
 // with shared/config/config.ts, proxy/haproxy.cfg and the metrics contract.
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2019Module from 'ajv/dist/2019.js';
 import addFormatsModule from 'ajv-formats';
 import { ConfigMap, Namespace, Service } from 'kubernetes-models/v1';
-import { Deployment } from 'kubernetes-models/apps/v1';
+import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import t from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
+import { loadConfig } from '../../shared/config/config.js';
 import { METRIC_NAMES } from '../../shared/runtime/metrics.js';
+import { PKI_FILES, PKI_FOLDER } from '../../shared/tls/pki.js';
 import { renderPrometheusConfig, SERVICES_JOB } from '../../services/prometheus-config.js';
 
 /**
@@ -48,7 +51,11 @@ const SERVICES = ['chaos', 'control', 'bots'] as const;
 const SERVICE_PORT = { chaos: 8081, control: 8082, bots: 8083 } as const;
 const ADMIN_PORT = 9464;
 const FRONT_PORT = 8080;
+const FRONT_TLS_PORT = 8443;
+const CHAOS_TLS_PORT = 8444;
 const HAPROXY_ADMIN_PORT = 8404;
+/** Where compose's volume and the Kubernetes Secret put the TLS test PKI: TLS_DIR in both. */
+const TLS_DIR = '/var/lib/chaos/tls';
 const NAMESPACE = 'chaos-endpoints';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -102,6 +109,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'v1/ConfigMap': ConfigMap,
   'v1/Service': Service,
   'apps/v1/Deployment': Deployment,
+  'apps/v1/StatefulSet': StatefulSet,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
 };
@@ -121,14 +129,14 @@ t.test('every Kubernetes manifest validates against the Kubernetes schemas', asy
 });
 
 t.test('the kustomizations list files that exist, and the base names its namespace', async (t) => {
-  for (const dir of ['deploy/k8s/base', 'deploy/k8s/overlays/local']) {
+  for (const dir of ['deploy/k8s/base', 'deploy/k8s/overlays/local', 'deploy/k8s/overlays/sentinel']) {
     const k = obj(parse(read(`${dir}/kustomization.yaml`)));
     t.equal(k.kind, 'Kustomization', dir);
     for (const resource of arr(k.resources)) {
       const path = join(dir, String(resource));
       t.ok(statSync(join(root, path), { throwIfNoEntry: false }), `${dir}: resource ${String(resource)}`);
     }
-    for (const patch of arr(k.patches)) t.ok(statSync(join(root, dir, String(obj(patch).path)), { throwIfNoEntry: false }), `${dir}: patch`);
+    for (const patch of arr(k.patches).map(obj).filter((p) => p.path !== undefined)) t.ok(statSync(join(root, dir, String(patch.path)), { throwIfNoEntry: false }), `${dir}: patch`);
   }
   const base = obj(parse(read('deploy/k8s/base/kustomization.yaml')));
   t.equal(base.namespace, NAMESPACE);
@@ -175,12 +183,14 @@ t.test('compose runs the three services twice each behind HAProxy, with Redis, P
   t.equal(obj(haproxy.build).dockerfile, 'proxy/Dockerfile');
   const published = arr(haproxy.ports).map(String);
   t.ok(published.includes(`${FRONT_PORT}:${FRONT_PORT}`), 'the public port is published');
+  t.ok(published.includes(`${FRONT_TLS_PORT}:${FRONT_TLS_PORT}`), 'the public TLS port is published');
   for (const port of published.filter((p) => p.endsWith(`:${HAPROXY_ADMIN_PORT}`))) {
     t.ok(port.startsWith('127.0.0.1:'), `the admin port is published on the loopback only (${port})`);
   }
+  const everyone = [FRONT_PORT, FRONT_TLS_PORT].map((p) => `${p}:${p}`);
   for (const name of Object.keys(composeServices)) {
     for (const port of arr(obj(composeServices[name]).ports).map(String)) {
-      if (port !== `${FRONT_PORT}:${FRONT_PORT}`) t.ok(port.startsWith('127.0.0.1:'), `${name}: ${port} only on this machine`);
+      if (!everyone.includes(port)) t.ok(port.startsWith('127.0.0.1:'), `${name}: ${port} only on this machine`);
     }
   }
   const redis = obj(composeServices.redis);
@@ -275,9 +285,13 @@ t.test('ports agree with the config defaults and proxy/haproxy.cfg', async (t) =
   for (const service of SERVICES) t.match(cfg, ` ${service}:${SERVICE_PORT[service]} resolvers system`, `haproxy.cfg: ${service}:${SERVICE_PORT[service]}`);
 
   const exposed = read('deploy/Dockerfile').match(/^EXPOSE (.*)$/m)?.[1]?.split(/\s+/).map(Number);
-  t.same(exposed, [8081, 8082, 8083, ADMIN_PORT], 'deploy/Dockerfile exposes the service and admin ports');
-  t.same(read('proxy/Dockerfile').match(/^EXPOSE (.*)$/m)?.[1]?.split(/\s+/).map(Number), [FRONT_PORT, HAPROXY_ADMIN_PORT]);
-  for (const service of SERVICES) t.same(obj(composeServices[service]).expose, [String(SERVICE_PORT[service]), String(ADMIN_PORT)]);
+  t.same(exposed, [8081, 8082, 8083, CHAOS_TLS_PORT, ADMIN_PORT], 'deploy/Dockerfile exposes the service, TLS and admin ports');
+  t.same(read('proxy/Dockerfile').match(/^EXPOSE (.*)$/m)?.[1]?.split(/\s+/).map(Number), [FRONT_PORT, FRONT_TLS_PORT, HAPROXY_ADMIN_PORT]);
+  t.match(configSource, `readInt(env, 'CHAOS_TLS_PORT', ${CHAOS_TLS_PORT},`, `CHAOS_TLS_PORT defaults to ${CHAOS_TLS_PORT}`);
+  t.match(configSource, `readInt(env, 'FRONT_TLS_PORT', ${FRONT_TLS_PORT},`, `FRONT_TLS_PORT defaults to ${FRONT_TLS_PORT}`);
+  t.match(cfg, `bind 0.0.0.0:${FRONT_TLS_PORT}\n`, 'haproxy.cfg listens for TLS');
+  t.match(cfg, ` chaos:${CHAOS_TLS_PORT} resolvers system`, "haproxy.cfg passes TLS to the chaos replicas' TLS port");
+  for (const service of SERVICES) t.same(obj(composeServices[service]).expose, servicePorts(service).map(String), `compose ${service} exposes its ports`);
 
   const prom = obj(parse(read('deploy/prometheus/prometheus.yml')));
   const jobs = arr(prom.scrape_configs).map(obj);
@@ -293,15 +307,20 @@ t.test('ports agree with the config defaults and proxy/haproxy.cfg', async (t) =
   for (const service of SERVICES) {
     const svc = k8sObjects.find((o) => o.kind === 'Service' && obj(o.metadata).name === service);
     t.equal(obj(svc?.spec).clusterIP, 'None', `${service}: headless, one A record per replica`);
-    t.same(arr(obj(svc?.spec).ports).map((p) => obj(p).port), [SERVICE_PORT[service], ADMIN_PORT]);
+    t.same(arr(obj(svc?.spec).ports).map((p) => obj(p).port), servicePorts(service));
     const container = containersOf(service)[0];
-    t.same(arr(container?.ports).map((p) => obj(p).containerPort), [SERVICE_PORT[service], ADMIN_PORT]);
+    t.same(arr(container?.ports).map((p) => obj(p).containerPort), servicePorts(service));
   }
   const front = k8sObjects.find((o) => o.kind === 'Service' && obj(o.metadata).name === 'haproxy');
   t.equal(obj(front?.spec).type, 'LoadBalancer');
-  t.same(arr(obj(front?.spec).ports).map((p) => obj(p).port), [FRONT_PORT], 'only the public port is load-balanced');
-  t.same(arr(containersOf('haproxy')[0]?.ports).map((p) => obj(p).containerPort), [FRONT_PORT, HAPROXY_ADMIN_PORT]);
+  t.same(arr(obj(front?.spec).ports).map((p) => obj(p).port), [FRONT_PORT, FRONT_TLS_PORT], 'only the public ports are load-balanced');
+  t.same(arr(containersOf('haproxy')[0]?.ports).map((p) => obj(p).containerPort), [FRONT_PORT, FRONT_TLS_PORT, HAPROXY_ADMIN_PORT]);
 });
+
+/** A service's ports, in the order its Service, container and compose expose list them: chaos has its TLS listener too. */
+function servicePorts(service: (typeof SERVICES)[number]): number[] {
+  return service === 'chaos' ? [SERVICE_PORT.chaos, CHAOS_TLS_PORT, ADMIN_PORT] : [SERVICE_PORT[service], ADMIN_PORT];
+}
 
 function deploymentNamed(name: string): Obj | undefined {
   return k8sObjects.find((o) => o.kind === 'Deployment' && obj(o.metadata).name === name);
@@ -334,7 +353,7 @@ t.test('probes, draining and resources', async (t) => {
     const live = obj(obj(container?.livenessProbe).httpGet);
     t.same([ready.path, ready.port], ['/readyz', 'admin'], `${service}: readiness on the admin port`);
     t.same([live.path, live.port], ['/healthz', 'admin'], `${service}: liveness on the admin port`);
-    t.same(arr(container?.ports).map((p) => obj(p).name), ['http', 'admin']);
+    t.same(arr(container?.ports).map((p) => obj(p).name), service === 'chaos' ? ['http', 'tls', 'admin'] : ['http', 'admin']);
     const preStop = arr(obj(obj(obj(container?.lifecycle).preStop).exec).command).map(String);
     t.equal(preStop[0], 'sleep', `${service}: preStop sleeps`);
     const preStopSeconds = Number(preStop[1]);
@@ -376,10 +395,11 @@ t.test('probes, draining and resources', async (t) => {
 t.test("the Kubernetes HAProxy config is proxy/haproxy.cfg with the replicas' full names", async (t) => {
   const source = read('proxy/haproxy.cfg');
   const expected = source.replace(
-    /(server-template [a-z]+ \d+ )(chaos|control|bots):/g,
+    /(server-template [a-z_]+ \d+ )(chaos|control|bots):/g,
     `$1$2.${NAMESPACE}.svc.cluster.local:`,
   );
   t.not(expected, source, 'the replacement applies');
+  t.match(expected, `server-template chaos_tls 16 chaos.${NAMESPACE}.svc.cluster.local:${CHAOS_TLS_PORT} `, 'to the TLS backend too');
   t.equal(read('deploy/k8s/base/haproxy.cfg'), expected, 'refresh with the sed line in deploy/k8s/base/kustomization.yaml');
   const generator = arr(obj(parse(read('deploy/k8s/base/kustomization.yaml'))).configMapGenerator).map(obj);
   t.same(generator.map((g) => [g.name, g.files]), [['haproxy-config', ['haproxy.cfg']]]);
@@ -387,6 +407,103 @@ t.test("the Kubernetes HAProxy config is proxy/haproxy.cfg with the replicas' fu
   t.same(volumes.map((v) => obj(v.configMap).name), ['haproxy-config']);
   t.same(arr(containersOf('haproxy')[0]?.volumeMounts).map((m) => obj(m).mountPath), ['/usr/local/etc/haproxy']);
   t.match(read('proxy/Dockerfile'), 'COPY proxy/haproxy.cfg /usr/local/etc/haproxy/haproxy.cfg', 'the image reads the same path');
+});
+
+t.test('TLS: one kept PKI per stack, passed through at the edge, a read-only Secret on Kubernetes', async (t) => {
+  // Compose: one named volume at TLS_DIR for every chaos and control replica; the image's directory is the node user's.
+  const volumes = Object.keys(obj(compose.volumes));
+  t.same(volumes, ['chaos-tls'], 'compose declares the TLS volume');
+  for (const service of ['chaos', 'control'] as const) {
+    const s = obj(composeServices[service]);
+    t.same(arr(s.volumes).map(String), [`chaos-tls:${TLS_DIR}`], `compose ${service}: the one TLS volume at TLS_DIR`);
+    t.equal(obj(s.environment).TLS_DIR, TLS_DIR, `compose ${service}: TLS_DIR`);
+    t.equal(obj(s.environment).PUBLIC_TLS_PORT, String(FRONT_TLS_PORT), `compose ${service}: /tls/hosts.json names the front door's port`);
+  }
+  t.notOk(obj(composeServices.bots).volumes, 'bots keeps no TLS files');
+  t.match(read('deploy/Dockerfile'), new RegExp(`^RUN install -d -o node -g node -m 0700 ${TLS_DIR}$`, 'm'), "the image's TLS_DIR belongs to its user");
+  t.ok(read('deploy/Dockerfile').indexOf('install -d -o node') < read('deploy/Dockerfile').indexOf('USER node'), 'made before the image drops root');
+
+  // Kubernetes: the Secret chaos-tls, read-only at TLS_DIR, carrying every PKI file under ca-v1/, readable by the pod's group.
+  const env = k8sEnv(true);
+  t.equal(env.TLS_DIR, TLS_DIR);
+  t.equal(env.PUBLIC_TLS_PORT, String(FRONT_TLS_PORT));
+  t.equal(env.CHAOS_TLS_PORT, String(CHAOS_TLS_PORT));
+  for (const service of ['chaos', 'control'] as const) {
+    const pod = podSpecOf(service);
+    const volume = arr(pod.volumes).map(obj).find((v) => v.name === 'tls');
+    const secret = obj(volume?.secret);
+    t.equal(secret.secretName, 'chaos-tls', `${service}: the Secret`);
+    t.same(arr(secret.items).map(obj).map((i) => [i.key, i.path]), PKI_FILES.map((f) => [f, `${PKI_FOLDER}/${f}`]), `${service}: every file the service reads, where it reads it`);
+    // Decimal in the file: YAML 1.1 and 1.2 read a leading-zero octal differently.
+    t.equal(secret.defaultMode, 0o440, `${service}: owner and group read, nothing for others`);
+    t.equal(obj(pod.securityContext).fsGroup, obj(pod.securityContext).runAsGroup, `${service}: the files' group is the user's`);
+    const mounts = arr(containersOf(service)[0]?.volumeMounts).map(obj);
+    t.same(mounts.map((m) => [m.name, m.mountPath, m.readOnly]), [['tls', TLS_DIR, true]], `${service}: mounted read-only at TLS_DIR`);
+  }
+  t.notOk(arr(podSpecOf('bots').volumes).length, 'bots mounts no TLS files');
+  // TLS reaches the chaos pods untouched: a LoadBalancer Service is TCP; an Ingress would terminate it.
+  t.notOk(k8sObjects.some((o) => o.kind === 'Ingress'), 'no Ingress');
+  const front = k8sObjects.find((o) => o.kind === 'Service' && obj(o.metadata).name === 'haproxy');
+  t.same(arr(obj(front?.spec).ports).map(obj).map((p) => [p.port, p.protocol]), [[FRONT_PORT, 'TCP'], [FRONT_TLS_PORT, 'TCP']]);
+  t.equal(obj(front?.spec).externalTrafficPolicy, 'Local', 'the client address reaches the handshake cap');
+});
+
+t.test('the Sentinel overlay: two Redis nodes, three sentinels, the services told by REDIS_SENTINELS', async (t) => {
+  const dir = 'deploy/k8s/overlays/sentinel';
+  const k = obj(parse(read(`${dir}/kustomization.yaml`)));
+  t.same(k.resources, ['../local', 'redis-sentinel.yaml'], 'the local overlay plus the topology');
+  const patches = arr(k.patches).map(obj);
+  // The one-node Redis is deleted: the patches name objects the base has.
+  const deleted = patches.map((p) => obj(parse(String(p.patch ?? '')))).filter((p) => p.$patch === 'delete');
+  t.same(deleted.map((p) => `${String(p.kind)}/${String(obj(p.metadata).name)}`).sort(), ['Deployment/redis', 'Service/redis']);
+  for (const d of deleted) {
+    t.ok(k8sObjects.some((o) => o.kind === d.kind && obj(o.metadata).name === obj(d.metadata).name && o.apiVersion === d.apiVersion), `the base has ${String(d.kind)} redis`);
+  }
+  // The ConfigMap the pods get: base, the local overlay's patch, then this one's JSON patch.
+  const jsonPatch = patches.find((p) => obj(p.target).kind === 'ConfigMap' && obj(p.target).name === 'chaos-env');
+  const ops = arr(parse(String(jsonPatch?.patch ?? ''))).map(obj);
+  const env: Record<string, string> = Object.fromEntries(Object.entries(k8sEnv(true)).map(([key, v]) => [key, String(v)]));
+  for (const op of ops) {
+    const key = String(op.path).replace(/^\/data\//, '');
+    if (op.op === 'remove') {
+      t.ok(key in env, `remove ${key}: it is there to remove (kustomize fails otherwise)`);
+      delete env[key];
+    } else if (op.op === 'add') env[key] = String(op.value);
+  }
+  const config = loadConfig(env);
+  t.equal(config.redisUrl, undefined, 'no REDIS_URL beside the sentinels (the services refuse two topologies)');
+  const sentinelConfig = config.redisSentinel;
+  if (!t.ok(sentinelConfig, 'loadConfig reads a Sentinel topology') || sentinelConfig === undefined) return;
+
+  const objects = yamlDocuments(`${dir}/redis-sentinel.yaml`).map(obj);
+  const named = (kind: string, name: string): Obj | undefined => objects.find((o) => o.kind === kind && obj(o.metadata).name === name);
+  const nodes = obj(named('StatefulSet', 'redis-node')?.spec);
+  const sentinels = obj(named('StatefulSet', 'redis-sentinel')?.spec);
+  t.equal(nodes.replicas, 2, 'a master and a replica');
+  t.equal(sentinels.replicas, 3, 'three sentinels');
+  for (const [set, service] of [[nodes, 'redis-node'], [sentinels, 'redis-sentinel']] as const) {
+    t.equal(set.serviceName, service, `${service}: pods named through its headless Service`);
+    const svc = obj(named('Service', service)?.spec);
+    t.equal(svc.clusterIP, 'None', `${service}: headless`);
+    t.equal(svc.publishNotReadyAddresses, true, `${service}: names resolve before the pods are ready (sentinels find a master that is starting)`);
+    t.same(obj(svc.selector), obj(obj(set.selector).matchLabels), `${service}: selects the StatefulSet's pods`);
+    t.equal(obj(named('Service', service)?.metadata).namespace, NAMESPACE, `${service}: in the namespace`);
+  }
+  const sentinelPort = Number(obj(arr(obj(named('Service', 'redis-sentinel')?.spec).ports)[0]).port);
+  t.same(sentinelConfig.sentinels.map((h) => `${h.host}:${h.port}`), [0, 1, 2].map((i) => `redis-sentinel-${i}.redis-sentinel:${sentinelPort}`), 'REDIS_SENTINELS names every sentinel pod');
+  const script = (set: Obj): string => String(arr(obj(arr(obj(obj(set.template).spec).containers)[0]).args)[0]);
+  const monitor = /sentinel monitor (\S+) \$master 6379 (\d+)/.exec(script(sentinels));
+  t.equal(monitor?.[1], sentinelConfig.name, 'the sentinels monitor the master REDIS_SENTINEL_NAME names');
+  const quorum = Number(monitor?.[2]);
+  t.ok(quorum > Number(sentinels.replicas) / 2 && quorum <= Number(sentinels.replicas), `quorum ${quorum}: a majority of the sentinels`);
+  t.match(script(nodes), `sentinel get-master-addr-by-name ${sentinelConfig.name}`, 'a node asks the sentinels which master to follow');
+  t.match(script(nodes), '--replicaof "$master" 6379', 'and replicates it unless it is the master');
+  // The scripts parse as POSIX shell (the image's /bin/sh), and avoid $(...), which Kubernetes would expand.
+  for (const [name, set] of [['redis-node', nodes], ['redis-sentinel', sentinels]] as const) {
+    t.doesNotThrow(() => execFileSync('sh', ['-n', '-c', script(set)]), `${name}: sh -n`);
+    t.notMatch(script(set), /\$\(/, `${name}: no $( for Kubernetes to expand`);
+  }
+  t.throws(() => execFileSync('sh', ['-n', '-c', 'if then'], { stdio: 'ignore' }), 'sh -n refuses a broken script');
 });
 
 /** Metric names in a PromQL expression: identifiers with our, HAProxy's or prom-client's prefixes. */

@@ -2,7 +2,7 @@
 // `good` is valid then and `expired` expired, each leaf chains to the kept
 // intermediate and root, and a re-mint moves every validity with the clock.
 // Also the TLS settings of loadConfig and chaos_tls_cert_expiry_seconds.
-import { X509Certificate } from 'node:crypto';
+import { verify, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { ConfigError, loadConfig } from '../../shared/config/config.js';
 import { Metrics } from '../../shared/runtime/metrics.js';
 import { TlsMaterial } from '../../shared/tls/material.js';
 import { TLS_MODES, tlsModeOfName } from '../../shared/tls/modes.js';
+import { readOcspResponse } from '../../shared/tls/ocsp.js';
 import { loadOrCreatePki } from '../../shared/tls/pki.js';
 
 const DAY = 86_400_000;
@@ -64,6 +65,15 @@ for (const iso of ['2026-11-27T12:00:00Z', '2031-02-28T23:59:00Z', '2045-07-04T0
     t.ok(!leaf('untrusted-root').verify(intermediate.publicKey), 'untrusted-root is not signed by the published chain');
     t.equal(leaf('revoked').serialNumber.toLowerCase(), material.pki.revokedSerial, 'revoked carries the serial the CRL lists');
     t.match(leaf('wrong-host').subjectAltName ?? '', 'DNS:elsewhere.tls.localhost');
+    const ocspNow = (): ReturnType<typeof readOcspResponse> => readOcspResponse(material.ocspResponse('revoked') ?? Buffer.alloc(0));
+    const ocsp = ocspNow();
+    t.equal(ocsp.status, 'revoked', 'revoked: its OCSP response says revoked');
+    t.equal(ocsp.serialHex, material.pki.revokedSerial, 'about the revoked leaf');
+    t.ok(Math.abs(ocsp.thisUpdate.getTime() - now.getTime()) < 1000, `minted now (thisUpdate ${ocsp.thisUpdate.toISOString()})`);
+    t.ok((ocsp.nextUpdate?.getTime() ?? 0) > now.getTime() + 6 * DAY, 'fresh for longer than a day: re-minted before it is stale');
+    t.ok(verify('sha256', ocsp.tbsDer, intermediate.publicKey, ocsp.signature), 'signed by the intermediate');
+    t.ok(material.stapler('revoked'), 'revoked has a stapler');
+    t.equal(material.stapler('good') ?? material.ocspResponse('good'), undefined, 'good staples nothing');
     const expiry = material.expirySeconds();
     t.ok((expiry.get('good') ?? 0) > 20 * 86_400, `good expires in ${expiry.get('good')} s`);
     t.ok((expiry.get('expired') ?? 0) < 0, `expired: ${expiry.get('expired')} s`);
@@ -73,6 +83,8 @@ for (const iso of ['2026-11-27T12:00:00Z', '2031-02-28T23:59:00Z', '2045-07-04T0
     t.ok(validAt(leaf('good'), now), 'good valid after a re-mint twenty days on');
     t.ok(new Date(leaf('expired').validTo) < now, 'expired still expired');
     t.ok(new Date(leaf('not-yet-valid').validFrom) > now, 'not-yet-valid still in the future');
+    t.ok(Math.abs(ocspNow().thisUpdate.getTime() - now.getTime()) < 1000, 'the OCSP response is re-minted with the leaves');
+    t.ok((ocspNow().nextUpdate?.getTime() ?? 0) > now.getTime(), 'and fresh then');
   });
 }
 

@@ -12,7 +12,18 @@ export function drip(chunk: number, intervalMs: number): Fault {
 class Drip extends Stage {
   #start = 0;
   #slices = 0;
-  #rest: Buffer | undefined;
+  /** The body being sent, and how far: one buffer for the whole stream, not a new view per slice. */
+  #body: Buffer | undefined;
+  #sent = 0;
+  // Made once per stream: a held stream re-arms them every interval, and one
+  // closure per slice lived long enough to be promoted (step-timers.ts says why that costs).
+  readonly #schedule = (): void => {
+    const due = this.#start + this.#slices * this.intervalMs - performance.now();
+    this.next.setTimer(Math.max(0, due), this.#sendNext);
+  };
+  readonly #sendNext = (): void => {
+    this.#sendSlice();
+  };
 
   constructor(
     next: ResponseSink,
@@ -25,27 +36,26 @@ class Drip extends Stage {
   protected override passWrite(chunk: Buffer | string): boolean {
     if (this.next.headOnly) return this.next.write(chunk);
     if (this.#slices === 0) this.#start = performance.now();
-    this.#rest = asBytes(chunk);
+    this.#body = asBytes(chunk);
+    this.#sent = 0;
     return this.#sendSlice();
   }
 
   /** Sends the next slice; while more remain the stage is paused and the next one is scheduled. */
   #sendSlice(): boolean {
-    const rest = this.#rest as Buffer;
-    const slice = rest.subarray(0, this.chunk);
-    this.#rest = rest.subarray(slice.length);
+    const body = this.#body as Buffer;
+    const end = Math.min(body.length, this.#sent + this.chunk);
+    const slice = body.subarray(this.#sent, end);
+    this.#sent = end;
     this.#slices++;
     const writable = this.next.write(slice);
-    if (this.#rest.length === 0) {
-      this.#rest = undefined;
+    if (end === body.length) {
+      this.#body = undefined;
       this.resume();
       return writable;
     }
     this.pause();
-    this.next.whenWritable(() => {
-      const due = this.#start + this.#slices * this.intervalMs - performance.now();
-      this.next.setTimer(Math.max(0, due), () => this.#sendSlice());
-    });
+    this.next.whenWritable(this.#schedule);
     return false;
   }
 }

@@ -144,7 +144,9 @@ export class Stage implements ResponseSink {
   }
 
   #hold(step: Held): void {
-    (this.#held ??= []).push(step);
+    // Usually one step (the end behind a paused body): a one-slot array, not an empty one grown to 17 by push.
+    if (this.#held) this.#held.push(step);
+    else this.#held = [step];
   }
 
   #claimHead(): void {

@@ -84,6 +84,26 @@ export function headersFrame(streamId: number, fields: readonly HeaderField[] | 
   return frame(FRAME.HEADERS, (endStream ? FLAG.END_STREAM : 0) | (endHeaders ? FLAG.END_HEADERS : 0), streamId, block);
 }
 
+/** A header block too large for one frame as HEADERS then CONTINUATIONs of at most `maxFrame` bytes (RFC 9113 §6.10). */
+export function headerBlockFrames(streamId: number, block: Buffer, endStream: boolean, maxFrame: number): Buffer {
+  const frames: Buffer[] = [];
+  for (let at = 0; at === 0 || at < block.length; at += maxFrame) {
+    const last = at + maxFrame >= block.length;
+    const part = block.subarray(at, at + maxFrame);
+    frames.push(at === 0
+      ? frame(FRAME.HEADERS, (endStream ? FLAG.END_STREAM : 0) | (last ? FLAG.END_HEADERS : 0), streamId, part)
+      : frame(FRAME.CONTINUATION, last ? FLAG.END_HEADERS : 0, streamId, part));
+  }
+  return Buffer.concat(frames);
+}
+
+/** PUSH_PROMISE on `streamId` promising `promisedId`, its request fields as literals (RFC 9113 §6.6). */
+export function pushPromiseFrame(streamId: number, promisedId: number, fields: readonly HeaderField[]): Buffer {
+  const promised = Buffer.alloc(4);
+  promised.writeUInt32BE(promisedId & 0x7fffffff, 0);
+  return frame(FRAME.PUSH_PROMISE, FLAG.END_HEADERS, streamId, Buffer.concat([promised, encodeLiterals(fields)]));
+}
+
 export function dataFrame(streamId: number, data: Buffer, endStream: boolean): Buffer {
   return frame(FRAME.DATA, endStream ? FLAG.END_STREAM : 0, streamId, data);
 }

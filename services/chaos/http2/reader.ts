@@ -76,6 +76,8 @@ export class FrameReader {
   #block: PendingBlock | undefined;
   readonly #streams = new Map<number, InboundStream>();
   #lastStreamId = 0;
+  /** The highest stream a push lie of ours promised (even ids are ours, RFC 9113 §5.1.1). */
+  #lastPromisedId = 0;
   #accepted = 0;
   #resets = 0;
   #connectionWindow = DEFAULT_WINDOW;
@@ -100,6 +102,16 @@ export class FrameReader {
   /** The highest stream the client opened. */
   get lastStreamId(): number {
     return this.#lastStreamId;
+  }
+
+  /** A lie of ours promised this stream: the client may now reset it or send WINDOW_UPDATE on it. */
+  promised(streamId: number): void {
+    this.#lastPromisedId = Math.max(this.#lastPromisedId, streamId);
+  }
+
+  /** Whether no one has opened the stream yet: the client's odd ids, our even (promised) ones (RFC 9113 §5.1). */
+  #idle(streamId: number): boolean {
+    return streamId % 2 === 1 ? streamId > this.#lastStreamId : streamId > this.#lastPromisedId;
   }
 
   /** Our response on the stream ended (END_STREAM or RST_STREAM sent): it no longer counts as in progress. */
@@ -300,7 +312,7 @@ export class FrameReader {
   #reset(streamId: number, payload: Buffer): void {
     if (streamId === 0) return this.#fail(ERROR.PROTOCOL_ERROR, 'RST_STREAM on stream 0');
     if (payload.length !== 4) return this.#fail(ERROR.FRAME_SIZE_ERROR, 'RST_STREAM not 4 bytes');
-    if (streamId > this.#lastStreamId) return this.#fail(ERROR.PROTOCOL_ERROR, 'RST_STREAM on an idle stream');
+    if (this.#idle(streamId)) return this.#fail(ERROR.PROTOCOL_ERROR, 'RST_STREAM on an idle stream');
     if (++this.#resets > H2_BOUNDS.maxClientResets) return this.#fail(ERROR.ENHANCE_YOUR_CALM, `more than ${H2_BOUNDS.maxClientResets} RST_STREAM`);
     if (this.#streams.delete(streamId)) this.#events.streamReset(streamId, payload.readUInt32BE(0));
   }
@@ -349,7 +361,7 @@ export class FrameReader {
       if (streamId === 0) return this.#fail(ERROR.PROTOCOL_ERROR, 'WINDOW_UPDATE of 0 on the connection');
       return this.#events.refuse(streamId, ERROR.PROTOCOL_ERROR);
     }
-    if (streamId > this.#lastStreamId) return this.#fail(ERROR.PROTOCOL_ERROR, 'WINDOW_UPDATE on an idle stream');
+    if (this.#idle(streamId)) return this.#fail(ERROR.PROTOCOL_ERROR, 'WINDOW_UPDATE on an idle stream');
     this.#events.windowUpdate(streamId, increment);
   }
 }

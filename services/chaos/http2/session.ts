@@ -7,15 +7,18 @@
 // Bounds: idle 30 s without a stream, the whole connection MAX_RESPONSE_MS.
 import type { Socket } from 'node:net';
 import {
-  DEFAULT_MAX_FRAME, DEFAULT_WINDOW, ERROR, FLAG, FRAME, frame, goawayFrame, headersFrame, MAX_WINDOW, pingFrame, rstStreamFrame,
+  DEFAULT_MAX_FRAME, DEFAULT_WINDOW, ERROR, FLAG, FRAME, frame, goawayFrame, headerBlockFrames, MAX_WINDOW, pingFrame, rstStreamFrame,
   SETTING, SETTINGS_ACK, settingsFrame, windowUpdateFrame,
 } from './frames.js';
-import type { HeaderField } from './hpack.js';
+import { encodeLiterals, type HeaderField } from './hpack.js';
 import { FrameReader, H2_BOUNDS, type ReaderEvents } from './reader.js';
+import { withholdsSettingsAck } from './settings-ack.js';
 
 export const H2_IDLE_MS = 30_000;
 /** After our GOAWAY, the client gets this long to close before the socket is destroyed. */
 const LINGER_MS = 2_000;
+/** The longest the ACK of a client's SETTINGS waits for the connection's first request (settings-ack.ts). */
+const ACK_WAIT_MS = 100;
 
 /** What a session needs from the server. */
 export interface SessionHost {
@@ -43,6 +46,17 @@ export class H2Session implements ReaderEvents {
   #sendWindow = DEFAULT_WINDOW;
   #peerInitialWindow = DEFAULT_WINDOW;
   #peerMaxFrame = DEFAULT_MAX_FRAME;
+  /** The client's SETTINGS_HEADER_TABLE_SIZE and SETTINGS_ENABLE_PUSH as it last sent them (RFC 9113 §6.5.2 defaults). */
+  #peerHeaderTableSize = 4096;
+  #peerEnablePush = 1;
+  /**
+   * SETTINGS ACKs owed: written once the chunk that carried them is read, and
+   * before the first request only with it (or after ACK_WAIT_MS), so that the
+   * never-ack lie can withhold the ACK of the client's first SETTINGS.
+   */
+  #acksOwed = 0;
+  #requestSeen = false;
+  #neverAck = false;
   #goawaySent = false;
   #closed = false;
   /** Whether our first SETTINGS (the server preface) is still to be written: a lie may write its own. */
@@ -81,6 +95,16 @@ export class H2Session implements ReaderEvents {
   get peerMaxFrame(): number {
     return this.#peerMaxFrame;
   }
+  get peerHeaderTableSize(): number {
+    return this.#peerHeaderTableSize;
+  }
+  get peerEnablePush(): number {
+    return this.#peerEnablePush;
+  }
+  /** What the client's connection window still lets us send. */
+  get sendWindow(): number {
+    return this.#sendWindow;
+  }
 
   write(bytes: Buffer): void {
     if (!this.#closed && !this.socket.destroyed) this.socket.write(bytes);
@@ -118,6 +142,11 @@ export class H2Session implements ReaderEvents {
   #onData(chunk: Buffer): void {
     this.#armIdle();
     this.#reader.push(chunk);
+    if (this.#requestSeen) this.#writeAcks();
+  }
+
+  #writeAcks(): void {
+    for (; this.#acksOwed > 0; this.#acksOwed--) if (!this.#neverAck) this.write(SETTINGS_ACK);
   }
 
   #armIdle(): void {
@@ -161,6 +190,12 @@ export class H2Session implements ReaderEvents {
   // ---- reader events ----
 
   request(streamId: number, fields: HeaderField[]): void {
+    if (!this.#requestSeen) {
+      // The client's first SETTINGS is acknowledged before the first answer, unless the first request is the never-ack lie.
+      if (withholdsSettingsAck(fields)) this.#neverAck = true;
+      this.#requestSeen = true;
+      this.#writeAcks();
+    }
     const stream = new H2Stream(this, streamId, this.#peerInitialWindow);
     this.#streams.set(streamId, stream);
     this.#host.request(stream, fields);
@@ -179,7 +214,15 @@ export class H2Session implements ReaderEvents {
   }
 
   grant(streamId: number, increment: number): void {
+    // A flow lie keeps the stream's window shut (its body stalls); the connection's window still comes back.
+    const stream = streamId === 0 ? undefined : this.#streams.get(streamId);
+    if (stream?.windowWithheld === true) return void (stream.withheldBytes += increment);
     this.write(windowUpdateFrame(streamId, increment));
+  }
+
+  /** A lie promised stream `promisedId` (PUSH_PROMISE): the client may reset it or grant it window. */
+  promised(promisedId: number): void {
+    this.#reader.promised(promisedId);
   }
 
   settings(values: ReadonlyMap<number, number>): void {
@@ -193,7 +236,10 @@ export class H2Session implements ReaderEvents {
     }
     const maxFrame = values.get(SETTING.MAX_FRAME_SIZE);
     if (maxFrame !== undefined) this.#peerMaxFrame = maxFrame;
-    this.write(SETTINGS_ACK);
+    this.#peerHeaderTableSize = values.get(SETTING.HEADER_TABLE_SIZE) ?? this.#peerHeaderTableSize;
+    this.#peerEnablePush = values.get(SETTING.ENABLE_PUSH) ?? this.#peerEnablePush;
+    // Owed until the chunk is read (#onData); before the first request, at most ACK_WAIT_MS.
+    if (this.#acksOwed++ === 0 && !this.#requestSeen) this.setTimer(ACK_WAIT_MS, () => this.#writeAcks());
   }
 
   settingsAck(): void {
@@ -252,8 +298,12 @@ export class H2Stream {
   #clientEnded = false;
   #status: number | undefined;
   #bytes = 0;
+  /** Set by a flow lie: the reader's WINDOW_UPDATEs for this stream's request body are not sent (withheldBytes counts them). */
+  windowWithheld = false;
+  withheldBytes = 0;
   readonly #done: (() => void)[] = [];
   readonly #writable: (() => void)[] = [];
+  readonly #requestEndWaiters: (() => void)[] = [];
 
   constructor(session: H2Session, id: number, initialWindow: number) {
     this.session = session;
@@ -280,6 +330,10 @@ export class H2Stream {
   get requestEnded(): boolean {
     return this.#clientEnded;
   }
+  /** What the client's window for this stream still lets us send. */
+  get sendWindow(): number {
+    return this.#window.value;
+  }
 
   /** HEADERS with the fields as given (names are not lowercased here: a lie may want them as they are). */
   headers(status: number | undefined, fields: readonly HeaderField[], endStream: boolean): void {
@@ -287,7 +341,8 @@ export class H2Stream {
     this.#headersSent = true;
     this.#status = status;
     const all: HeaderField[] = status === undefined ? [...fields] : [[':status', String(status)], ...fields];
-    this.session.write(headersFrame(this.id, all, endStream));
+    // A block larger than the client's frame size goes on in CONTINUATION frames (a /huge-header lie is a big block, not a bad frame).
+    this.session.write(headerBlockFrames(this.id, encodeLiterals(all), endStream, this.session.peerMaxFrame));
     if (endStream) this.#finish();
   }
 
@@ -345,6 +400,13 @@ export class H2Stream {
     if (this.data(waiting, this.#pendingEnd)) for (const fn of this.#writable.splice(0)) fn();
   }
 
+  /** Ends a flow lie: the window withheld from the client's body is given back. */
+  releaseWindow(): void {
+    this.windowWithheld = false;
+    if (this.withheldBytes > 0 && !this.closed) this.session.write(windowUpdateFrame(this.id, this.withheldBytes));
+    this.withheldBytes = 0;
+  }
+
   adjustWindow(delta: number): boolean {
     if (this.#window.value + delta > MAX_WINDOW) return false;
     this.#window.value += delta;
@@ -353,6 +415,13 @@ export class H2Stream {
 
   clientEnded(): void {
     this.#clientEnded = true;
+    for (const fn of this.#requestEndWaiters.splice(0)) fn();
+  }
+
+  /** Runs `fn` once the client has ended its request (at once if it has). */
+  whenRequestEnded(fn: () => void): void {
+    if (this.#clientEnded) fn();
+    else this.#requestEndWaiters.push(fn);
   }
 
   socketClosed(): void {

@@ -91,7 +91,7 @@ export class TlsListener {
     const context = this.material.context(mode);
     // An unavailable mode fails its handshake: never a wrong lie.
     if (context === undefined) return this.#refuse(raw, `mode ${mode} is unavailable`);
-    const socket = new tls.TLSSocket(raw, modeSocketOptions(mode, context));
+    const socket = new tls.TLSSocket(raw, modeSocketOptions(mode, context, this.material.stapler(mode)));
     const failed = (error: Error & { code?: string }): void => {
       this.failedHandshakes++;
       this.logger.debug({ code: error.code }, 'TLS handshake failed');

@@ -69,8 +69,10 @@ function textOf(content: unknown): string | undefined {
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
 
-/** Parses and validates a chat completion request body (the subset the echo needs, checked as OpenAI checks it). */
-export function parseChatRequest(body: Buffer): ChatParse {
+export type OpenAiBodyRefusal = { readonly ok: false; readonly message: string; readonly param: null };
+
+/** An OpenAI-shape request body as a JSON object, or OpenAI's refusal of it (both OpenAI shapes open a body this way). */
+export function openAiJsonObject(body: Buffer): { readonly ok: true; readonly o: Record<string, unknown> } | OpenAiBodyRefusal {
   let value: unknown;
   try {
     value = JSON.parse(body.toString('utf8'));
@@ -78,7 +80,14 @@ export function parseChatRequest(body: Buffer): ChatParse {
     return { ok: false, message: 'We could not parse the JSON body of your request.', param: null };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'The body must be a JSON object.', param: null };
-  const o = value as Record<string, unknown>;
+  return { ok: true, o: value as Record<string, unknown> };
+}
+
+/** Parses and validates a chat completion request body (the subset the echo needs, checked as OpenAI checks it). */
+export function parseChatRequest(body: Buffer): ChatParse {
+  const opened = openAiJsonObject(body);
+  if (!opened.ok) return opened;
+  const o = opened.o;
   if (typeof o.model !== 'string' || o.model === '') return { ok: false, message: "'model' is a required string.", param: 'model' };
   if (!Array.isArray(o.messages) || o.messages.length === 0) return { ok: false, message: "'messages' must be a non-empty array.", param: 'messages' };
   let lastUserText = '';

@@ -7,7 +7,7 @@
 import { oneOf } from '../../primitives/params.js';
 import { seededBytes } from '../../primitives/seed.js';
 import { MESSAGES_MODES, type StreamEvent } from './anthropic.js';
-import { countTokens } from './llm.js';
+import { countTokens, openAiJsonObject } from './llm.js';
 
 export const RESPONSES_PATH = '/llm/v1/responses';
 
@@ -44,14 +44,9 @@ function textOf(content: unknown): string | undefined {
 }
 
 export function parseResponsesRequest(body: Buffer): ResponsesParse {
-  let value: unknown;
-  try {
-    value = JSON.parse(body.toString('utf8'));
-  } catch {
-    return { ok: false, message: 'We could not parse the JSON body of your request.', param: null };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, message: 'The body must be a JSON object.', param: null };
-  const o = value as Record<string, unknown>;
+  const opened = openAiJsonObject(body);
+  if (!opened.ok) return opened;
+  const o = opened.o;
   if (typeof o.model !== 'string' || o.model === '') return { ok: false, message: "Missing required parameter: 'model'.", param: 'model' };
   let lastUserText = '';
   let promptText = typeof o.instructions === 'string' ? `${o.instructions} ` : '';

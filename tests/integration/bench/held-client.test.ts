@@ -101,7 +101,7 @@ async function run(port: number, options: Partial<DripClientOptions> = {}): Prom
   return { result, phases };
 }
 
-const RESULT_KEYS = ['clientLoopDelayMaxMs', 'clientLoopDelayP99Ms', 'connectMs', 'failed', 'failures', 'maxInFlight', 'rampActualMs', 'runQueueSeconds', 'timings', 'type'];
+const RESULT_KEYS = ['clientLoopDelayMaxMs', 'clientLoopDelayP99Ms', 'connectMs', 'failed', 'failures', 'maxInFlight', 'rampActualMs', 'rampStartNs', 'runQueueSeconds', 'timings', 'type'];
 
 t.test('a delayed response, its head split across two writes: request to first byte, per stream', async (t) => {
   const gaps: number[] = [];
@@ -115,8 +115,13 @@ t.test('a delayed response, its head split across two writes: request to first b
       gaps,
     ),
   );
+  const before = Number(process.hrtime.bigint());
   const { result, phases } = await run(port, { connectPerRequest: true, host: 'example.test' });
-  t.same(Object.keys(result).sort(), RESULT_KEYS, 'the result has the node client\'s shape (plus the runner\'s run-queue wait)');
+  const after = Number(process.hrtime.bigint());
+  t.same(Object.keys(result).sort(), RESULT_KEYS, 'the result has the node client\'s shape (plus the runner\'s run-queue wait and the C client\'s ramp start)');
+  // CLOCK_MONOTONIC, node's hrtime clock too: a server's monotonic log lines up with the timings (bench/held-gc.ts).
+  const rampStart = result.rampStartNs ?? Number.NaN;
+  t.ok(rampStart > before && rampStart < after, `the ramp started (${rampStart} ns) within the run, on this process's monotonic clock`);
   t.same(phases, ['requested'], 'one phase when each socket connects as its request is due');
   t.equal(result.failed, 0, JSON.stringify(result.failures));
   t.equal(result.timings.length, STREAMS, 'every stream completed');

@@ -45,6 +45,7 @@ for (const host of ['chaos', 'control', 'bots'] as const) {
     const ids = ops.map((o) => o.op.operationId);
     t.equal(new Set(ids).size, ids.length, 'operationIds are unique');
     let expectedOps = 0;
+    let aliasParams = 0;
     for (const e of registry.endpoints) {
       const methods = allowedMethods(e);
       if (e.methods?.includes('GET') ?? true) t.ok(methods.includes('HEAD'), `${e.id}: HEAD implied by GET`);
@@ -80,7 +81,12 @@ for (const host of ['chaos', 'control', 'bots'] as const) {
               t.equal(p.schema.type, spec.kind === 'int' ? 'integer' : 'number');
             }
             if (spec.default !== undefined && typeof spec.default !== 'object') t.equal(p.schema.default, spec.default, `${path} ${name}: default`);
-            if (spec.kind === 'enum') t.same(p.schema.enum, spec.accepted, `${path} ${name}: enum`);
+            if (spec.kind === 'enum') {
+              const aliases = Object.keys(spec.aliases ?? {});
+              t.same(p.schema.enum, [...(spec.accepted as string[]), ...aliases], `${path} ${name}: enum, aliases included (the server accepts them)`);
+              for (const [alias, value] of Object.entries(spec.aliases ?? {})) t.ok(p.description.includes(`${alias} (= ${value})`), `${path} ${name}: alias ${alias} described`);
+              if (aliases.length > 0) aliasParams += 1;
+            }
             if (spec.kind === 'boolean') t.equal(p.schema.type, 'boolean');
             if (spec.kind === 'list') {
               t.equal(p.schema.type, 'array');
@@ -102,6 +108,7 @@ for (const host of ['chaos', 'control', 'bots'] as const) {
       }
     }
     t.equal(ops.length, expectedOps, 'no operation beyond the registry');
+    if (host === 'bots') t.ok(aliasParams > 0, 'the bots host has parameters with aliases, and they were checked');
     // Every template segment is a declared path parameter (the schema does not check it).
     for (const { path, op } of ops) {
       for (const m of path.matchAll(/\{(\w+)\}/g)) {

@@ -15,10 +15,12 @@ const PROFILE_NAMES = Object.keys(PROFILES);
 const BAD_PASSES = new Set(['redirect-302', 'redirect-303', 'redirect-307', 'redirect-308']);
 
 t.test('the reference client passes every step of every profile, inside the default per-IP limit', async (t) => {
-  // The real limit (60 a minute per host) stays on: every profile must fit in it.
-  const stack = await startExamStack(t, undefined, { RATE_LIMIT_GENERAL: '60' });
+  // The real limit (60 a minute per host) stays on: every profile must fit in it. TLS on: the https-downgrade step is in.
+  // Six profiles at once: one more open exam than EXAM_MAX_OPEN_PER_IP's default allows one address.
+  const stack = await startExamStack(t, undefined, { RATE_LIMIT_GENERAL: '60', EXAM_MAX_OPEN_PER_IP: String(PROFILE_NAMES.length) }, { tls: true });
   const exams = await Promise.all(PROFILE_NAMES.map((profile) => openExam(stack.hub, profile)));
-  await Promise.all(exams.map((exam) => takeExam('good', exam)));
+  t.ok(exams.find((e) => e.profile === 'redirects')?.steps.some((s) => s.name === 'https-downgrade' && s.url.startsWith(`https://good.tls.localhost:${stack.tlsPort}/`)), 'the TLS step, on the good host');
+  await Promise.all(exams.map((exam) => takeExam('good', exam, stack.tlsRoot)));
   await sleep(300); // the last entries are written as their exchanges end
   for (const exam of exams) {
     const report = await examReport(exam.report_url);
@@ -29,9 +31,9 @@ t.test('the reference client passes every step of every profile, inside the defa
 });
 
 t.test('the bad client fails exactly the steps it should', async (t) => {
-  const stack = await startExamStack(t);
+  const stack = await startExamStack(t, undefined, { EXAM_MAX_OPEN_PER_IP: String(PROFILE_NAMES.length) }, { tls: true });
   const exams = await Promise.all(PROFILE_NAMES.map((profile) => openExam(stack.hub, profile)));
-  await Promise.all(exams.map((exam) => takeExam('bad', exam)));
+  await Promise.all(exams.map((exam) => takeExam('bad', exam, stack.tlsRoot)));
   await sleep(300);
   for (const exam of exams) {
     const report = await examReport(exam.report_url);
@@ -79,7 +81,7 @@ t.test('the report in JSON, HTML and Markdown; unknown ids, bad profiles and wro
     t.same(await res.json(), { error: 'not_found', reason: 'no such exam: it never existed or has expired (exams live EXAM_TTL_SECONDS)' });
     t.equal([...res.headers.keys()].filter((k) => k.startsWith('x-chaos-')).length, 0, 'a real error: no X-Chaos-*');
   }
-  const bad = await fetch(`${stack.hub}/exam?profile=agents`, { method: 'POST' });
+  const bad = await fetch(`${stack.hub}/exam?profile=nope`, { method: 'POST' });
   t.equal(bad.status, 400);
   t.match(await bad.json(), { error: 'invalid_parameter', param: 'profile', accepted: PROFILE_NAMES });
   t.equal((await fetch(`${stack.hub}/exam`, { method: 'POST' })).status, 400, 'no profile: 400');
@@ -123,4 +125,14 @@ t.test('a step refused by the real per-IP limit is said to be, not graded as the
   t.equal(drip?.verdict, 'fail');
   t.match(drip?.observed, /2 request\(s\), all refused by the service's real per-IP limit \(429\)/);
   t.equal(report.steps.find((s) => s.name === 'keepalive-lie')?.verdict, 'pass', 'allowed requests are graded as usual');
+});
+
+t.test('without TLS the https-downgrade step is left out, and the answer says why', async (t) => {
+  const stack = await startExamStack(t);
+  const exam = await openExam(stack.hub, 'redirects');
+  t.notOk(exam.steps.some((s) => s.name === 'https-downgrade'), 'no TLS step');
+  t.same(exam.notes, ['https-downgrade is left out: this deployment serves no TLS host (TLS_DIR is unset; docs/tls.md)']);
+  const report = await examReport(exam.report_url);
+  t.same(report.steps.map((s) => s.name), exam.steps.map((s) => s.name), 'graded on the same steps');
+  t.equal((await openExam(stack.hub, 'retries')).notes, undefined, 'a profile with nothing left out has no notes');
 });

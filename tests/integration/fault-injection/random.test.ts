@@ -44,13 +44,16 @@ t.test('/random: the same seed picks the same endpoint and, for seeded picks, th
   t.ok(picked.size >= 3, `several endpoints come up (${[...picked].join(', ')})`);
 });
 
-t.test('/random never picks /slow, /drip, /partial-stream, /bytes, /mix, the WebSockets (nor itself), over many seeds', async (t) => {
+t.test('/random never picks /slow, /drip, /partial-stream, /bytes, /mix, the WebSockets, the held HTTP/2 lies (nor itself), over many seeds', async (t) => {
   const { port } = await startChaos(t);
   const pool = randomPool(serviceRegistries().chaos);
   const excluded = new Set(serviceRegistries().chaos.endpoints.filter((e) => neverRandom(e)).map((e) => e.path));
   t.same([...excluded].sort(), [
     // /mcp: its session modes hold the connection (a stream the client reads).
-    '/bytes', '/drip', '/jitter', '/mcp', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall',
+    '/bytes', '/drip',
+    // The HTTP/2 lies that hold a stream (in some or all of their modes).
+    '/h2/flow', '/h2/settings', '/h2/stall', '/h2/upload-stall',
+    '/jitter', '/mcp', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall',
     // WebSockets hold their connection (and need an Upgrade the /random caller did not send).
     '/ws/close', '/ws/deflate', '/ws/frames', '/ws/handshake', '/ws/ping-flood', '/ws/pong-lie',
   ], 'the exclusions');

@@ -1,6 +1,6 @@
 // The chaos host's HTTP/2 on a real socket, frame by frame (tests/helpers/h2-raw.ts):
 // prior knowledge instead of the old 505, an ordinary endpoint's HTTP-level lie
-// as HEADERS and DATA, the real 421 for an endpoint with no HTTP/2 form, and
+// as HEADERS and DATA, the real 501 for a wire-only lie (421 for a WebSocket), and
 // each /h2/* lie's type, flags, stream id, last-stream-id and error codes.
 // Issue 28; docs/http2.md.
 import t from 'tap';
@@ -42,12 +42,17 @@ t.test('the preface gets HTTP/2: our SETTINGS (bounds advertised), the ACK, then
   t.match(JSON.parse(body), { status: 418 });
 });
 
-t.test('an endpoint whose lie has no HTTP/2 form: the real 421 naming its transports, no x-chaos-*', async (t) => {
-  const client = await get('/drip', ended);
+t.test('a wire-only lie: the real 501 naming why it has no HTTP/2 form; a WebSocket: the real 421; no x-chaos-*', async (t) => {
+  const client = await get('/chunked', ended);
   const fields = fieldsOf(ofType(client.frames, FRAME.HEADERS)[0]!);
-  t.same(fields[0], [':status', '421']);
+  t.same(fields[0], [':status', '501']);
   t.notOk(fields.some(([name]) => name.startsWith('x-chaos-')));
-  t.match(Buffer.concat(ofType(client.frames, FRAME.DATA).map((f) => f.payload)).toString(), /served over HTTP\/1\.1.*came over HTTP\/2/);
+  t.match(Buffer.concat(ofType(client.frames, FRAME.DATA).map((f) => f.payload)).toString(), /\/chunked has no HTTP\/2 form: its lie is HTTP\/1\.1 chunked transfer coding/);
+  const ws = await get('/ws/close', ended);
+  const wsFields = fieldsOf(ofType(ws.frames, FRAME.HEADERS)[0]!);
+  t.same(wsFields[0], [':status', '421']);
+  t.notOk(wsFields.some(([name]) => name.startsWith('x-chaos-')));
+  t.match(Buffer.concat(ofType(ws.frames, FRAME.DATA).map((f) => f.payload)).toString(), /served over HTTP\/1\.1 or WebSocket.*came over HTTP\/2/);
 });
 
 t.test('/h2/rst: HEADERS, `at` bytes of DATA, RST_STREAM with `code`', async (t) => {

@@ -20,10 +20,10 @@ const stream = (ids: readonly number[], retry = 'retry: 3000\n\n'): string => re
 const RESUMED = (n: number): string => `: resuming after id ${n}\n`;
 const UNRECOGNISED = ': Last-Event-ID is not an id of this stream (1 to 9 decimal digits); starting from id 1\n';
 
-async function twin(lastEventId?: string): Promise<{ status: number; text: string; chaosLines: number }> {
+async function twin(lastEventId?: string): Promise<{ status: number; text: string; chaosLines: number; vary: string | undefined }> {
   const raw = await rawExchange(control, get('/sse', lastEventId === undefined ? {} : { 'Last-Event-ID': lastEventId }), { until: completeByLength });
   const head = parseHead(raw.data);
-  return { status: head.status, text: head.rest.toString('utf8'), chaosLines: head.headerLines.filter(([n]) => /^x-chaos-(?!origin|counterpart)/i.test(n)).length };
+  return { status: head.status, text: head.rest.toString('utf8'), chaosLines: head.headerLines.filter(([n]) => /^x-chaos-(?!origin|counterpart)/i.test(n)).length, vary: head.header('vary') };
 }
 
 async function chaosStream(query: string, lastEventId?: string): Promise<{ status: number; text: string; header: (name: string) => string | undefined; complete: boolean }> {
@@ -37,6 +37,7 @@ async function chaosStream(query: string, lastEventId?: string): Promise<{ statu
 
 t.test('control /sse resumes: Last-Event-ID N gives ids N+1..N+5 after a comment saying so', async (t) => {
   t.equal((await twin()).text, stream(range(1)), 'no Last-Event-ID: ids 1..5, as before');
+  t.equal((await twin('5')).vary, 'Last-Event-ID', 'the answer depends on Last-Event-ID, so it varies on it');
   t.equal((await twin('')).text, stream(range(1)), 'an empty one is no id');
   t.equal((await twin('5')).text, RESUMED(5) + stream(range(6)));
   t.equal((await twin('0')).text, RESUMED(0) + stream(range(1)));
@@ -112,6 +113,7 @@ t.test('chaos /sse: each resumption mode sends its exact bytes, fresh and after 
       t.equal(got.status, 200, `${c.mode} ${which}`);
       t.equal(got.header('x-chaos-sse-mode'), c.mode.split('&')[0]);
       t.equal(got.header('content-type'), 'text/event-stream; charset=utf-8');
+      t.equal(got.header('vary'), 'Last-Event-ID', `${c.mode} ${which}: varies on Last-Event-ID like the twin`);
       t.ok(got.complete, `${c.mode} ${which}: ends with the last chunk`);
       t.equal(got.text, expected, `${c.mode} ${which}: exact stream`);
       if (c.extra) t.equal(got.header(c.extra[0]), c.extra[1], `${c.mode}: ${c.extra[0]}`);

@@ -7,6 +7,7 @@ import { splitQuery } from '../../../../shared/primitives/params.js';
 import { rngFromSeed, type Rng } from '../../../../shared/primitives/seed.js';
 import { chaosHead, defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
 import { streamEvents, streamCut } from './llm-wire.js';
+import { NO_H2, noH2 } from '../../http2/declarations.js';
 
 /** What the 429 and the 529 promise: a wait that the next call disproves (every call gets the same refusal). */
 export const RATE_LIMITED_RETRY_AFTER = '0';
@@ -18,6 +19,7 @@ export default defineChaosEndpoint({
   path: LLM_PATH,
   methods: ['POST'],
   category: 'agent',
+  transports: noH2(NO_H2.body),
   summary: 'An OpenAI-compatible chat completion that lies: a stream cut mid-event, truncated tool-call JSON, 429/529 with a lying Retry-After, a false finish_reason, false usage',
   params: { mode: LLM_MODE_PARAM },
   headers: ['Retry-After', 'retry-after-ms', 'x-ratelimit-reset-requests', 'Transfer-Encoding', 'Cache-Control', 'X-Chaos-Llm-Mode'],

@@ -7,6 +7,7 @@ import { splitQuery } from '../../../../shared/primitives/params.js';
 import { rngFromSeed, type Rng } from '../../../../shared/primitives/seed.js';
 import { defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
 import { streamEvents, streamCut } from './llm-wire.js';
+import { NO_H2, noH2 } from '../../http2/declarations.js';
 
 /** An SSE event type no Gemini SDK knows (Gemini's streams carry data lines only). */
 export const GEMINI_UNKNOWN_EVENT = 'chaos_unknown';
@@ -16,6 +17,7 @@ export default defineChaosEndpoint({
   path: GEMINI_PATH,
   methods: ['POST'],
   category: 'agent',
+  transports: noH2(NO_H2.body),
   summary: 'A Gemini generateContent / streamGenerateContent that lies: a stream cut mid-chunk, malformed JSON in a chunk, a function call with its argument cut short, a false finishReason, false usage, 429/503 with a lying Retry-After, an unknown event type, the final chunk twice',
   params: GEMINI_PARAMS,
   headers: ['Retry-After', 'Transfer-Encoding', 'Cache-Control', 'X-Chaos-Llm-Mode'],

@@ -6,6 +6,7 @@ import { jsonBody } from '../../../../shared/primitives/json.js';
 import { rngFromSeed, type Rng } from '../../../../shared/primitives/seed.js';
 import { chaosHead, defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
 import { streamEvents, streamCut } from './llm-wire.js';
+import { NO_H2, noH2 } from '../../http2/declarations.js';
 
 /** What the 429 and the 529 promise: a wait the next call disproves (every call gets the same refusal). */
 export const MESSAGES_RATE_LIMITED_RETRY_AFTER = '0';
@@ -18,6 +19,7 @@ export default defineChaosEndpoint({
   path: MESSAGES_PATH,
   methods: ['POST'],
   category: 'agent',
+  transports: noH2(NO_H2.body),
   summary: 'An Anthropic-compatible Messages API that lies: a stream cut mid-event, malformed JSON in a delta, truncated tool input, a false stop_reason, false usage, 429/529 with a lying retry-after, an unknown event type, message_stop twice',
   params: { mode: MESSAGES_MODE_PARAM },
   headers: ['Retry-After', 'anthropic-ratelimit-requests-reset', 'Transfer-Encoding', 'Cache-Control', 'X-Chaos-Llm-Mode'],

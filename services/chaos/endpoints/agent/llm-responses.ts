@@ -7,6 +7,7 @@ import { rngFromSeed, type Rng } from '../../../../shared/primitives/seed.js';
 import { defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
 import { streamEvents, streamCut } from './llm-wire.js';
 import { sendOpenAiOverloaded, sendOpenAiRateLimited } from './llm-chat-completions.js';
+import { NO_H2, noH2 } from '../../http2/declarations.js';
 
 /** An event type no OpenAI SDK knows. */
 export const RESPONSES_UNKNOWN_EVENT = 'response.chaos_unknown';
@@ -16,6 +17,7 @@ export default defineChaosEndpoint({
   path: RESPONSES_PATH,
   methods: ['POST'],
   category: 'agent',
+  transports: noH2(NO_H2.body),
   summary: 'An OpenAI Responses API that lies: a stream cut mid-event, malformed JSON in a delta, truncated function-call arguments, an incomplete status for a complete answer, false usage, 429/529 with a lying Retry-After, an unknown event type, response.completed twice',
   params: { mode: RESPONSES_MODE_PARAM },
   headers: ['Retry-After', 'retry-after-ms', 'x-ratelimit-reset-requests', 'Transfer-Encoding', 'Cache-Control', 'X-Chaos-Llm-Mode'],

@@ -8,6 +8,7 @@ import { int, oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint, sendComplete, sendRealError, type ChaosContext } from '../../endpoint.js';
 import { liesFor } from './mcp-lies.js';
 import { renderPlan } from './mcp-stream.js';
+import { NO_H2, noH2 } from '../../http2/declarations.js';
 
 const MAX_MCP_BODY = 64 * 1024;
 const JSON_MODES: ReadonlySet<string> = new Set(MCP_JSON_MODES);
@@ -21,6 +22,7 @@ export default defineChaosEndpoint({
   path: LINKED_PATHS.mcp,
   methods: ['POST', 'GET', 'DELETE'],
   category: 'agent',
+  transports: noH2(NO_H2.body),
   summary: 'An MCP server that lies: in one JSON answer (a version nobody asked for, ids not echoed, result and error, a lying tool schema) or in its Streamable HTTP sessions and SSE streams (expired, changing or missing sessions, cut or unresumable streams, floods, cursor loops, structuredContent against its schema, unknown progress tokens, unasked elicitation)',
   params: {
     mode: oneOf(MCP_MODES, { default: 'version-mismatch', description: 'which JSON-RPC, MCP or transport rule the server breaks' }),

@@ -3,11 +3,13 @@ import { bool, oneOf } from '../../../../shared/primitives/params.js';
 import { serveGeneratedDrift } from '../../drift-ai.js';
 import { driftBodies } from '../../drift.js';
 import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'semantic-drift',
   path: '/semantic-drift',
   category: 'agent',
+  transports: HTTP1_AND_H2,
   summary: 'A discovery document of the chosen schema, right in shape, with every URL dead and every capability false',
   params: {
     schema: oneOf(SEMANTIC_SCHEMAS, { default: 'openid-configuration', description: 'discovery schema the document follows' }),

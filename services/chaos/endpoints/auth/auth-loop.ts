@@ -1,11 +1,13 @@
 import { AUTH_LOOP_WINDOW_MS, authLoopKey, authLoopRealm } from '../../../../shared/content/auth/index.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'auth-loop',
   path: '/auth-loop',
   category: 'auth',
+  transports: HTTP1_AND_H2,
   summary: 'Always 401, credentials or not, with a Basic realm that changes on every call: auth-loop-N for the client\'s N-th call in a 10-minute window',
   params: {},
   headers: ['WWW-Authenticate', 'X-Chaos-Auth-Loop-Attempt'],

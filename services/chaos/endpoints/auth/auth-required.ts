@@ -2,6 +2,7 @@ import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { AUTH_PARAMS, authBody, basicChallenge, bearerChallenge, digestChallenge, realmFor, type AuthScheme } from '../../../../shared/content/auth/index.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 function challenge(scheme: AuthScheme, realm: string): HeaderList {
   switch (scheme) {
@@ -21,6 +22,7 @@ export default defineChaosEndpoint({
   id: 'auth-required',
   path: '/auth-required',
   category: 'auth',
+  transports: HTTP1_AND_H2,
   summary: '401 with a `scheme` challenge without Authorization; any Authorization value at all gets 200',
   params: AUTH_PARAMS,
   headers: ['WWW-Authenticate', 'X-Chaos-Auth-Scheme', 'X-Chaos-Auth-Accepted'],

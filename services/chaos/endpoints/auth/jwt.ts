@@ -1,6 +1,7 @@
 import { JWT_DEFECTS, JWT_PARAMS, JWT_REALM, bearerToken, chaosToken, decodeJwt } from '../../../../shared/content/auth/index.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 /** Every check a validator owes the token, none of which this host applies. */
 const SKIPPED = ['kid', 'alg', 'signature', 'exp', 'nbf', 'iss', 'aud'];
@@ -10,6 +11,7 @@ export default defineChaosEndpoint({
   id: 'jwt',
   path: '/jwt',
   category: 'auth',
+  transports: HTTP1_AND_H2,
   summary: 'Without Authorization: a JWT a validator must refuse (`mode`); with `Authorization: Bearer <any decodable JWT>`: 200 with the claims it "accepted", nothing checked',
   params: JWT_PARAMS,
   headers: ['WWW-Authenticate', 'X-Chaos-Jwt-Mode', 'X-Chaos-Jwt-Accepted'],

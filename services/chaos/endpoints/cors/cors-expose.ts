@@ -2,6 +2,7 @@ import { EXPOSE_LIST, EXPOSE_MODES, EXPOSED_HEADERS, MISNAMED_EXPOSE_LIST, corsB
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 /** The mode's Access-Control-Expose-Headers line, if any. */
 function exposeLines(mode: ExposeMode): HeaderList {
@@ -20,6 +21,7 @@ export default defineChaosEndpoint({
   id: 'cors-expose',
   path: '/cors-expose',
   category: 'cors',
+  transports: HTTP1_AND_H2,
   summary: `Custom headers a script needs (${EXPOSE_LIST}) that Access-Control-Expose-Headers omits, misnames, or exposes as * with credentials`,
   params: {
     mode: oneOf(EXPOSE_MODES, { default: 'omitted', description: 'how the expose list fails the script' }),

@@ -5,6 +5,7 @@ import {
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 /** The preflight's Access-Control lines per mode; `bare-200` has none. */
 function preflightLines(mode: PreflightMode, origin: string): HeaderList {
@@ -32,6 +33,7 @@ export default defineChaosEndpoint({
   path: '/cors-preflight',
   methods: [...PREFLIGHT_METHODS],
   category: 'cors',
+  transports: HTTP1_AND_H2,
   summary: 'A preflight (OPTIONS) that disagrees with the actual response, caches absurdly, or answers 200 with no CORS headers',
   params: {
     mode: oneOf(PREFLIGHT_MODES, { default: 'actual-refuses', description: 'how the preflight and the actual response disagree' }),

@@ -2,6 +2,7 @@ import { CORS_MODES, corsBody, otherOrigin, type CorsMode } from '../../../../sh
 import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 /** The mode's Access-Control lines for a request from `origin` (undefined: no Origin was sent). */
 function corsLines(mode: CorsMode, origin: string | undefined): HeaderList {
@@ -27,6 +28,7 @@ export default defineChaosEndpoint({
   id: 'cors',
   path: '/cors',
   category: 'cors',
+  transports: HTTP1_AND_H2,
   summary: 'A cross-origin resource whose Access-Control-Allow-Origin is wrong: * with credentials, reflected without Vary, null, duplicated, or another origin',
   params: {
     mode: oneOf(CORS_MODES, { default: 'wildcard-with-credentials', description: 'which CORS mistake the response makes' }),

@@ -13,6 +13,7 @@ import {
 } from '../../../../shared/content/discovery.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 // The control host's skills index with one lie per mode. The skill file itself
 // lives on the control host (it is the well-formed one), so a digest or schema
@@ -62,6 +63,7 @@ export default defineChaosEndpoint({
   id: 'agent-skills-index',
   path: '/.well-known/agent-skills/index.json',
   category: 'discovery',
+  transports: HTTP1_AND_H2,
   summary: 'Agent Skills discovery index with a digest, schema-reference, dead-URL or stale-version lie',
   params: { mode: oneOf(MODES, { default: 'bad-digest', description: 'which part of the index lies' }) },
   headers: [

@@ -2,11 +2,13 @@ import { chaosJwkSet, JWKS_PARAMS, JWKS_ROTATION_WINDOW_MS, jwksRotationKey, COR
 import type { HeaderList, HeaderValue } from '../../../../shared/primitives/headers.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'jwks',
   path: '/.well-known/jwks.json',
   category: 'discovery',
+  transports: HTTP1_AND_H2,
   summary: 'A JWK Set that fails the tokens: the signing key under a kid no token names, a different key on every call, or the key marked use "enc"',
   params: JWKS_PARAMS,
   headers: ['X-Chaos-Jwks-Mode', 'X-Chaos-Jwks-Rotation'],

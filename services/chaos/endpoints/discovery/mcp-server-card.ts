@@ -12,6 +12,7 @@ import {
 } from '../../../../shared/content/discovery.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 // The control host's server card with one lie per mode.
 const MODES = ['missing-transport', 'version-mismatch', 'transport-404', 'invalid-schema'] as const;
@@ -64,6 +65,7 @@ export default defineChaosEndpoint({
   id: 'mcp-server-card',
   path: '/.well-known/mcp/server-card.json',
   category: 'discovery',
+  transports: HTTP1_AND_H2,
   summary: 'MCP server card with no transport, a protocol-version mismatch, a dead transport URL or a schema-invalid body',
   params: { mode: oneOf(MODES, { default: 'missing-transport', description: 'which part of the card lies' }) },
   headers: [

@@ -2,6 +2,7 @@ import type { Config } from '../../../../shared/config/config.js';
 import { CONFLICT_GROUP, CORS_ANY, documentBody, perConfig, protectedResourceMetadata } from '../../../../shared/content/discovery.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 const MODES = ['issuer-mismatch', 'resource-mismatch', 'dead-authorization-server'] as const;
 type Mode = (typeof MODES)[number];
@@ -44,6 +45,7 @@ export default defineChaosEndpoint({
   id: 'oauth-protected-resource',
   path: '/.well-known/oauth-protected-resource',
   category: 'discovery',
+  transports: HTTP1_AND_H2,
   summary: 'RFC 9728 resource metadata whose authorization server or resource contradicts what this host serves',
   params: { mode: oneOf(MODES, { default: 'issuer-mismatch', description: 'which claim contradicts the others' }) },
   headers: [

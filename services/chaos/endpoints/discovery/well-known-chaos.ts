@@ -3,11 +3,13 @@ import { bool, oneOf } from '../../../../shared/primitives/params.js';
 import { serveGeneratedDrift } from '../../drift-ai.js';
 import { brokenShape, driftBodies } from '../../drift.js';
 import { defineChaosEndpoint, sendComplete, type ChaosContext } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'well-known-chaos',
   path: '/.well-known/chaos',
   category: 'discovery',
+  transports: HTTP1_AND_H2,
   summary: 'A discovery document of the chosen schema that is wrong in meaning (semantic: the /semantic-drift document), or lacks its required fields, or has them in the wrong JSON types',
   params: {
     schema: oneOf(SEMANTIC_SCHEMAS, { default: 'openid-configuration', description: 'discovery schema the document follows' }),

@@ -2,6 +2,7 @@ import { CHUNKED_PARAMS, chunkedParts, type ChunkedMode } from '../../../../shar
 import { chunkedCorrupt, type ChunkedCorruption } from '../../faults/chunked-corrupt.js';
 import { compose } from '../../faults/stage.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { NO_H2, noH2 } from '../../http2/declarations.js';
 
 /** The endpoint's modes as the chunked-corrupt fault names them. */
 const CORRUPTION: Readonly<Record<ChunkedMode, ChunkedCorruption>> = {
@@ -17,6 +18,7 @@ export default defineChaosEndpoint({
   id: 'chunked',
   path: '/chunked',
   category: 'fault-injection',
+  transports: noH2(NO_H2.chunked),
   summary: 'A JSON body in three chunks whose Transfer-Encoding: chunked framing lies (`mode`), then a close',
   params: CHUNKED_PARAMS,
   headers: ['X-Chaos-Chunked-Mode'],

@@ -1,11 +1,13 @@
 import { FAIL_FIRST_PARAMS, failFirstBody, failFirstStoreKey } from '../../../../shared/content/fault-injection/index.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'fail-first',
   path: '/fail-first',
   category: 'fault-injection',
+  transports: HTTP1_AND_H2,
   summary: 'Per `id`, the first `n` calls answer `status` with Retry-After: 1, then 200 until the record expires after `ttl` seconds',
   params: FAIL_FIRST_PARAMS,
   headers: ['X-Chaos-Fail-First-Attempt', 'X-Chaos-Fail-First-Remaining'],

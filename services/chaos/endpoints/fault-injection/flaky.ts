@@ -4,11 +4,13 @@ import { FLAKY_PARAMS, flakyBody, flakyDraw } from '../../../../shared/content/f
 import { isInterim } from '../../../../shared/content/status.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { canSendInterim, sendStatus } from '../../status-writer.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'flaky',
   path: '/flaky',
   category: 'fault-injection',
+  transports: HTTP1_AND_H2,
   summary: 'Fails with `status` with probability `p`, else 200; the outcome is a pure function of `seed` (reported, so any call can be replayed)',
   params: FLAKY_PARAMS,
   headers: ['X-Chaos-Flaky-Failed', 'X-Chaos-Flaky-Probability', 'X-Chaos-Flaky-Seed'],

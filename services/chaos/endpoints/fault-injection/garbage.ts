@@ -2,11 +2,13 @@ import { GARBAGE_PARAMS, garbageBytes } from '../../../../shared/content/fault-i
 import { compose } from '../../faults/stage.js';
 import { garbage } from '../../faults/garbage.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { NO_H2, noH2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'garbage',
   path: '/garbage',
   category: 'fault-injection',
+  transports: noH2(NO_H2.garbage),
   summary: '`n` seeded random bytes in place of an HTTP response, then a clean close; the same seed, the same bytes',
   params: GARBAGE_PARAMS,
   wire: {

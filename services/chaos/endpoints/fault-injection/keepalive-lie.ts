@@ -2,11 +2,13 @@ import { KEEPALIVE_PROMISE, keepaliveBody } from '../../../../shared/content/fau
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { replaceHeader } from '../../faults/head-text.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { NO_H2, noH2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'keepalive-lie',
   path: '/keepalive-lie',
   category: 'fault-injection',
+  transports: noH2(NO_H2.keepAlive),
   summary: 'Promises `Connection: keep-alive` and `Keep-Alive: timeout=60`, then closes right after the response: the next request on it fails',
   params: {},
   headers: ['X-Chaos-Keepalive-Lie'],

@@ -3,6 +3,7 @@ import { bodyFraming } from '../../../../shared/content/status.js';
 import { formatHead, reasonPhrase, type HeaderList } from '../../../../shared/primitives/headers.js';
 import { compose, FAULTS, mixFault, type Fault } from '../../faults/index.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 /** The most any one fault adds to the answer's time (ms), from the faults' own terms. */
 const LONGEST_FAULT_MS = Math.max(...Object.values(FAULT_TERMS).map((term) => term.longestMs));
@@ -11,6 +12,7 @@ export default defineChaosEndpoint({
   id: 'mix',
   path: '/mix',
   category: 'fault-injection',
+  transports: HTTP1_AND_H2,
   summary: 'Composes one answer from parts: `status`, `delay`, repeatable `header`, `body` and one wire `fault`; X-Chaos-Mix lists the parts applied',
   params: MIX_PARAMS,
   headers: ['X-Chaos-Mix'],

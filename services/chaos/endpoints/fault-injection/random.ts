@@ -5,11 +5,13 @@ import { freshSeed } from '../../../../shared/primitives/seed.js';
 import { defineChaosEndpoint, withContext } from '../../endpoint.js';
 import { headerInject } from '../../faults/header-inject.js';
 import { compose } from '../../faults/stage.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'random',
   path: '/random',
   category: 'fault-injection',
+  transports: HTTP1_AND_H2,
   // The registry names what /random never picks (namingNeverPicked).
   summary: `Picks one chaos endpoint (never ${NEVER_PICKED}, which stall or hold the connection) and returns its response; \`seed\` decides the pick and is forwarded to it`,
   params: {

@@ -2,11 +2,13 @@ import { RESET_PARAMS, resetBody } from '../../../../shared/content/fault-inject
 import { compose } from '../../faults/stage.js';
 import { resetAt } from '../../faults/reset-at.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'reset',
   path: '/reset',
   category: 'fault-injection',
+  transports: HTTP1_AND_H2,
   summary: 'A TCP reset (RST) before the head, right after it, or after `after` bytes of a declared body',
   params: RESET_PARAMS,
   headers: ['X-Chaos-Reset-Phase', 'X-Chaos-Reset-After'],

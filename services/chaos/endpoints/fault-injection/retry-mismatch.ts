@@ -1,11 +1,13 @@
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { RETRY_PARAMS, RETRY_WINDOW_MS, retryBody, retryStoreKey } from '../../../../shared/content/fault-injection/index.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'retry-mismatch',
   path: '/retry-mismatch',
   category: 'fault-injection',
+  transports: HTTP1_AND_H2,
   summary: 'First call for an `id`: data.version 1; every further call within 60 s of the first: version 2, same shape, different items',
   params: RETRY_PARAMS,
   headers: ['X-Chaos-Retry-Replayed', 'X-Chaos-Retry-Version'],

@@ -1,11 +1,13 @@
 import { CACHE_CONTROL, CACHE_MODES, cacheConfusedBody } from '../../../../shared/content/headers.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'cache-confused',
   path: '/cache-confused',
   category: 'headers',
+  transports: HTTP1_AND_H2,
   summary: 'One Cache-Control header whose directives contradict each other',
   params: {
     mode: oneOf(CACHE_MODES, { default: 'all', description: 'which contradiction; all bundles the three in one header' }),

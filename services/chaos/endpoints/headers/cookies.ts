@@ -1,6 +1,7 @@
 import { COOKIES_PARAMS, chaosCookies, cookiesBody } from '../../../../shared/content/headers.js';
 import type { Config } from '../../../../shared/config/config.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 const hostNames = new WeakMap<Config, string>();
 /** The chaos host's own name, for the Domain attribute (computed once per config). */
@@ -17,6 +18,7 @@ export default defineChaosEndpoint({
   id: 'cookies',
   path: '/cookies',
   category: 'headers',
+  transports: HTTP1_AND_H2,
   summary: 'Set-Cookie lines that are wrong (`mode`): malformed, the same name on two domains or paths, already expired, over 4096 bytes, SameSite=None without Secure, or 200 of them',
   params: COOKIES_PARAMS,
   headers: ['X-Chaos-Cookie-Mode', 'X-Chaos-Cookie-Count'],

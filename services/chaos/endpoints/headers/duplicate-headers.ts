@@ -2,11 +2,13 @@ import {
   DUPLICATE_CONTENT_TYPES, DUPLICATE_HEADERS_PARAMS, DUPLICATED_HEADER, duplicateExtraLines, duplicateHeadersBody, duplicateStatus,
 } from '../../../../shared/content/headers.js';
 import { chaosHead, defineChaosEndpoint, withContext } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'duplicate-headers',
   path: '/duplicate-headers',
   category: 'headers',
+  transports: HTTP1_AND_H2,
   summary: 'One header sent twice with different values (`mode`: Content-Type, Content-Length then a close, Cache-Control, Location on a 302), or two Set-Cookie lines folded with a comma',
   params: DUPLICATE_HEADERS_PARAMS,
   headers: ['X-Chaos-Duplicate-Mode', 'X-Chaos-Duplicated'],

@@ -3,6 +3,7 @@ import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { oneOf, str } from '../../../../shared/primitives/params.js';
 import { freshSeed, rngFromSeed } from '../../../../shared/primitives/seed.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 const MODES = ['random-etag', 'stable-etag-mutated-body', 'weak-strong-conflict', 'unquoted', 'future-last-modified'] as const;
 
@@ -29,6 +30,7 @@ export default defineChaosEndpoint({
   id: 'etag',
   path: '/etag',
   category: 'headers',
+  transports: HTTP1_AND_H2,
   summary: 'Validators that lie: a new ETag per call for the same body, one ETag for changing bodies, strong+weak, unquoted, Last-Modified in 2099',
   params: {
     mode: oneOf(MODES, { default: 'random-etag', description: 'which validator lie' }),

@@ -4,6 +4,7 @@ import { METHODS } from '../../../../shared/registry/registry.js';
 import { str } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { INSPECT_CAPTURE, inspected } from './inspected.js';
+import { NO_H2, noH2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'anything',
@@ -11,6 +12,7 @@ export default defineChaosEndpoint({
   aliases: ['/anything'],
   methods: [...METHODS],
   category: 'inspection',
+  transports: noH2(NO_H2.body),
   summary: 'Echoes the request as JSON (method, path, args, headers in order, body as text or base64, client address), distorted as `mode` says',
   params: {
     mode: inspectionMode(INSPECTION_MODES),

@@ -2,12 +2,14 @@ import { BODY_BYTES_HEADER, distortLines, HEADER_MODES, DROP_PARAM, inspectionMo
 import { METHODS } from '../../../../shared/registry/registry.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { INSPECT_CAPTURE } from './inspected.js';
+import { NO_H2, noH2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'dump',
   path: '/dump',
   methods: [...METHODS],
   category: 'inspection',
+  transports: noH2(NO_H2.rawRequest),
   summary: 'The request as text/plain, byte for byte as received (head, then the first 64 KiB of the decoded body); other modes distort the header lines',
   params: { mode: inspectionMode(HEADER_MODES), drop: DROP_PARAM },
   headers: ['X-Chaos-Inspection-Mode', BODY_BYTES_HEADER],

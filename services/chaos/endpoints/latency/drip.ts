@@ -2,11 +2,13 @@ import { DRIP_PARAMS, dripBody, fitDrip } from '../../../../shared/content/laten
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 import { drip } from '../../faults/drip.js';
 import { compose } from '../../faults/stage.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'drip',
   path: '/drip',
   category: 'latency',
+  transports: HTTP1_AND_H2,
   summary: 'Headers at once, then `bytes` asterisks in `chunk`-byte pieces `interval` ms apart (the chunk is raised so it ends within MAX_RESPONSE_MS)',
   params: DRIP_PARAMS,
   headers: ['X-Chaos-Drip-Bytes', 'X-Chaos-Drip-Interval-Ms', 'X-Chaos-Drip-Chunk'],

@@ -3,11 +3,13 @@ import { freshSeed } from '../../../../shared/primitives/seed.js';
 import { defineChaosEndpoint, sendComplete, withContext } from '../../endpoint.js';
 import { delayFirstByte } from '../../faults/delay-first-byte.js';
 import { compose } from '../../faults/stage.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'jitter',
   path: '/jitter',
   category: 'latency',
+  transports: HTTP1_AND_H2,
   summary: 'Waits a delay drawn from `dist` (uniform, normal, lognormal) around `ms`, bounded to 0–15000 ms and fixed by `seed`, then sends the whole response',
   params: JITTER_PARAMS,
   headers: ['X-Chaos-Delayed-Ms', 'X-Chaos-Jitter-Dist', 'X-Chaos-Jitter-Seed'],

@@ -1,11 +1,13 @@
 import { SLOW_HEADERS_PARAMS, fitSlowHeaders, slowHeaderLines, slowHeadersBody, slowHeadersBoundMs } from '../../../../shared/content/latency.js';
 import { formatHead } from '../../../../shared/primitives/headers.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { NO_H2, noH2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'slow-headers',
   path: '/slow-headers',
   category: 'latency',
+  transports: noH2(NO_H2.trickledHead),
   summary: 'The status line at once, then `lines` header lines `ms` apart (the head lasts at most 30 s); the last brings the ordinary lines and the body',
   params: SLOW_HEADERS_PARAMS,
   headers: ['X-Chaos-Header-Interval-Ms', 'X-Chaos-Header-Lines'],

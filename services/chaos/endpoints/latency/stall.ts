@@ -1,10 +1,12 @@
 import { STALL_MAX_MS, STALL_PARAMS, fitStall, stallBody } from '../../../../shared/content/latency.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'stall',
   path: '/stall',
   category: 'latency',
+  transports: HTTP1_AND_H2,
   summary: 'The head and `after` body bytes at once, then silence for `ms` before a clean close; the length promised one byte more (a timeout target)',
   params: STALL_PARAMS,
   headers: ['X-Chaos-Stall-After', 'X-Chaos-Stall-Ms', 'X-Chaos-Promised-Bytes'],

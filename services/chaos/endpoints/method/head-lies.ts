@@ -1,11 +1,13 @@
 import { HEAD_LIES_PARAMS, HEAD_LIES_TYPE, HEAD_LIES_WRONG_TYPE, headLiesBody } from '../../../../shared/content/method.js';
 import { chaosHead, defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'head-lies',
   path: '/head-lies',
   methods: ['GET', 'HEAD'],
   category: 'method',
+  transports: HTTP1_AND_H2,
   summary: "GET is honest; HEAD's answer differs from GET's: another Content-Length, another Content-Type, or a body after the head",
   params: HEAD_LIES_PARAMS,
   headers: ['X-Chaos-Head-Lies-Mode'],

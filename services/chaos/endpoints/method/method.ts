@@ -2,6 +2,7 @@ import { ALLOW_SIX, ALLOW_TRUE, METHOD_MODES, SIX_METHODS, methodGetBody, type M
 import { jsonBody } from '../../../../shared/primitives/json.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint, type ChaosContext } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 /** The Allow line each mode sends on its 405; undefined = no Allow line. */
 const ALLOW_ON_405: Readonly<Record<MethodMode, string | undefined>> = {
@@ -16,6 +17,7 @@ export default defineChaosEndpoint({
   path: '/method',
   methods: [...SIX_METHODS],
   category: 'method',
+  transports: HTTP1_AND_H2,
   summary: 'Only GET is handled; other methods get a lying Allow, a silent 200, a bare 405, or an OPTIONS that contradicts the 405',
   params: {
     mode: oneOf(METHOD_MODES, { default: 'lying-allow', description: 'how methods other than GET are answered' }),

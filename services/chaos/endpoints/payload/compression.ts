@@ -2,6 +2,7 @@ import type { HeaderList } from '../../../../shared/primitives/headers.js';
 import { COMPRESSION_ENCODED, COMPRESSION_PLAIN, COMPRESSION_TYPE, ZSTD_LIES } from '../../../../shared/content/payload/index.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 const MODES = [
   'gzip-header-plain-body', 'gzip-body-no-header', 'wrong-encoding-name', 'chained-claim',
@@ -39,6 +40,7 @@ export default defineChaosEndpoint({
   id: 'compression',
   path: '/compression',
   category: 'payload',
+  transports: HTTP1_AND_H2,
   summary: 'Content-Encoding that lies about the body: claims gzip over plain text, hides real gzip, names unknown codings, or claims zstd over gzip, a cut frame, a broken checksum or a dictionary never agreed',
   params: {
     mode: oneOf(MODES, { default: 'gzip-header-plain-body', description: 'which coding lie' }),

@@ -2,11 +2,13 @@ import { PARTIAL_STREAM_PARAMS, partialStreamDocument } from '../../../../shared
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 import { closeEarly } from '../../faults/close-early.js';
 import { compose } from '../../faults/stage.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'partial-stream',
   path: '/partial-stream',
   category: 'payload',
+  transports: HTTP1_AND_H2,
   summary: 'The opening `bytes` of a JSON object, no Content-Length, then a clean close',
   params: PARTIAL_STREAM_PARAMS,
   headers: ['X-Chaos-Partial-Bytes'],

@@ -3,6 +3,7 @@ import {
 } from '../../../../shared/content/payload/index.js';
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 const MODES = ['accepts-range-lies', 'ignores-range', 'bad-multipart', 'stale-if-range', 'suffix-confusion'] as const;
 type Mode = (typeof MODES)[number];
@@ -44,6 +45,7 @@ export default defineChaosEndpoint({
   id: 'range',
   path: '/range',
   category: 'payload',
+  transports: HTTP1_AND_H2,
   summary: 'Range requests answered wrongly: shifted bytes, ignored ranges, backwards multipart, stale If-Range, suffix read as prefix',
   params: {
     mode: oneOf(MODES, { default: 'accepts-range-lies', description: 'which range lie' }),

@@ -2,6 +2,7 @@ import { SSE_HEARTBEAT, SSE_MAX_MS, SSE_PARAMS, fitSse, readLastEventId, sseChao
 import type { HeaderValue } from '../../../../shared/primitives/headers.js';
 import { chaosHead, defineChaosEndpoint, type ChaosContext } from '../../endpoint.js';
 import type { ResponseSink } from '../../wire.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 /** One chunk of Transfer-Encoding: chunked framing (the stream has no length to promise). */
 function chunk(text: string): Buffer {
@@ -38,6 +39,7 @@ export default defineChaosEndpoint({
   id: 'sse',
   path: '/sse',
   category: 'payload',
+  transports: HTTP1_AND_H2,
   summary: 'A text/event-stream that lies: no blank lines between events, invalid retry, ids going backwards, a cut mid-event, the wrong Content-Type, comment-only heartbeats until `ms` (within MAX_RESPONSE_MS), a resumption (Last-Event-ID) ignored, replayed from the start or skipping events, shuffled ids, an absurd retry, data lines without data:, an event type nobody listens to, mixed line endings',
   params: SSE_PARAMS,
   headers: ['X-Chaos-Sse-Mode', 'X-Chaos-Sse-Interval-Ms', 'X-Chaos-Sse-Ms', 'X-Chaos-Sse-Retry', 'X-Chaos-Sse-Skipped'],
@@ -52,7 +54,7 @@ export default defineChaosEndpoint({
     const wire = ctx.wire;
     const stream = sseChaos(mode, readLastEventId(ctx.req.headers.get('last-event-id')), seed);
     const extra: Record<string, HeaderValue> = mode === 'heartbeat-only' ? { 'Sse-Mode': mode, 'Sse-Interval-Ms': interval, 'Sse-Ms': ms } : { 'Sse-Mode': mode, ...stream.extra };
-    wire.head(200, chaosHead(ctx, sseContentType(mode), undefined, extra).concat([['Cache-Control', 'no-cache'], ['Transfer-Encoding', 'chunked']]));
+    wire.head(200, chaosHead(ctx, sseContentType(mode), undefined, extra).concat([['Cache-Control', 'no-cache'], ['Vary', 'Last-Event-ID'], ['Transfer-Encoding', 'chunked']]));
     if (mode === 'heartbeat-only') {
       if (wire.headOnly) wire.end();
       else heartbeats(wire, interval, ms);

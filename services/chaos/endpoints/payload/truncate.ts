@@ -2,11 +2,13 @@ import { TRUNCATE_PARAMS, digitPattern } from '../../../../shared/content/payloa
 import { chaosHead, defineChaosEndpoint } from '../../endpoint.js';
 import { compose } from '../../faults/stage.js';
 import { truncateAt } from '../../faults/truncate-at.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'truncate',
   path: '/truncate',
   category: 'payload',
+  transports: HTTP1_AND_H2,
   summary: 'Content-Length claims 2×`at`; the stream closes after `at` bytes of 0123456789…',
   params: TRUNCATE_PARAMS,
   headers: ['X-Chaos-Truncated-At', 'X-Chaos-Promised-Bytes', 'X-Chaos-Actual-Bytes'],

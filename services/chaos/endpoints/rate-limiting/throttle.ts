@@ -1,10 +1,14 @@
 import { THROTTLE_PARAMS, THROTTLE_RECORD_MS, secondsLeft, throttleBody, throttleStoreKey } from '../../../../shared/content/rate-limiting.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'throttle',
   path: '/throttle',
+  // POST too: a throttled write, which a client must not resend blindly (the client exam's post-503 step).
+  methods: ['GET', 'POST'],
   category: 'rate-limiting',
+  transports: HTTP1_AND_H2,
   summary: 'Per `id`, 503 with a truthful Retry-After until `seconds` have passed since the first call, then 200; an early retry is told again',
   params: THROTTLE_PARAMS,
   headers: ['Retry-After', 'X-Chaos-Throttled'],

@@ -1,11 +1,13 @@
 import { REDIRECT_FINAL_BODY, REDIRECT_MAX, redirectHopBody, redirectLocation } from '../../../../shared/content/redirects.js';
 import { int } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'redirect-chain',
   path: '/redirect-chain',
   category: 'redirects',
+  transports: HTTP1_AND_H2,
   summary: '302 to /redirect-chain?n=<n-1> until n reaches 0, then 200',
   params: {
     n: int({ min: 0, max: REDIRECT_MAX, default: 3, description: 'hops remaining' }),

@@ -1,5 +1,6 @@
 import { KINDS_BODY_MAX, KINDS_METHODS, KINDS_TARGET_PARAMS, KINDS_TARGET_PATH, kindsTargetBody } from '../../../../shared/content/redirects.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { NO_H2, noH2 } from '../../http2/declarations.js';
 
 const NO_BODY = Buffer.alloc(0);
 
@@ -8,6 +9,7 @@ export default defineChaosEndpoint({
   path: KINDS_TARGET_PATH,
   methods: [...KINDS_METHODS],
   category: 'redirects',
+  transports: noH2(NO_H2.body),
   summary: 'Where /redirect-kinds points: 200 reporting the method, Content-Type and body (first 1 KiB) it received',
   params: KINDS_TARGET_PARAMS,
   headers: ['X-Chaos-Request-Method'],

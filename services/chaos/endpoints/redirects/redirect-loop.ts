@@ -1,11 +1,13 @@
 import { LOOP_PARAMS, loopHopBody, loopLocation } from '../../../../shared/content/redirects.js';
 import { examCarry } from '../../../../shared/primitives/exam-param.js';
 import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
+import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'redirect-loop',
   path: '/redirect-loop',
   category: 'redirects',
+  transports: HTTP1_AND_H2,
   summary: 'A true cycle of n URLs (302 to /redirect-loop?n=<n>&at=<next>) that never resolves; curl -L gives up with exit 47',
   params: LOOP_PARAMS,
   headers: ['Location', 'X-Chaos-Redirect-Loop-At'],

@@ -1,10 +1,12 @@
 import { STATUS_LINE_PARAMS, STATUS_LINES, statusLineBody } from '../../../../shared/content/status.js';
 import { chaosHead, defineChaosEndpoint, withContext } from '../../endpoint.js';
+import { NO_H2, noH2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
   id: 'status-line',
   path: '/status-line',
   category: 'status',
+  transports: noH2(NO_H2.statusLine),
   summary: 'A 200 whose status line clients parse differently (`mode`): wrong, empty or no reason, HTTP/1.0, HTTP/2, four digits, lower case, or LF-only line ends; then a close',
   params: STATUS_LINE_PARAMS,
   headers: ['X-Chaos-Status-Line-Mode', 'X-Chaos-Status-Line-Sent'],

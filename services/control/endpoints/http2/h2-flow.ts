@@ -9,8 +9,6 @@ export default defineControlEndpoint({
   summary: 'Twin of /h2/flow over HTTP/2 (node:http2): a request body read with the window given back as it comes, then a 192 KiB body sent within the client\'s windows (waiting for its WINDOW_UPDATEs, never past 2^31-1)',
   methods: ['GET', 'POST', 'PUT'],
   params: FLOW_PARAMS,
-  // chaos's /h2/flow comes with h/h2lies: then this line goes, and chaos's names this twin.
-  counterpart: null,
   transports: H2_TWIN_TRANSPORTS,
   handle(ctx, { mode }) {
     readUpload(ctx, (received) => {

@@ -14,8 +14,6 @@ export default defineControlEndpoint({
   category: 'http2',
   summary: 'Twin of /h2/push over HTTP/2 (node:http2): a PUSH_PROMISE only when the client allows push (most send SETTINGS_ENABLE_PUSH 0: then none), on the request\'s own stream, promising an even stream whose response is whole',
   params: PUSH_PARAMS,
-  // chaos's /h2/push comes with h/h2lies: then this line goes, and chaos's names this twin.
-  counterpart: null,
   transports: H2_TWIN_TRANSPORTS,
   handle(ctx, { mode }) {
     const stream = streamOf(ctx);

@@ -8,8 +8,6 @@ export default defineControlEndpoint({
   category: 'http2',
   summary: 'Twin of /h2/stall over HTTP/2 (node:http2): the whole body its content-length promises, at once, ended with END_STREAM',
   params: STALL_PARAMS,
-  // chaos's /h2/stall comes with h/h2lies: then this line goes, and chaos's names this twin.
-  counterpart: null,
   transports: H2_TWIN_TRANSPORTS,
   handle(ctx, { after }) {
     sendWhole(ctx, twinBody(ctx, 'stall', { stalled: false }, after + 1));

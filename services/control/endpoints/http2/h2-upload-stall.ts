@@ -9,8 +9,6 @@ export default defineControlEndpoint({
   summary: 'Twin of /h2/upload-stall over HTTP/2 (node:http2): the request body read as it comes (the client\'s window given back, ≤ 1 MiB, else a real 413), then an answer saying how many bytes arrived',
   methods: ['GET', 'POST', 'PUT'],
   params: UPLOAD_STALL_PARAMS,
-  // chaos's /h2/upload-stall comes with h/h2lies: then this line goes, and chaos's names this twin.
-  counterpart: null,
   transports: H2_TWIN_TRANSPORTS,
   handle(ctx) {
     readUpload(ctx, (received) => sendWhole(ctx, twinBody(ctx, 'upload-stall', { received })));

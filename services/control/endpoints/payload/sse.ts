@@ -2,6 +2,8 @@ import { SSE_PARAMS, SSE_VALID, fitSse, readLastEventId, sseTwinText } from '../
 import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 
 const BODY = Buffer.from(SSE_VALID, 'utf8');
+// The body depends on Last-Event-ID, so a cache must key on it (RFC 9110 §12.5.5).
+const SSE_CACHE_LINES: readonly (readonly [string, string])[] = [['Cache-Control', 'no-cache'], ['Vary', 'Last-Event-ID']];
 
 export default defineControlEndpoint({
   id: 'sse',
@@ -18,6 +20,6 @@ export default defineControlEndpoint({
     // node joins a repeated Last-Event-ID with ", ": not an id, so the stream starts from 1.
     const resumption = readLastEventId(Array.isArray(lastEventId) ? lastEventId.join(', ') : lastEventId);
     const body = resumption.kind === 'fresh' ? BODY : Buffer.from(sseTwinText(resumption), 'utf8');
-    ctx.send(200, 'text/event-stream; charset=utf-8', body, undefined, [['Cache-Control', 'no-cache']]);
+    ctx.send(200, 'text/event-stream; charset=utf-8', body, undefined, SSE_CACHE_LINES);
   },
 });

@@ -4,6 +4,7 @@ import { defineControlEndpoint } from '../../../../shared/http/http-service.js';
 export default defineControlEndpoint({
   id: 'throttle',
   path: '/throttle',
+  methods: ['GET', 'POST'],
   category: 'rate-limiting',
   summary: 'Twin of /throttle: never throttles; 200 for every call of every id',
   params: THROTTLE_PARAMS,
