@@ -59,10 +59,12 @@ build: deps
 # redis-server backs the shared-store tests (they start their own on a free port);
 # haproxy is the front door the stack tests start; chromium runs the browser tests;
 # promtool (prometheus) checks the Prometheus configurations; cc (gcc) compiles the
-# benchmark's C client in its test; wget, golang-go, default-jdk-headless and Debian's
-# python3-requests, python3-httpx, python3-aiohttp are clients of the exam runners (scripts/exam/).
+# benchmark's C client in its test; nghttp (nghttp2-client, also h2load for bench/http2.ts) and
+# httpx with h2 (python3-httpx, python3-h2) are HTTP/2 client cells; wget, golang-go,
+# default-jdk-headless and Debian's python3-requests, python3-httpx, python3-aiohttp are clients of
+# the exam runners (scripts/exam/).
 tools:
-	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy chromium:chromium promtool:prometheus cc:gcc py.websockets:python3-websockets certutil:libnss3-tools openssl:openssl python3:python3 nghttp:nghttp2-client wget:wget go:golang-go javac:default-jdk-headless py.requests:python3-requests py.httpx:python3-httpx py.aiohttp:python3-aiohttp
+	@bash scripts/ensure-tools.sh curl:curl redis-server:redis-server haproxy:haproxy chromium:chromium promtool:prometheus cc:gcc py.websockets:python3-websockets certutil:libnss3-tools openssl:openssl python3:python3 nghttp:nghttp2-client py.httpx:python3-httpx py.h2:python3-h2 wget:wget go:golang-go javac:default-jdk-headless py.requests:python3-requests py.aiohttp:python3-aiohttp
 
 # Ports first (before anything is built), then the build, then the tools the
 # full stack needs when STACK=full asks for it (installed as root, or named).

@@ -2,8 +2,8 @@
 # make bench (after make build and the tools it needs): the wrk throughput
 # suite (bench/wrk-suite.ts), held responses beside go-httpbin (bench/held.ts),
 # the limiter's cost (bench/limiter.ts), the front door, metrics, WebSockets,
-# TLS, then the infinite namespace (bench/infinite).
-# BENCH_SKIP=wrk,held,scale,limiter,front-door,metrics,websocket,tls skips parts
+# TLS, HTTP/2, then the infinite namespace (bench/infinite).
+# BENCH_SKIP=wrk,held,scale,limiter,front-door,metrics,websocket,tls,http2 skips parts
 # (held also knows slow, streams and drips; scale knows scale-chunks and scale-idle).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -88,6 +88,11 @@ fi
 # TLS: new connections/s and requests/s over kept connections on the good mode, beside a minimal node:https and nginx.
 if [[ "${BENCH_SKIP:-}" != *tls* ]]; then
   node dist/bench/tls.js
+fi
+
+# HTTP/2: requests/s over one prior-knowledge connection (1, 10, 100 streams, h2load), chaos beside a minimal node:http2 and the control twin.
+if [[ "${BENCH_SKIP:-}" != *http2* ]]; then
+  node dist/bench/http2.js
 fi
 
 # The infinite namespace: generator pages/s on one core, RSS across 1,000,000 URLs, pages/s over HTTP.

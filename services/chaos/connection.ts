@@ -168,8 +168,8 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner, SocketEv
       if (rest === undefined) return;
       chunk = rest;
     }
-    if (this.#served === 0 && this.host.http2 && !this.transport.tls && startsPreface(chunk) && !this.#parser.midRequest) {
-      // Prior knowledge on cleartext (issue 28): the socket goes to the HTTP/2 session, this object goes inert. Not on TLS yet: only alpn-lie agrees h2, and its lie is an HTTP/1.1 answer.
+    if (this.#served === 0 && this.host.http2 && (this.transport.protocol === 'h2' || (!this.transport.tls && startsPreface(chunk))) && !this.#parser.midRequest) {
+      // Prior knowledge on cleartext, or ALPN h2 (the TLS listener's facts say h2; never alpn-lie's, whose lie is an HTTP/1.1 answer): the socket goes to the HTTP/2 session, this object goes inert.
       this.#closing = this.#closed = true;
       this.#timers.clearAll();
       this.#parser.stop();

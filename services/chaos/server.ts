@@ -180,7 +180,8 @@ export class ChaosServer implements ConnectionHost {
 
   /** A connection that opened with the HTTP/2 preface (connection.ts hands it over): its streams go through the same pipeline. */
   http2(socket: Socket, head: Buffer, clientAddress: string, transport: TransportFacts): void {
-    const h2 = transportFacts('h2', transport.tls, transport.alpn, transport.servername);
+    // ALPN h2's facts are already HTTP/2's, and carry the connection's X-Chaos-Tls-Mode lines (transport-lines.ts).
+    const h2 = transport.protocol === 'h2' ? transport : transportFacts('h2', transport.tls, transport.alpn, transport.servername);
     const checks = this.checksFor(clientAddress);
     new H2Session(socket, {
       lifeMs: this.config.maxResponseMs,

@@ -7,7 +7,7 @@ import type { Config, HostName } from '../config/config.js';
 import { ConnectionCaps } from '../pipeline/connection-caps.js';
 import { Pipeline, type HubPage } from '../pipeline/dispatch.js';
 import { originForm } from '../pipeline/targets.js';
-import { PLAIN_HTTP1, type HeaderSource, type Responder } from '../pipeline/transport.js';
+import { PLAIN_HTTP1, type HeaderSource, type Responder, type TransportFacts } from '../pipeline/transport.js';
 import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../registry/errors.js';
 import { addClampedHeader, chaosBaseHeaders, CHAOS_PREFIX, controlHeaders, type HeaderList, type HeaderValue } from '../primitives/headers.js';
 import type { Logger } from '../config/log.js';
@@ -24,6 +24,7 @@ import { listenOn } from '../runtime/listen.js';
 import type { Store } from '../store/types.js';
 import { clientFromForwarded, peerAddress } from '../config/trust.js';
 import { offerUpgrade, switchedStatus, upgradeTaken } from './upgrades.js';
+import { Http2Door, sniffHttp2 } from './http2-door.js';
 
 export interface HttpContext {
   readonly req: IncomingMessage;
@@ -99,8 +100,10 @@ export class HttpService {
   readonly #pipeline: Pipeline<HttpContext>;
   /** Per endpoint: the lines of its responses, built once (see linesFor). */
   readonly #lines = new Map<HttpEndpoint, EndpointLines>();
-  /** What each accepted connection carries from one request to the next. */
-  readonly #connections = new WeakMap<Socket, ConnectionState>();
+  /** What each accepted connection (an HTTP/2 session) carries from one request to the next. */
+  readonly #connections = new WeakMap<object, ConnectionState>();
+  /** Prior-knowledge HTTP/2 on this port (node:http2), serving the same handlers. */
+  readonly http2: Http2Door;
   readonly store: Store;
   /** Per-client connection caps, applied at accept. */
   readonly caps: ConnectionCaps;
@@ -137,6 +140,9 @@ export class HttpService {
       },
       (req, res) => this.#handle(req, res),
     );
+    // Before node:http parses a byte: a connection that opens with the HTTP/2 preface goes to node:http2 (issue 28).
+    this.http2 = new Http2Door({ maxConnectionMs: config.maxConnectionMs, maxStreams: MAX_REQUESTS_PER_CONNECTION }, (...args) => this.#handle(...args));
+    sniffHttp2(this.server, (socket, head) => this.http2.accept(socket, head));
     // node:http's own cap answers the request past it with a 503 (a 5xx we
     // never send): the cap is ours instead, ending the connection as chaos does.
     this.server.maxRequestsPerSocket = 0;
@@ -194,7 +200,7 @@ export class HttpService {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeIdleConnections();
     const deadline = setTimeout(() => this.server.closeAllConnections(), graceMs);
-    await closed;
+    await Promise.all([closed, this.http2.close(graceMs)]);
     clearTimeout(deadline);
   }
 
@@ -242,12 +248,12 @@ export class HttpService {
     this.#handle(req, res);
   }
 
-  #handle(req: IncomingMessage, res: ServerResponse): void {
-    let state = this.#connections.get(req.socket);
-    if (!state) this.#connections.set(req.socket, (state = new ConnectionState()));
+  #handle(req: IncomingMessage, res: ServerResponse, transport: TransportFacts = PLAIN_HTTP1, connection: object = req.socket): void {
+    let state = this.#connections.get(connection);
+    if (!state) this.#connections.set(connection, (state = new ConnectionState()));
     state.served++;
-    // Pipelined past the cap: left unanswered; the connection closes after the last answer.
-    if (state.served > MAX_REQUESTS_PER_CONNECTION) return;
+    // Pipelined past the cap: left unanswered; the connection closes after the last answer (HTTP/2: the door's GOAWAY).
+    if (state.served > MAX_REQUESTS_PER_CONNECTION && transport === PLAIN_HTTP1) return;
     const age = performance.now() - state.openedAt;
     if (state.served === MAX_REQUESTS_PER_CONNECTION || age >= this.options.config.maxConnectionMs) res.shouldKeepAlive = false;
     const target = originForm(req.url ?? '/');
@@ -257,9 +263,10 @@ export class HttpService {
     const checks = this.#checksFor(req, state);
     const responder = new ResponseResponder(this, req, res, path, query, checks.clientAddress);
     // Never throws; true only means the store is deciding, and node:http keeps responses in order itself.
-    const version = req.httpVersion === '1.0' ? '1.0' : '1.1';
+    const version = transport.protocol === 'h2' ? '2' : req.httpVersion === '1.0' ? '1.0' : '1.1';
+    const host = transport.protocol === 'h2' ? (req.headers[':authority'] as string | undefined) ?? req.headers.host : req.headers.host;
     // The body is not read before dispatch here: a handler streams it from ctx.req.
-    const incoming = { method: req.method ?? 'GET', target, path, query, host: req.headers.host, headers: new NodeHeaders(req.headers), version, transport: PLAIN_HTTP1 } as const;
+    const incoming = { method: req.method ?? 'GET', target, path, query, host, headers: new NodeHeaders(req.headers), version, transport } as const;
     this.#pipeline.dispatch(incoming, checks, responder);
     // The response's socket, when it has one, is the request's: its connection state keeps the byte count.
     if (responder.exchange) observeResponse(responder.exchange, res, state);

@@ -17,7 +17,7 @@ export const CATEGORY_DOCS: { readonly [H in HostName]: Readonly<Record<Category
     'rate-limiting': pageOf('rate-limiting'), method: pageOf('method'),
     // The twinless OAuth, SKILL.md and echo endpoints are what the discovery documents name.
     auth: pageOf('discovery'), agent: pageOf('discovery'),
-    'crawler-files': pageOf('crawler-files'), infinite: pageOf('infinite'), websocket: pageOf('websocket'),
+    'crawler-files': pageOf('crawler-files'), infinite: pageOf('infinite'), websocket: pageOf('websocket'), http2: pageOf('http2'),
   },
   bots: Object.fromEntries(CATEGORIES.bots.map((category) => [category, pageOf('crawler-files')])) as Record<Category<'bots'>, string>,
 };

@@ -16,10 +16,10 @@ export const CATEGORIES = {
     'websocket', 'http2',
   ],
   // The spec's banner reports ten (redirects are counted under status, and the
-  // agent twins have their own); websocket (issue 27) makes eleven.
+  // agent twins have their own); websocket (issue 27) makes eleven, http2 (issue 28) twelve.
   control: [
     'latency', 'status', 'payload', 'headers', 'rate-limiting', 'auth', 'method', 'agent',
-    'crawler-files', 'infinite', 'websocket',
+    'crawler-files', 'infinite', 'websocket', 'http2',
   ],
   bots: ['crawler-files', 'app-linking', 'federated-identity', 'site-trust'],
 } as const satisfies Record<HostName, readonly string[]>;

@@ -6,9 +6,23 @@ import tls, { type SecureContext } from 'node:tls';
 import type { ModeLeaf, ModeLeaves } from './leaves.js';
 import type { TlsMode } from './modes.js';
 
-/** The protocol ALPN agrees on: alpn-lie picks h2 when offered (then speaks HTTP/1.1); the rest http/1.1, or none. */
+/**
+ * Modes that never agree h2: the TLS 1.0 and 1.1 ones (RFC 9113 §9.2 requires
+ * TLS 1.2 for HTTP/2: h2 there would be a second lie), close-without-notify
+ * (its lie is a close-delimited HTTP/1.1 body) and client-cert (over h2 a
+ * client writes its preface before it reads the certificate_required alert,
+ * and reports a socket error instead: curl's "(55) getpeername() failed",
+ * measured, in place of "(56) alert certificate required").
+ */
+const HTTP1_ONLY_MODES: ReadonlySet<TlsMode> = new Set(['tls1-0', 'tls1-1', 'close-without-notify', 'client-cert']);
+
+/**
+ * The protocol ALPN agrees on: h2 when offered (the chaos HTTP/2 session
+ * serves it; alpn-lie picks it too, then speaks HTTP/1.1), except for the
+ * modes above; else http/1.1, or none.
+ */
 export function alpnChoice(mode: TlsMode | undefined, offered: readonly string[]): string | undefined {
-  if (mode === 'alpn-lie' && offered.includes('h2')) return 'h2';
+  if (offered.includes('h2') && (mode === undefined || !HTTP1_ONLY_MODES.has(mode))) return 'h2';
   return offered.includes('http/1.1') ? 'http/1.1' : undefined;
 }
 

@@ -12,6 +12,7 @@ import { EXAM_HEADING, parseExamTables, renderExamTables } from '../../scripts/s
 import { parseMatrix, renderMatrix } from '../../scripts/scorecard/markdown.js';
 import { LLM_SDK_SPEC, MCP_SDK_SPEC } from '../../scripts/scorecard/sdk-table.js';
 import { TLS_CLIENT_IDS, TLS_SPEC } from '../../scripts/scorecard/tls-table.js';
+import { H2_SPEC, h2LiePaths } from '../../scripts/scorecard/http2-table.js';
 import { WS_CLIENT_IDS, WS_LIES, WS_SPEC } from '../../scripts/scorecard/websocket-table.js';
 import { serviceRegistries } from '../../services/registries.js';
 import { MCP_MODES, MESSAGES_MODES } from '../../shared/content/agent/index.js';
@@ -92,6 +93,17 @@ t.test('the TLS table: every TLS mode, a cell per client, each client\'s version
     t.ok(row.cells.every((c) => c.length > 0), `${row.id}: no empty cell`);
   }
   t.same(Object.keys(table?.versions ?? {}), [...TLS_CLIENT_IDS]);
+});
+
+t.test('the HTTP/2 table: every /h2/* lie and mode, a cell per client and the twin column, each client\'s version', async (t) => {
+  const table = card.http2;
+  t.ok(table, `docs/clients.md has "## ${H2_SPEC.heading}": ${regenerate}`);
+  t.same(table?.rows.map((r) => r.id), h2LiePaths(serviceRegistries().chaos.endpoints), `${regenerate} (or --write --table http2)`);
+  for (const row of table?.rows ?? []) {
+    t.equal(row.cells.length, H2_SPEC.clients.length + 1, `${row.id}: a cell per client, then the twin`);
+    t.ok(row.cells.every((c) => c.length > 0), `${row.id}: no empty cell`);
+  }
+  t.same(Object.keys(table?.versions ?? {}), H2_SPEC.clients.map((c) => c.id));
 });
 
 t.test('a matrix table renders and reads back, whatever its cells say', async (t) => {

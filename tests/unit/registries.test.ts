@@ -46,7 +46,8 @@ t.test('the real registries build, and every declared twin is served where it po
 
 t.test('control endpoints without a chaos twin say so', async (t) => {
   const none = controlEndpoints.filter((e) => e.counterpart === null).map((e) => e.id).sort();
-  t.same(none, ['agent-skill', 'echo-agent', 'infinite', 'oauth-authorize', 'oauth-token', 'ws-echo']);
+  // /h2/upgrade's chaos lie (the h2c upgrade) is not built yet (issue 28).
+  t.same(none, ['agent-skill', 'echo-agent', 'h2-upgrade', 'infinite', 'oauth-authorize', 'oauth-token', 'ws-echo']);
   const urls = testConfig().urls;
   for (const endpoint of controlEndpoints) {
     if (endpoint.counterpart === null) t.equal(counterpartUrl('control', endpoint, urls), null, `${endpoint.id} names no twin`);
@@ -101,7 +102,7 @@ t.test('picks: /random draws a parameter from its picks, which must be in range'
 t.test('/random: its summary names exactly the endpoints that hold the connection, from the registry', async (t) => {
   const held = chaosEndpoints.filter((e) => e.holdsConnection === true).map((e) => e.path);
   t.same([...held].sort(), [
-    '/bytes', '/drip', '/jitter', '/mcp', '/mix', '/partial-stream', '/slow', '/slow-headers', '/sse', '/stall',
+    '/bytes', '/drip', '/h2/flow', '/h2/settings', '/h2/stall', '/h2/upload-stall', '/jitter', '/mcp', '/mix', '/partial-stream', '/slow', '/slow-headers', '/sse', '/stall',
     '/ws/close', '/ws/deflate', '/ws/frames', '/ws/handshake', '/ws/ping-flood', '/ws/pong-lie',
   ]);
   const named = <C>(registry: Registry<C>): string[] => {

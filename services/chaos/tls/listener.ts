@@ -107,7 +107,8 @@ export class TlsListener {
 
   #accept(socket: TLSSocket, mode: TlsMode, servername: string | undefined, client: ClientOf): void {
     const alpn = typeof socket.alpnProtocol === 'string' ? socket.alpnProtocol : undefined;
-    const facts = transportFacts('http/1.1', true, alpn, servername);
+    // ALPN h2 (issue 28): the connection code hands the socket to the HTTP/2 session at its first bytes. alpn-lie keeps its lie: HTTP/1.1.
+    const facts = transportFacts(alpn === 'h2' && mode !== 'alpn-lie' ? 'h2' : 'http/1.1', true, alpn, servername);
     if (mode === 'client-cert') {
       const subject = socket.getPeerCertificate().subject as Record<string, unknown> | undefined;
       const named = subject ? Object.entries(subject).map(([k, v]) => `${k}=${String(v)}`).join(', ') : 'none';

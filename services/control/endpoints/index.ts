@@ -28,6 +28,7 @@ import siteTrust from './site-trust/index.js';
 import status from './status/index.js';
 import websocket from './websocket/index.js';
 import http2 from './http2/index.js';
+import { HTTP1_AND_H2 } from '../http2/twin.js';
 
 /** The folders that mirror a chaotic host's categories; the type makes every one of them exist. */
 const twinFolders: { readonly [F in Category<'chaos'> | Category<'bots'>]: readonly HttpEndpoint[] } = {
@@ -53,7 +54,17 @@ const twinFolders: { readonly [F in Category<'chaos'> | Category<'bots'>]: reado
   'site-trust': siteTrust,
 };
 
+/**
+ * Twins are well-formed HTTP, so each is served over HTTP/1.1 and prior-knowledge
+ * HTTP/2 alike (node:http2's compatibility API runs its handler:
+ * tests/integration/http2/control-twins.test.ts) unless it declares its own
+ * transports: the WebSocket twins (an HTTP/1.1 upgrade) and the /h2/* twins.
+ */
+function overHttp2(endpoint: HttpEndpoint): HttpEndpoint {
+  return endpoint.transports === undefined ? { ...endpoint, transports: HTTP1_AND_H2 } : endpoint;
+}
+
 export const controlEndpoints: readonly HttpEndpoint[] = [
   ...[...CATEGORIES.chaos, ...CATEGORIES.bots].flatMap((folder) => twinFolders[folder]),
   ...infinite,
-];
+].map(overHttp2);

@@ -20,7 +20,6 @@ export default defineChaosEndpoint({
     ms: int({ min: 100, max: 120_000, default: 10_000, description: 'zero-window-forever: how long before the answer (at most MAX_RESPONSE_MS)' }),
   },
   headers: ['X-Chaos-Mode', 'X-Chaos-Window', 'X-Chaos-Sent'],
-  counterpart: null,
   transports: H2_ONLY,
   holding: { longestMs: (config) => config.maxResponseMs, when: ({ mode }) => mode === 'zero-window-forever' },
   handle(ctx, { mode, ms }) {

@@ -16,7 +16,6 @@ export default defineChaosEndpoint({
     size: int({ min: 16_385, max: 65_536, default: 20_000, description: 'the oversize DATA frame\'s payload length' }),
   },
   headers: ['X-Chaos-Mode'],
-  counterpart: null,
   transports: H2_ONLY,
   handle(ctx, { mode, size }) {
     const stream = streamOf(ctx);

@@ -16,7 +16,6 @@ export default defineChaosEndpoint({
     code: int({ min: 0, max: 13, default: 0, description: 'the GOAWAY error code' }),
   },
   headers: ['X-Chaos-Mode'],
-  counterpart: null,
   transports: H2_ONLY,
   wire: { cuts: 'close' },
   handle(ctx, { mode, code }) {

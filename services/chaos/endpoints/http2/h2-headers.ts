@@ -38,7 +38,6 @@ export default defineChaosEndpoint({
   summary: 'HTTP/2 header lies: an uppercase name, a connection field, no or two :status, a pseudo-header after a regular one, content-length 999 for a shorter body, te other than trailers, or HPACK that cannot decode (bad index, EOS in Huffman, a table size update too big)',
   params: { mode: oneOf(MODES, { default: 'uppercase', description: 'which header lie' }) },
   headers: ['X-Chaos-Mode'],
-  counterpart: null,
   transports: H2_ONLY,
   handle(ctx, { mode }) {
     const stream = streamOf(ctx);

@@ -19,7 +19,6 @@ export default defineChaosEndpoint({
   summary: 'HTTP/2 server-push lies: PUSH_PROMISE to a client that may have disabled push (`when-disabled`; x-chaos-client-enable-push says what it sent), a PUSH_PROMISE on even stream 2 promising odd stream 3 (`even-parent`), or a promised response cut by RST_STREAM (`push-then-rst`)',
   params: { mode: oneOf(MODES, { default: 'when-disabled', description: 'which push lie' }) },
   headers: ['X-Chaos-Mode', 'X-Chaos-Client-Enable-Push'],
-  counterpart: null,
   transports: H2_ONLY,
   handle(ctx, { mode }) {
     const stream = streamOf(ctx);

@@ -14,7 +14,6 @@ export default defineChaosEndpoint({
     code: int({ min: 0, max: 13, default: 2, description: 'the RST_STREAM error code (RFC 9113 §7)' }),
   },
   headers: ['X-Chaos-Rst-Code', 'X-Chaos-Rst-At'],
-  counterpart: null,
   transports: H2_ONLY,
   handle(ctx, { at, code }) {
     const stream = streamOf(ctx);

@@ -48,7 +48,6 @@ export default defineChaosEndpoint({
   summary: 'HTTP/2 SETTINGS lies: SETTINGS_MAX_FRAME_SIZE 1000, SETTINGS_ENABLE_PUSH 1 from a server, SETTINGS_INITIAL_WINDOW_SIZE 2^31 (each before the response, then a GOAWAY naming it); the client\'s SETTINGS never acknowledged (`never-ack`, the body held 12 s); or a header block that uses a dynamic table larger than the SETTINGS_HEADER_TABLE_SIZE acknowledged (`header-table-shrink-lie`)',
   params: { mode: oneOf(MODES, { default: 'max-frame-invalid', description: 'which SETTINGS lie' }) },
   headers: ['X-Chaos-Mode', 'X-Chaos-Header-Table-Size'],
-  counterpart: null,
   transports: H2_ONLY,
   holding: { longestMs: (config) => neverAckHoldMs(config.maxResponseMs), when: ({ mode }) => mode === 'never-ack' },
   handle(ctx, { mode }) {

@@ -13,7 +13,6 @@ export default defineChaosEndpoint({
     after: int({ min: 0, max: 16_384, default: 6, description: 'body bytes sent before the stall' }),
   },
   headers: ['X-Chaos-Stall-After', 'X-Chaos-Promised-Bytes'],
-  counterpart: null,
   transports: H2_ONLY,
   // Like /stall on HTTP/1.1: the stream takes one of the client's MAX_HELD_PER_IP slots until it ends.
   holding: { longestMs: (config) => config.maxResponseMs },

@@ -14,7 +14,6 @@ export default defineChaosEndpoint({
     ms: int({ min: 100, max: 120_000, default: 10_000, description: 'how long the upload stays stalled (at most MAX_RESPONSE_MS)' }),
   },
   headers: ['X-Chaos-Stall-Ms'],
-  counterpart: null,
   transports: H2_ONLY,
   holding: { longestMs: (config) => config.maxResponseMs },
   handle(ctx, { ms }) {
