@@ -96,6 +96,8 @@ function tick(): void {
       unbatched(fn);
     }
   } finally {
+    // A callback that threw leaves the pass's later steps unrun: back on the heap, due at once.
+    for (const step of firing) if (step.index === FIRING) push(step);
     firing.length = 0;
     ticking = false;
     if (heap.length > 0) schedule((heap[0] as Step).due);

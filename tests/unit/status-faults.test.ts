@@ -77,7 +77,7 @@ t.test('/random pool: built from `random`, never with /slow, /drip, /stall, /slo
 
   const forbidden = chaosEndpoints.filter((e) => neverRandom(e));
   t.same(forbidden.map((e) => e.path).sort(), [
-    '/bytes', '/drip', '/jitter', '/mcp', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall',
+    '/bytes', '/drip', '/h2/flow', '/h2/settings', '/h2/stall', '/h2/upload-stall', '/jitter', '/mcp', '/mix', '/partial-stream', '/random', '/slow', '/slow-headers', '/sse', '/stall',
     '/ws/close', '/ws/deflate', '/ws/frames', '/ws/handshake', '/ws/ping-flood', '/ws/pong-lie',
   ], 'held endpoints and /random itself');
   for (const endpoint of forbidden) {

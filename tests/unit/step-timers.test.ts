@@ -95,3 +95,27 @@ t.test('an empty heap keeps no timer: the process may exit', async (t) => {
   t.equal(armedSteps(), 0);
   // tap would wait out a ref'd 60 s timer; the test ending now shows none is left.
 });
+
+t.test('a callback that throws leaves the pass\'s other steps to run on the next pass', async (t) => {
+  const ran: string[] = [];
+  const thrown: unknown[] = [];
+  // The throw reaches node's timer as an uncaught exception would; caught here so the test sees it.
+  const listeners = process.listeners('uncaughtException');
+  process.removeAllListeners('uncaughtException');
+  process.on('uncaughtException', (error) => thrown.push(error));
+  try {
+    armStep(new Step(), 5, () => {
+      ran.push('thrower');
+      throw new Error('step failed');
+    });
+    armStep(new Step(), 5, () => ran.push('second'));
+    armStep(new Step(), 5, () => ran.push('third'));
+    await wait(100);
+  } finally {
+    process.removeAllListeners('uncaughtException');
+    for (const listener of listeners) process.on('uncaughtException', listener);
+  }
+  t.equal(thrown.length, 1, 'the error is not swallowed');
+  t.same(new Set(ran), new Set(['thrower', 'second', 'third']), 'the steps after it in the same pass still ran');
+  t.equal(armedSteps(), 0, 'nothing left armed');
+});
