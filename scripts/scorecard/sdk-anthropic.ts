@@ -4,6 +4,7 @@
 // publishes them in docs/clients.md from the same runs.
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessagesMode } from '../../shared/content/agent/index.js';
+import { countingFetch, failure } from './sdk-common.js';
 
 export const ASK = { model: 'chaos', max_tokens: 256, messages: [{ role: 'user' as const, content: 'hello there chaos' }] };
 export const TOOLS = [{ name: 'lookup', input_schema: { type: 'object' as const, properties: { text: { type: 'string' } } } }];
@@ -15,25 +16,19 @@ export interface Counted {
 }
 
 export function clientFor(port: number, mode?: string, maxRetries = 0): Counted {
-  let sent = 0;
+  const counted = countingFetch();
   const client = new Anthropic({
     apiKey: 'test-key',
     baseURL: `http://127.0.0.1:${port}/llm`,
     maxRetries,
     logLevel: 'off',
     ...(mode !== undefined ? { defaultQuery: { mode } } : {}),
-    fetch: (url: string | URL | Request, init?: RequestInit) => {
-      sent++;
-      return fetch(url, init);
-    },
+    fetch: counted.fetch,
   });
-  return { client, sent: () => sent };
+  return { client, sent: counted.sent };
 }
 
-export function failure(error: unknown): string {
-  const e = error as { status?: unknown; name?: unknown; constructor: { name: string } };
-  return `${e.constructor.name}${typeof e.status === 'number' ? ` ${e.status}` : ''}`;
-}
+export { failure };
 
 
 export type Scenario = (port: number) => Promise<string>;

@@ -4,30 +4,25 @@
 // publishes them in docs/clients.md from the same runs.
 import OpenAI from 'openai';
 import type { MessagesMode } from '../../shared/content/agent/index.js';
+import { countingFetch, failure } from './sdk-common.js';
 
 export const ASK = { model: 'chaos', input: 'hello there chaos' };
 export const TOOLS = [{ type: 'function' as const, name: 'lookup', parameters: { type: 'object', properties: { text: { type: 'string' } } }, strict: false }];
 
 export function clientFor(port: number, mode?: string, maxRetries = 0): { client: OpenAI; sent: () => number } {
-  let sent = 0;
+  const counted = countingFetch();
   const client = new OpenAI({
     apiKey: 'test-key',
     baseURL: `http://127.0.0.1:${port}/llm/v1`,
     maxRetries,
     logLevel: 'off',
     ...(mode !== undefined ? { defaultQuery: { mode } } : {}),
-    fetch: (url: string | URL | Request, init?: RequestInit) => {
-      sent++;
-      return fetch(url, init);
-    },
+    fetch: counted.fetch,
   });
-  return { client, sent: () => sent };
+  return { client, sent: counted.sent };
 }
 
-export function failure(error: unknown): string {
-  const e = error as { status?: unknown; constructor: { name: string } };
-  return `${e.constructor.name}${typeof e.status === 'number' ? ` ${e.status}` : ''}`;
-}
+export { failure };
 
 
 /** Streams the echo through ResponseStream and reports how it ended. */

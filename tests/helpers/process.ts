@@ -1,5 +1,5 @@
 // Spawning the built services as real processes, on free loopback ports.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { portAccepts } from '../../services/supervisor.js';
@@ -58,5 +58,15 @@ export function refused(port: number): Promise<boolean> {
       resolve(false);
     });
     socket.once('error', () => resolve(true));
+  });
+}
+
+/** Runs a client program to its end (or `timeoutMs`), never rejecting: its exit code (-1 when killed or not started) and its output. */
+export function runClient(file: string, args: readonly string[], timeoutMs: number): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: timeoutMs }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ code, output: `${stdout}${stderr}` });
+    });
   });
 }

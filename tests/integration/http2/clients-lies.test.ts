@@ -5,27 +5,20 @@
 // and is published in docs/http2.md ("What clients did"). The cells of a
 // client run at once: the held ones end at MAX_RESPONSE_MS (12 s here; the
 // never-ack body 11 s, after nghttp's 10 s SETTINGS timeout).
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { startChaos, testConfig } from '../../helpers/servers.js';
+import { runClient } from '../../helpers/process.js';
 
 const { port } = await startChaos(t, { idleTimeoutMs: 20_000, config: testConfig({ MAX_RESPONSE_MS: '12000' }) });
 const base = `http://127.0.0.1:${port}`;
 const upload = join(tmpdir(), `h2-upload-${process.pid}.bin`);
 writeFileSync(upload, Buffer.alloc(200_000));
 
-function run(file: string, args: readonly string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { timeout: 30_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
-  });
-}
+const run = (file: string, args: readonly string[]): Promise<{ code: number; output: string }> => runClient(file, args, 30_000);
 
 interface NodeOutcome {
   status?: string;

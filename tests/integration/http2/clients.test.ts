@@ -4,22 +4,15 @@
 // error, RST code and the GOAWAY it saw). Each cell checks the documented
 // failure; /status/200 over the same client is the honest baseline that must
 // not fail (the node:http2 twins on control are not built yet). docs/http2.md.
-import { execFile } from 'node:child_process';
 import http2 from 'node:http2';
 import t from 'tap';
 import { startChaos } from '../../helpers/servers.js';
+import { runClient } from '../../helpers/process.js';
 
 const { port } = await startChaos(t, { idleTimeoutMs: 2000 });
 const base = `http://127.0.0.1:${port}`;
 
-function run(file: string, args: readonly string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { timeout: 15_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
-  });
-}
+const run = (file: string, args: readonly string[]): Promise<{ code: number; output: string }> => runClient(file, args, 15_000);
 
 interface NodeOutcome {
   status?: string;
