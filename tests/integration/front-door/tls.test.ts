@@ -174,11 +174,16 @@ t.test('TLS through the front door (two replicas, one TLS_DIR)', async (t) => {
   });
 
   await t.test('curl through the front door: the good twin passes with the root, the broken modes fail as curl says', async (t) => {
-    const curl = (mode: string, path = '/status/200'): Promise<Run> =>
-      run('curl', ['-sS', '-i', '--max-time', '20', '--cacert', rootFile, '--resolve', `${mode}.tls.localhost:${frontTls}:127.0.0.1`, `https://${mode}.tls.localhost:${frontTls}${path}`]);
+    // HTTP/1.1 asked for where the HTTP/1.1 bytes are asserted: offered h2 in ALPN, curl would take it (below).
+    const curl = (mode: string, path = '/status/200', version = '--http1.1'): Promise<Run> =>
+      run('curl', ['-sS', '-i', version, '--max-time', '20', '--cacert', rootFile, '--resolve', `${mode}.tls.localhost:${frontTls}:127.0.0.1`, `https://${mode}.tls.localhost:${frontTls}${path}`]);
     const good = await curl('good');
     t.equal(good.code, 0, `good: curl exits 0 ${good.err}`);
     t.match(good.out, /^HTTP\/1\.1 200 [\s\S]*X-Chaos-Tls-Mode: good\r\n/, 'good: 200, naming the mode');
+    // HAProxy passes the hello through untouched, so ALPN h2 reaches the replica too (docs/http2.md).
+    const h2 = await curl('good', '/status/200', '--http2');
+    t.equal(h2.code, 0, `good over HTTP/2: curl exits 0 ${h2.err}`);
+    t.match(h2.out, /^HTTP\/2 200 \r\n[\s\S]*x-chaos-tls-mode: good\r\n/, 'good: ALPN h2 through the front door, the mode named');
     const truncate = await curl('good', '/truncate?at=10');
     t.match(truncate.out, /X-Chaos-Endpoint: \/truncate/, 'every chaos endpoint behind the mode host');
     for (const [mode, code, phrase] of [
