@@ -26,6 +26,8 @@ interface Outcome {
   body: string;
   ms: number;
   hang?: true;
+  /** The server's END_STREAM arrived (the body's 'end'); said in a hang's message, to tell a stuck server from a stuck close. */
+  ended?: true;
 }
 
 function request(method: string, target: string, body: { type: string; text: string } | undefined): Promise<Outcome> {
@@ -40,6 +42,7 @@ function request(method: string, target: string, body: { type: string; text: str
       out.chaos = Object.keys(headers).filter((name) => name.startsWith('x-chaos-')).length;
     });
     req.on('data', (chunk: Buffer) => void (out.body.length < 300 && (out.body += chunk.toString('latin1'))));
+    req.on('end', () => void (out.ended = true));
     req.on('error', () => undefined);
     const done = (): void => {
       out.rst = req.rstCode;
@@ -68,7 +71,7 @@ t.test('every chaos endpoint over HTTP/2: its lie, a real 501/421, or its reset;
   const served = new Set(endpoints.filter((e) => e.transports?.protocols?.includes('h2')).map((e) => e.path));
   const resets = new Set(endpoints.filter((e) => e.cuts === 'reset').map((e) => e.path));
   for (const [path, out] of outcomes) {
-    t.notOk(out.hang, `${path}: ended within MAX_RESPONSE_MS + 5 s (${out.ms} ms)`);
+    t.notOk(out.hang, `${path}: ended within MAX_RESPONSE_MS + 5 s (${out.ms} ms; status ${out.status ?? 'none'}, ${out.ended ? 'END_STREAM received' : 'no END_STREAM'}, ${out.body.length} body bytes)`);
     if (!served.has(path)) {
       t.ok((out.status === 501 || out.status === 421) && out.chaos === 0, `${path}: a real ${out.status} without x-chaos-*`);
       t.match(out.body, /HTTP\/2/, `${path}: the reason names HTTP/2`);
