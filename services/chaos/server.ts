@@ -24,8 +24,9 @@ import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.j
 import { transportLines } from './transport-lines.js';
 import { ERROR } from './http2/frames.js';
 import { H2Responder, h2Request } from './http2/responder.js';
+import { readH2cUpgrade, SWITCHING_TO_H2C, upgradesToH2 } from './http2/h2c.js';
 import { H2Session } from './http2/session.js';
-import { DEFAULT_LIMITS, type CaptureHook, type ParsedRequest, type ParserLimits, type ParserOptions, type RequestRejected } from './parser.js';
+import { DEFAULT_LIMITS, RequestRejected, type CaptureHook, type ParsedRequest, type ParserLimits, type ParserOptions } from './parser.js';
 import type { RecordedResponse, Wire } from './wire.js';
 
 /** The transport's timings and cap when the options leave them out (the benchmark's transport floor uses them too). */
@@ -164,6 +165,7 @@ export class ChaosServer implements ConnectionHost {
   }
 
   request(connection: Connection, req: ParsedRequest, keepAlive: boolean): boolean {
+    if (req.headers.has('upgrade') && upgradesToH2(req, this.options.registry)) return this.#h2c(connection, req);
     // The parsed request is the seam's request as it is: no copy per request.
     return this.#pipeline.dispatch(req, connection.checks, new WireResponder(this, connection, req, keepAlive));
   }
@@ -179,11 +181,11 @@ export class ChaosServer implements ConnectionHost {
   }
 
   /** A connection that opened with the HTTP/2 preface (connection.ts hands it over): its streams go through the same pipeline. */
-  http2(socket: Socket, head: Buffer, clientAddress: string, transport: TransportFacts): void {
+  http2(socket: Socket, head: Buffer, clientAddress: string, transport: TransportFacts): H2Session {
     // ALPN h2's facts are already HTTP/2's, and carry the connection's X-Chaos-Tls-Mode lines (transport-lines.ts).
     const h2 = transport.protocol === 'h2' ? transport : transportFacts('h2', transport.tls, transport.alpn, transport.servername);
     const checks = this.checksFor(clientAddress);
-    new H2Session(socket, {
+    return new H2Session(socket, {
       lifeMs: this.config.maxResponseMs,
       idleMs: this.idleTimeoutMs,
       request: (stream, fields) => {
@@ -192,6 +194,19 @@ export class ChaosServer implements ConnectionHost {
         this.#pipeline.dispatch(req, checks, new H2Responder(this, stream, req, clientAddress));
       },
     }, head);
+  }
+
+  /** An h2c upgrade to an /h2/* lie (http2/h2c.ts): 101, then HTTP/2 with the request as stream 1; a bad HTTP2-Settings is a real 400. */
+  #h2c(connection: Connection, req: ParsedRequest): false {
+    const upgrade = readH2cUpgrade(req);
+    if (typeof upgrade === 'string') {
+      this.rejected(connection, new RequestRejected(400, upgrade));
+      return false;
+    }
+    const wire = connection.openWire(false, false, undefined);
+    wire.rawHead(SWITCHING_TO_H2C);
+    this.http2(wire.upgrade(), Buffer.alloc(0), connection.clientAddress, req.transport).upgraded(upgrade.settings, upgrade.fields);
+    return false;
   }
 
   /** The registry, for the HTTP/2 responder's contexts. */

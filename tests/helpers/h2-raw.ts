@@ -15,13 +15,24 @@ export interface RawFrame {
 
 export class RawH2 {
   readonly frames: RawFrame[] = [];
+  /** After an h2c upgrade request (RawH2.upgrade): the HTTP/1.1 head that came back. */
+  head: string | undefined;
+  #all = Buffer.alloc(0);
   #buffer = Buffer.alloc(0);
   #ended = false;
   readonly #waiters: (() => void)[] = [];
 
-  private constructor(readonly socket: net.Socket) {
+  private constructor(readonly socket: net.Socket, awaitingHead = false) {
     socket.on('data', (chunk: Buffer) => {
       this.#buffer = Buffer.concat([this.#buffer, chunk]);
+      this.#all = Buffer.concat([this.#all, chunk]);
+      if (awaitingHead) {
+        const end = this.#buffer.indexOf('\r\n\r\n');
+        if (end < 0) return this.#wake();
+        this.head = this.#buffer.subarray(0, end + 4).toString('latin1');
+        this.#buffer = this.#buffer.subarray(end + 4);
+        awaitingHead = false;
+      }
       while (this.#buffer.length >= 9) {
         const header = readFrameHeader(this.#buffer);
         if (this.#buffer.length < 9 + header.length) break;
@@ -44,6 +55,28 @@ export class RawH2 {
     const client = new RawH2(socket);
     socket.write(Buffer.concat([PREFACE, settingsFrame(settings)]));
     return client;
+  }
+
+  /**
+   * Connects and writes `request` (an HTTP/1.1 upgrade request, bytes as given); the HTTP/1.1 head that
+   * comes back is `head`, the frames after it `frames`. The client's preface is written by preface().
+   */
+  static async upgrade(port: number, request: string | Buffer): Promise<RawH2> {
+    const socket = net.connect(port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    const client = new RawH2(socket, true);
+    socket.write(request);
+    return client;
+  }
+
+  /** The client's preface with `settings` in its SETTINGS (after an upgrade's 101). */
+  preface(settings: readonly (readonly [number, number])[] = []): void {
+    this.socket.write(Buffer.concat([PREFACE, settingsFrame(settings)]));
+  }
+
+  /** Every byte the server sent after the HTTP/1.1 head (all of them without one). */
+  get afterHead(): Buffer {
+    return this.#all.subarray(this.head === undefined ? 0 : Buffer.byteLength(this.head, 'latin1'));
   }
 
   /** GET `path` on stream `id` (another method, and no END_STREAM when a body follows, when given). */

@@ -4,10 +4,13 @@
 // PING, WINDOW_UPDATE, RST_STREAM, PRIORITY, unknown types) and mutations of
 // them, each read whole, split at every byte and byte by byte. The reader must
 // never throw, read the same events however the input is split, hold at most
-// one frame, and finish in bounded time. Seeded, so a failure replays.
+// one frame, and finish in bounded time. Seeded, so a failure replays. The
+// same holds for the reader an h2c upgrade leaves (stream 1 adopted, the
+// preface next; http2/h2c.ts), and for its HTTP2-Settings decoder.
 import t, { type Test } from 'tap';
 import { dataFrame, FLAG, frame, FRAME, headersFrame, pingFrame, PREFACE, rstStreamFrame, settingsFrame, windowUpdateFrame } from '../../services/chaos/http2/frames.js';
 import { encodeInteger, encodeLiterals, HpackDecoder, HpackError, huffmanEncode } from '../../services/chaos/http2/hpack.js';
+import { decodeHttp2Settings, MAX_UPGRADE_SETTINGS } from '../../services/chaos/http2/h2c.js';
 import { FrameReader, type ReaderEvents } from '../../services/chaos/http2/reader.js';
 import { bytes, drawer, mutate as mutateBytes, pick, splitEverywhere, type Draw } from '../helpers/fuzz.js';
 
@@ -51,7 +54,7 @@ function validStream(draw: Draw): Buffer {
 /** Mutations past the preface mostly: a broken preface ends every stream at once. */
 const mutate = (draw: Draw, input: Buffer): Buffer => mutateBytes(draw, input, PREFACE.length);
 
-function feed(t: Test, input: Buffer, cuts: readonly number[], label: string): string {
+function feed(t: Test, input: Buffer, cuts: readonly number[], label: string, upgraded = false): string {
   const events: unknown[] = [];
   const on = (name: string) => (...args: unknown[]) => void events.push([name, ...args.map((a) => (Buffer.isBuffer(a) ? a.toString('hex') : a instanceof Map ? [...a] : a))]);
   const sink: ReaderEvents = {
@@ -60,6 +63,7 @@ function feed(t: Test, input: Buffer, cuts: readonly number[], label: string): s
     goaway: on('goaway'), exhausted: on('exhausted'), connectionError: on('connectionError'),
   };
   const reader = new FrameReader(sink, () => 0);
+  if (upgraded) reader.adoptUpgrade();
   let from = 0;
   for (const cut of [...cuts, input.length]) {
     reader.push(input.subarray(from, cut));
@@ -80,6 +84,43 @@ t.test('frame reader: random and mutated input, whole and split at every byte: s
   );
   t.ok(splits > 10_000, `${splits} split inputs read`);
   t.ok(performance.now() - started < 120_000, 'finishes in bounded time');
+});
+
+t.test('the reader after an h2c upgrade (stream 1 adopted, the preface next): random and mutated input, every split, same events', async (t) => {
+  const draw = drawer('http2-reader-upgraded-fuzz');
+  const started = performance.now();
+  // The plausible streams open stream 1 again: here it is the adopted, half-closed one (its HEADERS and DATA are stream errors).
+  const splits = splitEverywhere(
+    t,
+    120,
+    (round) => (round % 3 === 0 ? Buffer.concat([PREFACE, bytes(draw, pick(draw, 80))]) : round % 3 === 1 ? validStream(draw) : mutate(draw, validStream(draw))),
+    (input, cuts, label) => feed(t, input, cuts, label, true),
+  );
+  t.ok(splits > 5_000, `${splits} split inputs read`);
+  t.ok(performance.now() - started < 120_000, 'finishes in bounded time');
+});
+
+t.test('HTTP2-Settings decoder: random and mutated values give settings or a reason, never a throw, at most 32 settings', async (t) => {
+  const draw = drawer('http2-settings-header-fuzz');
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/ ,';
+  let decoded = 0;
+  for (let round = 0; round < 20_000; round++) {
+    const value = round % 2 === 0
+      ? Array.from({ length: pick(draw, 300) }, () => alphabet[pick(draw, alphabet.length)]).join('')
+      : mutate(draw, settingsFrame([[1, 4096], [3, pick(draw, 200)], [4, pick(draw, 1 << 20)]]).subarray(9)).toString('base64url');
+    let result: Map<number, number> | string;
+    try {
+      result = decodeHttp2Settings(value);
+    } catch (error) {
+      t.fail(`round ${round}: ${String(error)} on ${JSON.stringify(value)}`);
+      break;
+    }
+    if (typeof result !== 'string') {
+      decoded++;
+      if (result.size > MAX_UPGRADE_SETTINGS) t.fail(`round ${round}: ${result.size} settings`);
+    }
+  }
+  t.ok(decoded > 100, `${decoded} values decoded, the rest refused`);
 });
 
 t.test('a 16 KiB DATA frame fed one byte at a time: linear, nothing held after it', async (t) => {

@@ -46,8 +46,7 @@ t.test('the real registries build, and every declared twin is served where it po
 
 t.test('control endpoints without a chaos twin say so', async (t) => {
   const none = controlEndpoints.filter((e) => e.counterpart === null).map((e) => e.id).sort();
-  // /h2/upgrade's chaos lie (the h2c upgrade) is not built yet (issue 28).
-  t.same(none, ['agent-skill', 'echo-agent', 'h2-upgrade', 'infinite', 'oauth-authorize', 'oauth-token', 'ws-echo']);
+  t.same(none, ['agent-skill', 'echo-agent', 'infinite', 'oauth-authorize', 'oauth-token', 'ws-echo']);
   const urls = testConfig().urls;
   for (const endpoint of controlEndpoints) {
     if (endpoint.counterpart === null) t.equal(counterpartUrl('control', endpoint, urls), null, `${endpoint.id} names no twin`);

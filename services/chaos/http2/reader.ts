@@ -23,6 +23,14 @@ export const H2_BOUNDS = {
   maxBodyBytes: 1024 * 1024,
 } as const;
 
+/** What RFC 9113 §6.5.2 forbids in a SETTINGS value (the reader's, and an h2c upgrade's HTTP2-Settings): the error and why. */
+export function settingError(id: number, value: number): readonly [code: number, reason: string] | undefined {
+  if (id === SETTING.ENABLE_PUSH && value > 1) return [ERROR.PROTOCOL_ERROR, 'SETTINGS_ENABLE_PUSH above 1'];
+  if (id === SETTING.INITIAL_WINDOW_SIZE && value > MAX_WINDOW) return [ERROR.FLOW_CONTROL_ERROR, 'SETTINGS_INITIAL_WINDOW_SIZE above 2^31-1'];
+  if (id === SETTING.MAX_FRAME_SIZE && (value < DEFAULT_MAX_FRAME || value > 2 ** 24 - 1)) return [ERROR.PROTOCOL_ERROR, 'SETTINGS_MAX_FRAME_SIZE out of range'];
+  return undefined;
+}
+
 /** What the reader found; the session answers each. */
 export interface ReaderEvents {
   /** A new stream's request head. */
@@ -107,6 +115,12 @@ export class FrameReader {
   /** A lie of ours promised this stream: the client may now reset it or send WINDOW_UPDATE on it. */
   promised(streamId: number): void {
     this.#lastPromisedId = Math.max(this.#lastPromisedId, streamId);
+  }
+
+  /** After an h2c upgrade's 101 (h2c.ts): its request is stream 1, half-closed (remote); the client's preface comes next (RFC 7540 §3.2). */
+  adoptUpgrade(): void {
+    this.#lastStreamId = this.#accepted = 1;
+    this.#streams.set(1, { bodyBytes: 0, window: DEFAULT_WINDOW, remoteEnded: true });
   }
 
   /** Whether no one has opened the stream yet: the client's odd ids, our even (promised) ones (RFC 9113 §5.1). */
@@ -338,9 +352,8 @@ export class FrameReader {
     for (let at = 0; at < payload.length; at += 6) {
       const id = payload.readUInt16BE(at);
       const value = payload.readUInt32BE(at + 2);
-      if (id === SETTING.ENABLE_PUSH && value > 1) return this.#fail(ERROR.PROTOCOL_ERROR, 'SETTINGS_ENABLE_PUSH above 1');
-      if (id === SETTING.INITIAL_WINDOW_SIZE && value > MAX_WINDOW) return this.#fail(ERROR.FLOW_CONTROL_ERROR, 'SETTINGS_INITIAL_WINDOW_SIZE above 2^31-1');
-      if (id === SETTING.MAX_FRAME_SIZE && (value < DEFAULT_MAX_FRAME || value > 2 ** 24 - 1)) return this.#fail(ERROR.PROTOCOL_ERROR, 'SETTINGS_MAX_FRAME_SIZE out of range');
+      const wrong = settingError(id, value);
+      if (wrong !== undefined) return this.#fail(...wrong);
       values.set(id, value);
     }
     this.#events.settings(values);

@@ -189,7 +189,7 @@ export class H2Session implements ReaderEvents {
 
   // ---- reader events ----
 
-  request(streamId: number, fields: HeaderField[]): void {
+  request(streamId: number, fields: HeaderField[], endStream = false): void {
     if (!this.#requestSeen) {
       // The client's first SETTINGS is acknowledged before the first answer, unless the first request is the never-ack lie.
       if (withholdsSettingsAck(fields)) this.#neverAck = true;
@@ -198,7 +198,16 @@ export class H2Session implements ReaderEvents {
     }
     const stream = new H2Stream(this, streamId, this.#peerInitialWindow);
     this.#streams.set(streamId, stream);
+    if (endStream) stream.clientEnded();
     this.#host.request(stream, fields);
+  }
+
+  /** After an h2c upgrade's 101 (h2c.ts): HTTP2-Settings are the client's SETTINGS, acknowledged by the 101 (RFC 7540 §3.2.1); its request is stream 1, half-closed (remote). */
+  upgraded(settings: ReadonlyMap<number, number>, fields: HeaderField[]): void {
+    this.settings(settings);
+    this.#acksOwed = 0;
+    this.#reader.adoptUpgrade();
+    this.request(1, fields, true);
   }
 
   requestEnded(streamId: number): void {

@@ -8,7 +8,8 @@ import h2Push from './h2-push.js';
 import h2Rst from './h2-rst.js';
 import h2Settings from './h2-settings.js';
 import h2Stall from './h2-stall.js';
+import h2Upgrade from './h2-upgrade.js';
 import h2UploadStall from './h2-upload-stall.js';
 
-const endpoints: readonly ChaosEndpoint[] = [h2Rst, h2Goaway, h2Stall, h2UploadStall, h2Flow, h2Settings, h2Frames, h2Headers, h2Push];
+const endpoints: readonly ChaosEndpoint[] = [h2Rst, h2Goaway, h2Stall, h2UploadStall, h2Flow, h2Settings, h2Frames, h2Headers, h2Push, h2Upgrade];
 export default endpoints;

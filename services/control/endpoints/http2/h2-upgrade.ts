@@ -8,8 +8,6 @@ export default defineControlEndpoint({
   category: 'http2',
   summary: 'Twin of /h2/upgrade: an HTTP/1.1 request asking `Upgrade: h2c` gets an ordinary HTTP/1.1 200, the upgrade declined as RFC 7540 §3.2 allows (RFC 9113 §3.1 deprecates h2c upgrade; prior knowledge reaches HTTP/2 here); over HTTP/2 a 200',
   params: UPGRADE_PARAMS,
-  // chaos's /h2/upgrade (the h2c lies) is not built yet: then this line goes, and chaos's names this twin.
-  counterpart: null,
   transports: HTTP1_AND_H2,
   handle(ctx, { mode }) {
     const asked = ctx.req.headers.upgrade ?? null;
