@@ -132,6 +132,11 @@ t.test('first heads at the front door (limits off)', async (t) => {
     // Prior-knowledge HTTP/2 goes through the tcp route to chaos, which speaks HTTP/2 (docs/http2.md): its first frame is SETTINGS.
     const h2 = await rawExchange(stack.front, 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', { until: (data) => data.length >= 9, timeoutMs: 8000 });
     t.same([h2.data[3], h2.data[4], h2.data.readUInt32BE(5)], [0x04, 0, 0], 'a prior-knowledge preface is answered with the chaos replica\'s HTTP/2 SETTINGS frame');
+    // The h2c upgrade (an HTTP/1.1 request, routed by its Host) passes byte for byte too: the 101, then the replica's SETTINGS frame.
+    const upgrade = `GET /h2/frames?mode=unknown-type HTTP/1.1\r\nHost: ${chaosHost}\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABk\r\n\r\n`;
+    const afterHead = (data: Buffer): number => data.indexOf('\r\n\r\n') + 4;
+    const h2c = await rawExchange(stack.front, upgrade, { until: (data) => afterHead(data) >= 4 && data.length >= afterHead(data) + 9, timeoutMs: 8000 });
+    t.same([h2c.data.subarray(0, 34).toString('latin1'), h2c.data[afterHead(h2c.data) + 3]], ['HTTP/1.1 101 Switching Protocols\r\n', 0x04], 'an h2c upgrade through the front door: the 101, then the replica\'s SETTINGS frame');
   });
 
   await t.test('a request without Host is told that a Host is required', async (t) => {
