@@ -16,10 +16,10 @@ import { settingError } from './reader.js';
 /** The honest 101: the switch, nothing else (stream 1's HEADERS carry the lie's x-chaos-* fields). */
 export const SWITCHING_TO_H2C = 'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n';
 
-/** At most this many settings in HTTP2-Settings (clients send 2 to 6); the head's 16 KiB bound holds anyway. */
+/** At most this many settings in HTTP2-Settings (curl sends 3; RFC 9113 §6.5.2 defines 6); the head's 16 KiB bound holds anyway. */
 export const MAX_UPGRADE_SETTINGS = 32;
 const MAX_SETTINGS_CHARS = Math.ceil((MAX_UPGRADE_SETTINGS * 6) / 3) * 4;
-/** base64url (RFC 4648 §5); RFC 7540 §3.2.1 omits the trailing `=`, which is accepted too. */
+/** base64url (RFC 4648 §5); a SETTINGS payload (6 bytes a setting) never needs padding, and a stray `=` is tolerated. */
 const BASE64URL = /^[A-Za-z0-9_-]*={0,2}$/;
 
 /** What an h2c upgrade brings: the client's settings and stream 1's request fields. */
