@@ -63,7 +63,7 @@ function feed(t: Test, input: Buffer, cuts: readonly number[], label: string, up
     goaway: on('goaway'), exhausted: on('exhausted'), connectionError: on('connectionError'),
   };
   const reader = new FrameReader(sink, () => 0);
-  if (upgraded) reader.adoptUpgrade();
+  if (upgraded) reader.adoptUpgrade([[':method', 'GET'], [':scheme', 'http'], [':path', '/h2/rst']]);
   let from = 0;
   for (const cut of [...cuts, input.length]) {
     reader.push(input.subarray(from, cut));

@@ -90,7 +90,7 @@ t.test('at most 8 streams at once: the 9th is REFUSED_STREAM, and a closed one m
   t.same(events.at(-1), ['refuse', 17, ERROR.REFUSED_STREAM]);
   r.closeStream(1);
   r.push(headersFrame(19, GET, true));
-  t.same(events.at(-1), ['request', 19, 4, true], 'room again after one ends');
+  t.same(events.slice(-2), [['request', 19, 4, true], ['requestEnded', 19]], 'room again after one ends (its HEADERS ended the request)');
 });
 
 t.test('at most 100 streams per connection: exhausted at the 100th, REFUSED_STREAM after', async (t) => {

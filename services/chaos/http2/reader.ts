@@ -118,9 +118,11 @@ export class FrameReader {
   }
 
   /** After an h2c upgrade's 101 (h2c.ts): its request is stream 1, half-closed (remote); the client's preface comes next (RFC 7540 §3.2). */
-  adoptUpgrade(): void {
+  adoptUpgrade(fields: HeaderField[]): void {
     this.#lastStreamId = this.#accepted = 1;
     this.#streams.set(1, { bodyBytes: 0, window: DEFAULT_WINDOW, remoteEnded: true });
+    this.#events.request(1, fields, true);
+    this.#events.requestEnded(1);
   }
 
   /** Whether no one has opened the stream yet: the client's odd ids, our even (promised) ones (RFC 9113 §5.1). */
@@ -320,6 +322,8 @@ export class FrameReader {
     this.#accepted++;
     this.#streams.set(streamId, { bodyBytes: 0, window: DEFAULT_WINDOW, remoteEnded: endStream });
     this.#events.request(streamId, fields, endStream);
+    // HEADERS with END_STREAM: the request has ended (the session's stream says so to a handler waiting for a body).
+    if (endStream) this.#events.requestEnded(streamId);
     if (this.#accepted === H2_BOUNDS.maxTotalStreams) this.#events.exhausted(streamId);
   }
 

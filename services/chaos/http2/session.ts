@@ -189,7 +189,7 @@ export class H2Session implements ReaderEvents {
 
   // ---- reader events ----
 
-  request(streamId: number, fields: HeaderField[], endStream = false): void {
+  request(streamId: number, fields: HeaderField[]): void {
     if (!this.#requestSeen) {
       // The client's first SETTINGS is acknowledged before the first answer, unless the first request is the never-ack lie.
       if (withholdsSettingsAck(fields)) this.#neverAck = true;
@@ -198,16 +198,13 @@ export class H2Session implements ReaderEvents {
     }
     const stream = new H2Stream(this, streamId, this.#peerInitialWindow);
     this.#streams.set(streamId, stream);
-    if (endStream) stream.clientEnded();
     this.#host.request(stream, fields);
   }
 
-  /** After an h2c upgrade's 101 (h2c.ts): HTTP2-Settings are the client's SETTINGS, acknowledged by the 101 (RFC 7540 §3.2.1); its request is stream 1, half-closed (remote). */
+  /** After an h2c upgrade's 101 (h2c.ts): HTTP2-Settings are the client's SETTINGS, the 101 their ACK (RFC 7540 §3.2.1); its request is stream 1. */
   upgraded(settings: ReadonlyMap<number, number>, fields: HeaderField[]): void {
-    this.settings(settings);
-    this.#acksOwed = 0;
-    this.#reader.adoptUpgrade();
-    this.request(1, fields, true);
+    this.settings(settings, true);
+    this.#reader.adoptUpgrade(fields);
   }
 
   requestEnded(streamId: number): void {
@@ -234,7 +231,7 @@ export class H2Session implements ReaderEvents {
     this.#reader.promised(promisedId);
   }
 
-  settings(values: ReadonlyMap<number, number>): void {
+  settings(values: ReadonlyMap<number, number>, acknowledged = false): void {
     const window = values.get(SETTING.INITIAL_WINDOW_SIZE);
     if (window !== undefined) {
       const delta = window - this.#peerInitialWindow;
@@ -248,7 +245,7 @@ export class H2Session implements ReaderEvents {
     this.#peerHeaderTableSize = values.get(SETTING.HEADER_TABLE_SIZE) ?? this.#peerHeaderTableSize;
     this.#peerEnablePush = values.get(SETTING.ENABLE_PUSH) ?? this.#peerEnablePush;
     // Owed until the chunk is read (#onData); before the first request, at most ACK_WAIT_MS.
-    if (this.#acksOwed++ === 0 && !this.#requestSeen) this.setTimer(ACK_WAIT_MS, () => this.#writeAcks());
+    if (!acknowledged && this.#acksOwed++ === 0 && !this.#requestSeen) this.setTimer(ACK_WAIT_MS, () => this.#writeAcks());
   }
 
   settingsAck(): void {

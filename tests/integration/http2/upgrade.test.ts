@@ -84,6 +84,12 @@ t.test('a body on the upgrade request is read first (bounded as HTTP/1.1\'s); st
   const client = await upgrade(request, endedOn(1));
   t.equal(status(client.head), 101);
   t.equal(field(headersOn(client, 1), 'x-chaos-stall-ms'), '100', 'the answer on stream 1: its request had ended');
+  // Over prior knowledge alike: HEADERS with END_STREAM end the request, so a GET is answered after `ms` (not at the connection's cap).
+  const pk = await RawH2.connect(port);
+  t.teardown(() => pk.destroy());
+  pk.request('/h2/upload-stall?ms=100');
+  await pk.until(endedOn(1), 3000);
+  t.equal(field(headersOn(pk, 1), 'x-chaos-stall-ms'), '100', 'a prior-knowledge GET: answered after `ms`');
   const big = await upgrade(upgradeRequest('/h2/rst', undefined, `Content-Length: ${2 * 1024 * 1024}\r\n`).replace('GET', 'POST'));
   await big.until(() => big.head !== undefined);
   t.equal(status(big.head), 413, 'a body past HTTP/1.1\'s bound: the real 413, no upgrade');
