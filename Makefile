@@ -102,7 +102,9 @@ bench: held-client
 clean:
 	rm -rf dist dist.next dist.old .tap node_modules .runtime
 
-# Regenerates README.md's endpoint tables and docs/fault-injection.md's /mix fault table from the registries.
+# Regenerates README.md's endpoint tables and docs/fault-injection.md's /mix fault table from the registries,
+# and docs/exam.md's runner table from the exam runners' list.
 readme: build
 	node dist/scripts/readme-tables.js --write
 	node dist/scripts/mix-faults-table.js --write
+	node dist/scripts/exam/runner-table.js --write

@@ -39,7 +39,7 @@ Environment (a bad value stops start-up with exit 2, naming the variable):
   HOLD_MS                   how long a lying Content-Length holds the connection (30000)
   WS_ECHO_BYTES_PER_SECOND  a WebSocket echo's bytes per second past a 1 MiB burst (262144); docs/websocket.md
   EXAM_TTL_SECONDS          how long a client exam lives (3600); docs/exam.md
-  EXAM_MAX_OPEN_PER_IP      open exams per client address (5)
+  EXAM_MAX_OPEN_PER_IP      open exams per client address (12)
   TRUST_PROXY               proxies believed about the client: addresses, CIDRs or loopback (none)
   PUBLIC_BASE_URL, PUBLIC_CONTROL_URL, PUBLIC_BOTS_URL
                             URLs that bodies and headers name (each host's own address)

@@ -374,7 +374,7 @@ export function loadConfig(env: Env): Config {
     holdMs: readInt(env, 'HOLD_MS', 30_000, 100, 120_000),
     maxHeldPerIp: readInt(env, 'MAX_HELD_PER_IP', 32, 0, 100_000),
     examTtlMs: readInt(env, 'EXAM_TTL_SECONDS', 3600, 1, 86_400) * 1000,
-    examMaxOpenPerIp: readInt(env, 'EXAM_MAX_OPEN_PER_IP', 5, 1, 1000),
+    examMaxOpenPerIp: readInt(env, 'EXAM_MAX_OPEN_PER_IP', 12, 1, 1000),
     wsEchoBytesPerSecond: readInt(env, 'WS_ECHO_BYTES_PER_SECOND', 256 * 1024, 1024, 1024 * 1024 * 1024),
     replicas: readInt(env, 'REPLICAS', 2, 1, 16),
     compareVia: readHostPort(env, 'COMPARE_VIA'),
