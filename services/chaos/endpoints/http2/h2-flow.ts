@@ -44,6 +44,8 @@ export default defineChaosEndpoint({
           const size = Math.min(chunk.length, sent - at);
           session.write(frame(FRAME.DATA, at + size >= sent ? FLAG.END_STREAM : 0, id, chunk.subarray(0, size)));
         }
+        // The connection's window goes below zero as the client's does: a second stream waits for its WINDOW_UPDATE.
+        session.spent(sent);
         return stream.socketClosed();
       }
       case 'zero-window-forever':
