@@ -137,6 +137,25 @@ t.test('/h2/flow?mode=exceed-window lowers our count of the connection window as
   t.notOk(has(FRAME.GOAWAY)(client.frames), 'no connection error');
 });
 
+t.test('every DATA a lie writes itself counts against the connection\'s window: a later stream\'s x-chaos-window says our count', async (t) => {
+  // The lies after which the connection lives on; each ends with the frame named. Wide stream windows: the connection's binds.
+  const LIVE: readonly (readonly [path: string, last: (frames: readonly RawFrame[]) => boolean])[] = [
+    ['/h2/frames?mode=data-after-end-stream', (f) => f.some((x) => x.type === FRAME.DATA && x.streamId === 1 && (x.flags & FLAG.END_STREAM) === 0)],
+    ['/h2/frames?mode=headers-on-closed-stream', (f) => ofType(f, FRAME.HEADERS).length === 2],
+    ['/h2/frames?mode=unknown-type', endedOn(1)],
+    ['/h2/headers?mode=uppercase', endedOn(1)],
+    ['/h2/push?mode=push-then-rst', has(FRAME.RST_STREAM)],
+    ['/h2/push?mode=when-disabled', endedOn(2)],
+  ];
+  for (const [path, last] of LIVE) {
+    const client = await get(path, last, [[SETTING.INITIAL_WINDOW_SIZE, 1_000_000]]);
+    const received = ofType(client.frames, FRAME.DATA).reduce((n, f) => n + f.payload.length, 0);
+    client.request('/h2/flow?mode=exceed-window', 3);
+    await client.until((f) => f.some((x) => x.type === FRAME.HEADERS && x.streamId === 3));
+    t.equal(field(headersOn(client, 3), 'x-chaos-window'), String(DEFAULT_WINDOW - received), `${path}: 65,535 − the ${received} DATA bytes it sent`);
+  }
+});
+
 t.test('/h2/flow?mode=zero-window-forever: WINDOW_UPDATE 0 on the stream, no window for the body, the answer after the hold', async (t) => {
   const client = await open();
   client.request('/h2/flow?mode=zero-window-forever&ms=800', 1, 'POST', false);
