@@ -27,6 +27,8 @@ import { createLogger } from '../../../shared/config/log.js';
 import { TLS_HANDSHAKE_MS } from '../../../shared/http/tls-door.js';
 import { MemoryStore } from '../../../shared/store/memory.js';
 import { controlTlsHost } from '../../../shared/tls/modes.js';
+import { startService } from '../../../shared/runtime/run.js';
+import { freePort } from '../../helpers/process.js';
 import { proxyV2 } from '../../helpers/proxy-v2.js';
 import { testConfig } from '../../helpers/servers.js';
 
@@ -237,4 +239,21 @@ t.test('behind a trusted proxy: the PROXY v2 header names the client the limits 
   }
   t.same(statuses, [200, 200, 429], 'h2: 192.0.2.9 is limited after two, on one connection');
   await t.rejects(through(undefined, 'http/1.1'), 'a trusted peer without a PROXY header gets no handshake');
+});
+
+t.test("the control process as it runs: its admin port reports the leaf's expiry as chaos_tls_cert_expiry_seconds{mode=\"control\"}", async (t) => {
+  const metricsPort = await freePort();
+  const running = await startService(serviceFactory('control'), () => 0, testConfig({ TLS_DIR: dir, CONTROL_TLS_PORT: '0', METRICS_PORT: String(metricsPort) }), createLogger('control', 'silent'), 'control');
+  t.teardown(() => running.stop(0));
+  const text = await new Promise<string>((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port: metricsPort, path: '/metrics' }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve(body));
+      })
+      .on('error', reject);
+  });
+  const seconds = Number(/\nchaos_tls_cert_expiry_seconds\{mode="control"\} (-?\d+)\n/.exec(text)?.[1]);
+  t.ok(seconds > 29 * 86_400 && seconds <= 30 * 86_400, `minted now, valid 30 days: ${seconds} s left`);
 });
