@@ -58,6 +58,7 @@ Environment (a bad value stops start-up with exit 2, naming the variable):
   TLS_DIR                   where the TLS chaos test root is kept (unset: no TLS); docs/tls.md
   CHAOS_TLS_PORT, TLS_BASE, PUBLIC_TLS_PORT
                             TLS chaos port (8444), host names <mode>.<TLS_BASE> (tls.localhost), the port /tls/hosts.json names
+  CONTROL_TLS_PORT          control's twins over TLS at control.<TLS_BASE>, ALPN h2 (unset: off; make up: 8445); docs/http2.md
 Read but unused here (make up's full stack): FRONT_PORT, FRONT_TLS_PORT, TLS_HANDSHAKES_PER_IP, REPLICAS, STACK, PATH.
 
 Documentation: the package's README.md and docs/embedding.md.

@@ -94,6 +94,8 @@ export interface TlsConfig {
   readonly handshakesPerIp: number;
   /** TLS_BASE (tls.localhost): mode hosts are `<mode>.<base>`; the root is name-constrained to it. */
   readonly base: string;
+  /** CONTROL_TLS_PORT (unset: off; `make up` sets 8445): the control process's TLS listener for its twins, `control.<base>` (ALPN h2 and http/1.1). */
+  readonly controlPort: number | undefined;
 }
 
 export interface HostPort {
@@ -287,6 +289,8 @@ function readTls(env: Env): TlsConfig {
     frontPort: readInt(env, 'FRONT_TLS_PORT', 8443, 0, 65535),
     handshakesPerIp: readInt(env, 'TLS_HANDSHAKES_PER_IP', 100, 0, 1_000_000),
     base,
+    // Off unless set (tests start control without it); 0 takes a free port.
+    controlPort: readOptional(env, 'CONTROL_TLS_PORT') === undefined ? undefined : readInt(env, 'CONTROL_TLS_PORT', 0, 0, 65535),
   });
 }
 
