@@ -69,9 +69,10 @@ tools:
 # Ports first (before anything is built), then the build, then the tools the
 # full stack needs when STACK=full asks for it (installed as root, or named).
 # TLS_DIR: where `make up` keeps the TLS chaos test root (docs/tls.md); TLS_DIR= (empty) turns TLS off.
+# CONTROL_TLS_PORT: control's twins over TLS, control.tls.localhost (docs/http2.md); CONTROL_TLS_PORT= turns it off.
 up: ports build stack-tools
 	@# A descriptor per connection: the soft open-files limit up to the hard one, as the image does.
-	ulimit -n "$$(ulimit -Hn)" 2>/dev/null || true; TLS_DIR="$${TLS_DIR-$(CURDIR)/.tls}" $(UP_COMMAND)
+	ulimit -n "$$(ulimit -Hn)" 2>/dev/null || true; TLS_DIR="$${TLS_DIR-$(CURDIR)/.tls}" CONTROL_TLS_PORT="$${CONTROL_TLS_PORT-8445}" $(UP_COMMAND)
 
 # Stops the stack make up DETACH=1 started, waiting for its drain (a clear line when none runs).
 down:
@@ -102,7 +103,9 @@ bench: held-client
 clean:
 	rm -rf dist dist.next dist.old .tap node_modules .runtime
 
-# Regenerates README.md's endpoint tables and docs/fault-injection.md's /mix fault table from the registries.
+# Regenerates README.md's endpoint tables and docs/fault-injection.md's /mix fault table from the registries,
+# and docs/exam.md's runner table from the exam runners' list.
 readme: build
 	node dist/scripts/readme-tables.js --write
 	node dist/scripts/mix-faults-table.js --write
+	node dist/scripts/exam/runner-table.js --write

@@ -12,7 +12,7 @@
 //        │                 └─ a head not whole yet, or not one HAProxy reads ─► be_slow (PROXY v2)
 //        └─ fe_slow (abns, the same routing for REQUEST_HEAD_MS more); what it cannot route ─► be_chaos,
 //           whose strict parser answers it (400, 408, 414, 431, 505) as it would a direct client
-//   :FRONT_TLS_PORT fe_tls (mode tcp, TLS passed through by server name) ──► be_chaos_tls (PROXY v2): haproxy-tls.ts
+//   :FRONT_TLS_PORT fe_tls (mode tcp, TLS passed through by server name) ──► be_chaos_tls, be_control_tls (PROXY v2): haproxy-tls.ts
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ERROR_CODES } from '../shared/registry/errors.js';
@@ -308,6 +308,7 @@ export function renderHaproxyConfig(plan: EdgePlan): string {
           perNetwork: caps.perNetwork,
           logEveryRequest: plan.logEveryRequest,
           chaosCheckPorts: plan.checkPorts.chaos,
+          controlCheckPorts: plan.checkPorts.control,
         })),
     ...['control', 'bots'].flatMap((name) => [
       `backend be_${name}`,
@@ -371,8 +372,9 @@ export const CONTAINER_PLAN: EdgePlan = {
   adminBind: '0.0.0.0',
   replicas: { chaos: { dns: 'chaos:8081', max: 16 }, control: { dns: 'control:8082', max: 16 }, bots: { dns: 'bots:8083', max: 16 } },
   checkPorts: { chaos: 9464, control: 9464, bots: 9464 },
-  // TLS passed through to every chaos replica's CHAOS_TLS_PORT (compose and Kubernetes set TLS_DIR: docs/deploy.md).
-  tls: { frontPort: 8443, base: 'tls.localhost', replicas: { dns: 'chaos:8444', max: 16 }, handshakesPerIp: 100 },
+  // TLS passed through to every chaos replica's CHAOS_TLS_PORT, and control.tls.localhost to every control replica's
+  // CONTROL_TLS_PORT (compose and Kubernetes set TLS_DIR and both ports: docs/deploy.md).
+  tls: { frontPort: 8443, base: 'tls.localhost', replicas: { dns: 'chaos:8444', max: 16 }, handshakesPerIp: 100, controlReplicas: { dns: 'control:8445', max: 16 } },
 };
 
 export const EXAMPLE_FILE = fileURLToPath(new URL('../../proxy/haproxy.cfg', import.meta.url));

@@ -5,9 +5,11 @@
 // header first, so the client's address reaches the replica's limits.
 //
 //   :FRONT_TLS_PORT fe_tls (mode tcp) ── a hello naming <mode>.TLS_BASE, or no name ──► be_chaos_tls (PROXY v2) ──► chaos ×N (CHAOS_TLS_PORT)
+//        ├─ a hello naming control.TLS_BASE (the twins, ALPN h2) ──► be_control_tls (PROXY v2) ──► control ×N (CONTROL_TLS_PORT)
 //        ├─ a hello naming another host: closed (no host of ours)
 //        ├─ not a ClientHello (plain HTTP, garbage), or none by TLS_HELLO_WAIT_MS: closed
 //        └─ over the per-address caps (open connections shared with the HTTP port, handshakes per 10 s): closed at accept
+import { controlTlsHost } from '../shared/tls/modes.js';
 import { CHECK, checkHost, ms, READY_CHECK, servers, type Replicas } from './haproxy-parts.js';
 
 export interface TlsEdgePlan {
@@ -19,6 +21,8 @@ export interface TlsEdgePlan {
   readonly replicas: Replicas;
   /** TLS_HANDSHAKES_PER_IP: new TLS connections one address may open per 10 s (0: no cap). */
   readonly handshakesPerIp: number;
+  /** Each control replica's TLS listener (CONTROL_TLS_PORT), in the order of the plan's control check ports; absent: control.<base> is not routed. */
+  readonly controlReplicas?: Replicas;
 }
 
 /**
@@ -37,6 +41,7 @@ export interface TlsFrontContext {
   readonly perNetwork: number;
   readonly logEveryRequest: boolean;
   readonly chaosCheckPorts: readonly number[] | number;
+  readonly controlCheckPorts: readonly number[] | number;
 }
 
 /**
@@ -83,6 +88,9 @@ export function tlsFrontDoor(tls: TlsEdgePlan, front: TlsFrontContext): string[]
     '  tcp-request content set-var(txn.sni) req.ssl_sni,lower if { req.ssl_sni -m found }',
     `  tcp-request content reject if { var(txn.sni) -m found } !{ var(txn.sni) -m end .${base} }`,
     '  tcp-request content accept',
+    ...(tls.controlReplicas === undefined
+      ? []
+      : ['  # The control twins\' name (ALPN h2 or http/1.1): its replicas\' TLS listeners (docs/http2.md).', `  use_backend be_control_tls if { var(txn.sni) -m str ${checkHost(controlTlsHost(tls.base))} }`]),
     '  # What is left names a mode host of TLS_BASE, or nothing (the no-sni default): the listeners pick the mode.',
     '  default_backend be_chaos_tls',
     '',
@@ -94,8 +102,20 @@ export function tlsFrontDoor(tls: TlsEdgePlan, front: TlsFrontContext): string[]
     `  default-server send-proxy-v2 ${CHECK}`,
     ...servers('chaos_tls', tls.replicas, front.chaosCheckPorts),
     '',
+    ...(tls.controlReplicas === undefined
+      ? []
+      : [
+          "# Control replicas' TLS listeners, checked on their admin ports like be_control.",
+          'backend be_control_tls',
+          '  mode tcp',
+          '  balance leastconn',
+          ...READY_CHECK,
+          `  default-server send-proxy-v2 ${CHECK}`,
+          ...servers('control_tls', tls.controlReplicas, front.controlCheckPorts),
+          '',
+        ]),
   ];
 }
 
 /** The TLS part of a local example plan (two replicas), for tests and docs. */
-export const EXAMPLE_TLS: TlsEdgePlan = { frontPort: 8443, base: 'tls.localhost', replicas: [9121, 9122], handshakesPerIp: 100 };
+export const EXAMPLE_TLS: TlsEdgePlan = { frontPort: 8443, base: 'tls.localhost', replicas: [9121, 9122], handshakesPerIp: 100, controlReplicas: [9221, 9222] };

@@ -4,7 +4,7 @@
 # that another stack may be running, instead of failing after the build with
 # a stack trace. The full stack listens on FRONT_PORT and FRONT_TLS_PORT only
 # (its private ports are picked free at start); the embedded default on the
-# three service ports and the TLS chaos port.
+# three service ports, the TLS chaos port and control's TLS port.
 set -uo pipefail
 bind="${BIND_ADDRESS:-127.0.0.1}"
 [ "$bind" = "0.0.0.0" ] || [ "$bind" = "::" ] && bind=127.0.0.1
@@ -20,6 +20,8 @@ if [ "$stack" = "full" ]; then
 else
   specs=("CHAOS_PORT:${CHAOS_PORT:-8081}" "CONTROL_PORT:${CONTROL_PORT:-8082}" "BOTS_PORT:${BOTS_PORT:-8083}")
   if [ "${TLS_DIR-unset}" != "" ]; then specs+=("CHAOS_TLS_PORT:${CHAOS_TLS_PORT:-8444}"); fi
+  # Control's twins over TLS: on beside TLS chaos unless CONTROL_TLS_PORT is set empty (the Makefile's up target).
+  if [ "${TLS_DIR-unset}" != "" ] && [ "${CONTROL_TLS_PORT-8445}" != "" ]; then specs+=("CONTROL_TLS_PORT:${CONTROL_TLS_PORT-8445}"); fi
 fi
 busy=0
 for spec in "${specs[@]}"; do

@@ -39,7 +39,7 @@ Environment (a bad value stops start-up with exit 2, naming the variable):
   HOLD_MS                   how long a lying Content-Length holds the connection (30000)
   WS_ECHO_BYTES_PER_SECOND  a WebSocket echo's bytes per second past a 1 MiB burst (262144); docs/websocket.md
   EXAM_TTL_SECONDS          how long a client exam lives (3600); docs/exam.md
-  EXAM_MAX_OPEN_PER_IP      open exams per client address (5)
+  EXAM_MAX_OPEN_PER_IP      open exams per client address (12)
   TRUST_PROXY               proxies believed about the client: addresses, CIDRs or loopback (none)
   PUBLIC_BASE_URL, PUBLIC_CONTROL_URL, PUBLIC_BOTS_URL
                             URLs that bodies and headers name (each host's own address)
@@ -58,6 +58,7 @@ Environment (a bad value stops start-up with exit 2, naming the variable):
   TLS_DIR                   where the TLS chaos test root is kept (unset: no TLS); docs/tls.md
   CHAOS_TLS_PORT, TLS_BASE, PUBLIC_TLS_PORT
                             TLS chaos port (8444), host names <mode>.<TLS_BASE> (tls.localhost), the port /tls/hosts.json names
+  CONTROL_TLS_PORT          control's twins over TLS at control.<TLS_BASE>, ALPN h2 (unset: off; make up: 8445); docs/http2.md
 Read but unused here (make up's full stack): FRONT_PORT, FRONT_TLS_PORT, TLS_HANDSHAKES_PER_IP, REPLICAS, STACK, PATH.
 
 Documentation: the package's README.md and docs/embedding.md.

@@ -17,6 +17,7 @@ import { renderHaproxyConfig } from '../proxy/haproxy-config.js';
 import { renderPrometheusConfig } from './prometheus-config.js';
 import { loadConfig, usesRedis, type Config, type Env, type HostName } from '../shared/config/config.js';
 import { NODE_FLAGS } from '../shared/runtime/node-flags.js';
+import { controlTlsHost } from '../shared/tls/modes.js';
 import { configOrExit, processEnv, type ReadyMessage } from '../shared/runtime/run.js';
 import { isLogAppend, RELAY_LOG_APPENDS } from '../shared/store/log-relay.js';
 import { followingParent, freeLoopbackPorts, portAccepts, redisAnswers, Supervisor, type ProcessSpec } from './supervisor.js';
@@ -120,18 +121,24 @@ async function runEmbedded(env: Env, config: Config, note: string | undefined): 
       `\n  hub      ${config.urls.hub}/   (the catalog of all three hosts, answered by control)` +
       (config.metricsPort > 0 ? `\n  admin    http://127.0.0.1:${config.metricsPort}…${config.metricsPort + 2} /metrics /healthz /readyz (chaos, control, bots)` : '') +
       `\nTry: curl -v ${urls.get('chaos')}/truncate   (its twin: curl -v ${urls.get('control')}/truncate)\n` +
-      tlsLines(config) +
+      tlsLines(config, config.tls.controlPort) +
       (note ? `${note}\n` : '') +
       'Ctrl-C stops all three (a second Ctrl-C kills at once).\n',
   );
 }
 
-/** What `make up` prints about TLS chaos (docs/tls.md): the good twin's URL and how one command trusts the test root. */
-function tlsLines(config: Config): string {
+/**
+ * What `make up` prints about TLS chaos (docs/tls.md): the good twin's URL and how one command trusts the test root;
+ * with CONTROL_TLS_PORT, the control twins' TLS URL (docs/http2.md) on `controlPort` (the front door's, or control's own).
+ */
+function tlsLines(config: Config, controlPort: number | undefined): string {
   if (config.tls.dir === undefined) return '';
   const good = `https://good.${config.tls.base}:${config.tls.publicPort}/`;
   return (
     `TLS: ${good} and every mode in ${config.urls.hub}/tls/hosts.json (root kept in ${config.tls.dir})\n` +
+    (controlPort !== undefined && config.tls.controlPort !== undefined
+      ? `  control twins over TLS (ALPN h2): https://${controlTlsHost(config.tls.base)}:${controlPort}/   (curl --http2 --cacert chaos-root.pem …)\n`
+      : '') +
     `  trust the test root for one command, never in a system store: curl -so chaos-root.pem ${config.urls.hub}/tls/root.pem && curl --cacert chaos-root.pem ${good}\n`
   );
 }
@@ -154,9 +161,12 @@ const hostnameOf = (url: string): string => new URL(url).hostname.toLowerCase();
 async function runFull(userEnv: Env, base: Config): Promise<void> {
   // Every private port at once, so they are distinct: Redis, HAProxy's admin port, then the replicas'.
   const count = SERVICES.length * base.replicas;
-  // TLS chaos (TLS_DIR set): each chaos replica's TLS listener on a private port too, behind FRONT_TLS_PORT.
+  // TLS chaos (TLS_DIR set): each chaos replica's TLS listener on a private port too, behind FRONT_TLS_PORT;
+  // with CONTROL_TLS_PORT set (make up sets it), each control replica's too, for control.<TLS_BASE>.
   const tlsCount = base.tls.dir === undefined ? 0 : base.replicas;
-  const [redisPort, adminPort, prometheusPort, ...replicaPorts] = (await freeLoopbackPorts(3 + 2 * count + tlsCount)) as [number, number, number, ...number[]];
+  const controlTlsCount = tlsCount > 0 && base.tls.controlPort !== undefined ? base.replicas : 0;
+  const [redisPort, adminPort, prometheusPort, ...replicaPorts] = (await freeLoopbackPorts(3 + 2 * count + tlsCount + controlTlsCount)) as [number, number, number, ...number[]];
+  const controlTlsPorts = replicaPorts.splice(replicaPorts.length - controlTlsCount);
   const tlsPorts = replicaPorts.splice(replicaPorts.length - tlsCount);
   // Every replica has an admin port (/metrics, /healthz, /readyz): METRICS_PORT and the next ones, or free ones.
   const metricsPorts = base.metricsPort > 0 ? Array.from({ length: count }, (_, i) => base.metricsPort + i) : replicaPorts.splice(count);
@@ -198,7 +208,15 @@ async function runFull(userEnv: Env, base: Config): Promise<void> {
       admins.push(`${service}.${i} :${metricsPort}`);
       scrapeTargets.push({ name: `${service}.${i}`, service, port: metricsPort });
       const tlsPort = service === 'chaos' ? tlsPorts[i - 1] : undefined;
-      const replicaEnv = { ...env, [PORT_VARIABLE[service]]: String(port), METRICS_PORT: String(metricsPort), ...(tlsPort ? { CHAOS_TLS_PORT: String(tlsPort) } : {}) };
+      const controlTlsPort = service === 'control' ? controlTlsPorts[i - 1] : undefined;
+      const replicaEnv = {
+        ...env,
+        [PORT_VARIABLE[service]]: String(port),
+        METRICS_PORT: String(metricsPort),
+        ...(tlsPort ? { CHAOS_TLS_PORT: String(tlsPort) } : {}),
+        // Only control listens for control.<TLS_BASE>; set or not, the others ignore it.
+        CONTROL_TLS_PORT: controlTlsPort ? String(controlTlsPort) : '',
+      };
       starts.push(supervisor.add(serviceSpec(`${service}.${i}`, service, replicaEnv)));
     }
   }
@@ -225,7 +243,17 @@ async function runFull(userEnv: Env, base: Config): Promise<void> {
       maxConnections: config.maxConnections,
       shutdownGraceMs: config.shutdownGraceMs,
       logEveryRequest: config.logLevel === 'debug' || config.logLevel === 'trace',
-      ...(tlsCount > 0 ? { tls: { frontPort: config.tls.frontPort, base: config.tls.base, replicas: tlsPorts, handshakesPerIp: config.tls.handshakesPerIp } } : {}),
+      ...(tlsCount > 0
+        ? {
+            tls: {
+              frontPort: config.tls.frontPort,
+              base: config.tls.base,
+              replicas: tlsPorts,
+              handshakesPerIp: config.tls.handshakesPerIp,
+              ...(controlTlsCount > 0 ? { controlReplicas: controlTlsPorts } : {}),
+            },
+          }
+        : {}),
     }),
   );
   // -db: foreground, logs on stderr. SIGUSR1 stops it softly: it stops listening and lets connections finish.
@@ -255,7 +283,7 @@ async function runFull(userEnv: Env, base: Config): Promise<void> {
       `  admin    /metrics /healthz /readyz on 127.0.0.1 (private): ${admins.join(', ')}\n` +
       prometheusNote +
       `Try: curl -v ${u.base}/truncate   (its twin: curl -v ${u.control}/truncate)\n` +
-      tlsLines(config) +
+      tlsLines(config, controlTlsCount > 0 ? config.tls.frontPort : undefined) +
       'Ctrl-C stops everything (a second Ctrl-C kills at once).\n',
   );
 }

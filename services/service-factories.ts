@@ -9,6 +9,7 @@ import type { ServiceFactory } from '../shared/runtime/run.js';
 import type { HttpContext } from '../shared/http/http-service.js';
 import { ChaosServer } from './chaos/server.js';
 import { ChaosTlsService } from './chaos/tls/service.js';
+import { ControlTlsService } from './control/tls-service.js';
 import type { ChaosContext } from './chaos/endpoint.js';
 import { serviceRegistries } from './registries.js';
 
@@ -31,7 +32,9 @@ export function serviceFactory(host: HostName, registries?: ServiceRegistries): 
       case 'control': {
         // The control process also answers for the hub: its `/` there lists all three hosts, its /compare fetches chaos paths beside their twins.
         const hubCatalogs = [buildCatalog(built.chaos, config), buildCatalog(built.control, config), buildCatalog(built.bots, config)];
-        return new HttpService({ host: 'control', config, logger, registry: built.control, store, hubCatalogs, chaosRoutes: built.chaos });
+        const control = new HttpService({ host: 'control', config, logger, registry: built.control, store, hubCatalogs, chaosRoutes: built.chaos });
+        // Its twins over TLS (ALPN h2) where CONTROL_TLS_PORT is set beside TLS_DIR (docs/http2.md).
+        return config.tls.dir === undefined || config.tls.controlPort === undefined ? control : new ControlTlsService(control, logger);
       }
       case 'bots':
         return new HttpService({ host: 'bots', config, logger, registry: built.bots, store });

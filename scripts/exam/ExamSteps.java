@@ -6,6 +6,9 @@
 // Reads `name url` lines on stdin; scripts/exam/run.ts opens the exam, feeds
 // the lines and prints the grade (single-file source, run with `java ExamSteps.java`):
 //   node dist/scripts/exam/run.js java [profile] [hub URL]
+// The JDK (17) has no resolver hook: run.js names the steps' *.localhost hosts
+// in a hosts file of its own (-Djdk.net.hosts.file), so the https step's host
+// reaches the loopback on a machine whose resolver does not.
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;

@@ -9,12 +9,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { setTimeout as sleep } from 'node:timers/promises';
-
-interface Step {
-  readonly name: string;
-  readonly url: string;
-}
+import { takeOwnExam, type Step } from './node-steps.js';
 
 /** Pings the server a few times after connecting; every failure is swallowed, as the service records what happened. */
 async function mcpPings(url: string): Promise<void> {
@@ -53,14 +48,4 @@ async function take({ name, url }: Step): Promise<void> {
   }
 }
 
-const [profile = 'agents', hub = 'http://localhost:8082'] = process.argv.slice(2);
-const opened = await fetch(`${hub}/exam?profile=${encodeURIComponent(profile)}`, { method: 'POST' });
-if (opened.status !== 201) {
-  process.stderr.write(`no exam opened: ${opened.status} ${await opened.text()}\n`);
-  process.exit(1);
-}
-const exam = (await opened.json()) as { id: string; steps: Step[] };
-process.stderr.write(`exam ${exam.id} (${profile}): ${exam.steps.length} steps, the MCP and Anthropic SDKs in Node ${process.version}\n`);
-await Promise.all(exam.steps.map(take));
-await sleep(1000);
-process.stdout.write(await (await fetch(`${hub}/exam/${exam.id}.md`)).text());
+await takeOwnExam('agents', 'the MCP and Anthropic SDKs', take);

@@ -1,8 +1,9 @@
 // Takes the steps of a client exam (docs/exam.md) in headless Chromium (Debian's,
 // driven by playwright-core), as a web page does: one browser context (one
-// HTTP cache, one cookie jar), each step run by `fetch` from a page of the
-// step URL's own origin (so the chaos and control hosts are each same-origin
-// to their steps, and only a cross-host redirect is cross-origin), the event
+// HTTP cache, one cookie jar), each step's plan (scripts/exam/node-steps.ts)
+// run by `fetch` from a page of the step URL's own origin (so the chaos and
+// control hosts are each same-origin to their steps, and only a cross-host
+// redirect is cross-origin), the event
 // stream by `EventSource` (which reconnects with Last-Event-ID by itself), and
 // `AbortSignal.timeout(2000)` where a step asks for a deadline. With
 // EXAM_CA_FILE the browser trusts that root through an NSS database of its own
@@ -15,64 +16,39 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumTrusting } from '../scorecard/tls-clients.js';
-import { parseSteps, STEP_TIMEOUT_MS, type Step } from './node-steps.js';
+import { parseSteps, planOf, type Step, type StepPlan } from './node-steps.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** How long the page watches the event stream for its reconnection. */
 const STREAM_WATCH_MS = 10_000;
 
-/** Runs inside the page: one step with the browser's own fetch and EventSource. */
-async function inPage({ name, url, timeoutMs, watchMs }: { name: string; url: string; timeoutMs: number; watchMs: number }): Promise<void> {
-  const send = async (init: RequestInit = {}): Promise<void> => {
+/** Runs inside the page: one step's plan (node-steps.ts) with the browser's own fetch and EventSource. */
+async function inPage({ url, plan, watchMs }: { url: string; plan: StepPlan; watchMs: number }): Promise<void> {
+  if ('eventStream' in plan) {
+    // EventSource reconnects by itself after `retry:`, with Last-Event-ID: watch for the second open.
+    return new Promise<void>((resolve) => {
+      const source = new EventSource(url);
+      let opens = 0;
+      const done = (): void => {
+        source.close();
+        resolve();
+      };
+      source.onopen = () => {
+        if (++opens === 2) setTimeout(done, 500);
+      };
+      setTimeout(done, watchMs);
+    });
+  }
+  for (const call of plan.calls) {
     try {
+      const init: RequestInit = { method: call.method ?? 'GET', headers: { ...call.headers } };
+      if (call.body !== undefined) init.body = call.body;
+      if (call.timeoutMs !== undefined) init.signal = AbortSignal.timeout(call.timeoutMs);
       const response = await fetch(url, init);
       await response.arrayBuffer();
     } catch {
       /* the browser's answer to a lie: the service records what happened */
     }
-  };
-  const form = { 'content-type': 'application/x-www-form-urlencoded' };
-  switch (name) {
-    case 'redirect-302':
-    case 'redirect-303':
-    case 'redirect-307':
-    case 'redirect-308':
-      return send({ method: 'POST', headers: form, body: 'a=1&b=2' });
-    case 'post-503':
-      return send({ method: 'POST', headers: form, body: 'a=1' });
-    case 'cross-host-authorization':
-    case 'https-downgrade':
-      return send({ headers: { authorization: 'Bearer exam-token' } });
-    case 'stall':
-    case 'slow-headers':
-    case 'drip':
-      return send({ signal: AbortSignal.timeout(timeoutMs) });
-    case 'keepalive-lie':
-    case 'etag':
-    case 'last-modified':
-    case 'no-store':
-      await send();
-      return send();
-    case 'vary':
-      await send({ headers: { 'accept-encoding': 'gzip' } });
-      return send({ headers: { 'accept-encoding': 'identity' } });
-    case 'sse-resume':
-      // EventSource reconnects by itself after `retry:`, with Last-Event-ID: watch for the second open.
-      return new Promise<void>((resolve) => {
-        const source = new EventSource(url);
-        let opens = 0;
-        const done = (): void => {
-          source.close();
-          resolve();
-        };
-        source.onopen = () => {
-          if (++opens === 2) setTimeout(done, 500);
-        };
-        setTimeout(done, watchMs);
-      });
-    default:
-      // The retry steps, the loop, the cookie hop, the download: the browser as it is.
-      return send();
   }
 }
 
@@ -101,7 +77,7 @@ try {
       const origin = new URL(step.url).origin;
       if (!pages.has(origin)) pages.set(origin, pageOf(context, origin));
       const page = await (pages.get(origin) as Promise<Page>);
-      await page.evaluate(inPage, { name: step.name, url: step.url, timeoutMs: STEP_TIMEOUT_MS, watchMs: STREAM_WATCH_MS });
+      await page.evaluate(inPage, { url: step.url, plan: planOf(step.name), watchMs: STREAM_WATCH_MS });
     }),
   );
 } finally {

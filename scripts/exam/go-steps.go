@@ -14,6 +14,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"os"
@@ -136,8 +137,23 @@ func take(client *http.Client, name, url string) {
 	}
 }
 
+// loopbackDial dials *.localhost names on the loopback (RFC 6761 §6.3), as curl
+// and browsers resolve them by themselves; Go's resolver reads /etc/hosts and
+// DNS, which here do not. It is the hosts line a user would add, kept inside
+// the runner; every other name is dialled as the default transport does.
+func loopbackDial(dialer *net.Dialer) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if host, port, err := net.SplitHostPort(addr); err == nil && strings.HasSuffix(host, ".localhost") {
+			addr = net.JoinHostPort("127.0.0.1", port)
+		}
+		return dialer.DialContext(ctx, network, addr)
+	}
+}
+
 func main() {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
+	// The default transport's dialer settings (30 s connect timeout, 30 s keep-alive).
+	transport.DialContext = loopbackDial(&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second})
 	if file := os.Getenv("EXAM_CA_FILE"); file != "" {
 		pem, err := os.ReadFile(file)
 		if err != nil {

@@ -1,9 +1,10 @@
-// The exam's steps for the Node runners (node:http, axios, got): what each
-// step asks of the caller, written once over a small interface each client
-// implements in its own file. The client does the rest by its defaults
+// The exam's steps for the Node runners (fetch, node:http, axios, got, and
+// Chromium's page): what each step asks of the caller, written once as data
+// (planOf) over a small interface each client implements in its own file. The client does the rest by its defaults
 // (retries, redirects, pooling, cookies where it has a jar). Reads `name url`
 // lines on stdin, as scripts/exam/run.ts writes them.
 import { readFileSync } from 'node:fs';
+import './loopback.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The caller's deadline for the steps that ask for one (stall, slow-headers, drip). */
@@ -70,39 +71,56 @@ async function eventStream(send: (call: Call) => Promise<void>): Promise<void> {
   await send({ headers: { accept: 'text/event-stream', ...(last !== undefined ? { 'last-event-id': last } : {}) } });
 }
 
-export async function takeStep(request: Request, { name, url }: Step): Promise<void> {
-  // A failed request is the client's answer to a lie: the service records what happened.
-  const send = (call: Call = {}): Promise<void> => request(url, call).catch(() => undefined);
+/** What a step asks of the caller: requests made one after the other, or an event stream read and resumed once. */
+export type StepPlan = { readonly calls: readonly Call[] } | { readonly eventStream: true };
+
+const JSON_POST = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
+
+/**
+ * The calls each step asks for, as data: the Node takers run them here, and
+ * Chromium's page runs the same plan with the browser's fetch. What is not
+ * named is one GET with the client as it is (the retry steps, the loop, the
+ * cookie hop, the download; mcp-session-expired too: no MCP client here).
+ */
+export function planOf(name: string): StepPlan {
   switch (name) {
     case 'redirect-302':
     case 'redirect-303':
     case 'redirect-307':
     case 'redirect-308':
-      return send({ method: 'POST', headers: FORM, body: 'a=1&b=2' });
+      return { calls: [{ method: 'POST', headers: FORM, body: 'a=1&b=2' }] };
     case 'post-503':
-      return send({ method: 'POST', headers: FORM, body: 'a=1' });
+      return { calls: [{ method: 'POST', headers: FORM, body: 'a=1' }] };
     case 'cross-host-authorization':
     case 'https-downgrade':
-      return send({ headers: { authorization: 'Bearer exam-token' } });
+      return { calls: [{ headers: { authorization: 'Bearer exam-token' } }] };
+    case 'llm-529-retry-after':
+      // An Anthropic-shape POST, once: a client without a retry loop of its own makes one call.
+      return { calls: [{ method: 'POST', headers: JSON_POST, body: JSON.stringify({ model: 'exam', max_tokens: 16, messages: [{ role: 'user', content: 'hello' }] }) }] };
     case 'stall':
     case 'slow-headers':
     case 'drip':
-      return send({ timeoutMs: STEP_TIMEOUT_MS });
+      return { calls: [{ timeoutMs: STEP_TIMEOUT_MS }] };
     case 'keepalive-lie':
     case 'etag':
     case 'last-modified':
     case 'no-store':
-      await send();
-      return send();
+      return { calls: [{}, {}] };
     case 'vary':
-      await send({ headers: { 'accept-encoding': 'gzip' } });
-      return send({ headers: { 'accept-encoding': 'identity' } });
+      return { calls: [{ headers: { 'accept-encoding': 'gzip' } }, { headers: { 'accept-encoding': 'identity' } }] };
     case 'sse-resume':
-      return eventStream(send);
+      return { eventStream: true };
     default:
-      // The retry steps, the loop, the cookie hop, the download: the client as it is.
-      return send();
+      return { calls: [{}] };
   }
+}
+
+export async function takeStep(request: Request, { name, url }: Step): Promise<void> {
+  // A failed request is the client's answer to a lie: the service records what happened.
+  const send = (call: Call = {}): Promise<void> => request(url, call).catch(() => undefined);
+  const plan = planOf(name);
+  if ('eventStream' in plan) return eventStream(send);
+  for (const call of plan.calls) await send(call);
 }
 
 /** Reads the steps on stdin and takes them all at once with `request`. */
@@ -110,4 +128,24 @@ export async function takeStepsFromStdin(request: Request): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   await Promise.all(parseSteps(Buffer.concat(chunks).toString('utf8')).map((step) => takeStep(request, step)));
+}
+
+/**
+ * A runner that opens its exam itself (fetch.ts, agents.ts): `[profile] [hub
+ * URL]` from the command line, every step taken at once with `take`, then the
+ * graded Markdown table (its `Report:` line is what run.js reads).
+ */
+export async function takeOwnExam(defaultProfile: string, client: string, take: (step: Step) => Promise<void>): Promise<void> {
+  const [profile = defaultProfile, hub = 'http://localhost:8082'] = process.argv.slice(2);
+  const opened = await fetch(`${hub}/exam?profile=${encodeURIComponent(profile)}`, { method: 'POST' });
+  if (opened.status !== 201) {
+    process.stderr.write(`no exam opened: ${opened.status} ${await opened.text()}\n`);
+    process.exit(1);
+  }
+  const exam = (await opened.json()) as { id: string; steps: Step[] };
+  process.stderr.write(`exam ${exam.id} (${profile}): ${exam.steps.length} steps, ${client} in Node ${process.version}\n`);
+  await Promise.all(exam.steps.map(take));
+  // The last entries are written as their exchanges end.
+  await sleep(1000);
+  process.stdout.write(await (await fetch(`${hub}/exam/${exam.id}.md`)).text());
 }

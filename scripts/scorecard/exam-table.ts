@@ -1,11 +1,15 @@
 // The client scorecard's exam tables (docs/clients.md): every runner of
 // scripts/exam/run.ts takes every profile it takes, on a stack of its own (the
 // exam tests' stack: one chaos and one control process sharing a store, the
-// real per-IP limit off), and each profile is one table: a row per client, a
-// column per step, a cell the verdict and what the service observed.
-import { PROFILES } from '../../shared/exam/profiles.js';
+// TLS chaos listener beside them, the real per-IP limit off), and each profile
+// is one table: a row per client that takes it, a column per step, a cell the
+// verdict and what the service observed.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PROFILE_NAMES, PROFILES } from '../../shared/exam/profiles.js';
 import { startExamStack } from '../../tests/helpers/exam-stack.js';
-import { RUN_BOUND_MS, RUNNER_PROFILES, RUNNERS, takeExam, type ExamRunner } from '../exam/run.js';
+import { profilesOf, RUN_BOUND_MS, RUNNERS, takeExam, withheld, type ExamRunner } from '../exam/run.js';
 import { escapeCell, splitRow, unescapeCell } from './markdown.js';
 import { inPool } from './pool.js';
 
@@ -28,21 +32,29 @@ export interface ExamTables {
 
 const NOT_IN_EXAM = 'not run: the exam left it out (no TLS host for the https step)';
 
+/** The runners that take `profile`, in RUNNERS' order. */
+export const runnersOf = (profile: string, runners: readonly ExamRunner[] = RUNNERS): readonly ExamRunner[] => runners.filter((r) => profilesOf(r).includes(profile));
+
 const verdictText = (verdict: string): string => (verdict === 'fail' ? 'FAIL' : verdict);
 
-/** Every runner (or those given) through every profile (or those given). */
+/** Every runner (or those given) through every profile it takes (or those given). */
 export async function runExamTables(options: { runners?: readonly ExamRunner[]; profiles?: readonly string[]; log?: (line: string) => void } = {}): Promise<ExamTables> {
   const runners = options.runners ?? RUNNERS;
-  const profiles = options.profiles ?? RUNNER_PROFILES;
+  const profiles = (options.profiles ?? PROFILE_NAMES).filter((profile) => runnersOf(profile, runners).length > 0);
   const teardowns: (() => unknown)[] = [];
   try {
-    const stack = await startExamStack({ teardown: (fn) => teardowns.push(fn) }, undefined, { EXAM_MAX_OPEN_PER_IP: '100' });
+    const stack = await startExamStack({ teardown: (fn) => teardowns.push(fn) }, undefined, { EXAM_MAX_OPEN_PER_IP: '100' }, { tls: true });
+    // The published root, as a user saves it from {hub_url}/tls/root.pem: every runner is given it (EXAM_CA_FILE).
+    const dir = mkdtempSync(join(tmpdir(), 'exam-table-'));
+    teardowns.push(() => rmSync(dir, { recursive: true, force: true }));
+    const caFile = join(dir, 'root.pem');
+    writeFileSync(caFile, stack.tlsRoot as string);
     const versions: Record<string, string> = {};
     for (const runner of runners) versions[runner.id] = await runner.version();
-    const cells = runners.flatMap((runner) => profiles.map((profile) => ({ runner, profile })));
+    const cells = profiles.flatMap((profile) => runnersOf(profile, runners).map((runner) => ({ runner, profile })));
     const runs = await inPool(cells, WIDTH, async ({ runner, profile }) => {
       options.log?.(`exam ${profile} with ${runner.id}…`);
-      return takeExam(runner, profile, stack.hub);
+      return takeExam(runner, profile, stack.hub, { caFile });
     });
     return {
       versions,
@@ -50,16 +62,20 @@ export async function runExamTables(options: { runners?: readonly ExamRunner[]; 
         const steps = (PROFILES[profile] ?? []).map((s) => s.name);
         const rows = runs
           .filter((run) => run.profile === profile)
-          .map((run) => ({
-            runner: run.runner,
-            cells: steps.map((name) => {
-              const step = run.report.steps.find((s) => s.name === name);
-              // The exam leaves https-downgrade out where the stack has no TLS host (as this one has not).
-              if (step === undefined) return NOT_IN_EXAM;
-              const stopped = run.killed ? ` (the client was stopped at ${RUN_BOUND_MS / 1000} s)` : '';
-              return step.verdict === 'not-run' ? `not run${stopped}` : `${verdictText(step.verdict)}: ${step.observed}${stopped}`;
-            }),
-          }));
+          .map((run) => {
+            const runner = runners.find((r) => r.id === run.runner) as ExamRunner;
+            return {
+              runner: run.runner,
+              cells: steps.map((name) => {
+                const step = run.report.steps.find((s) => s.name === name);
+                if (step === undefined) return NOT_IN_EXAM;
+                const stopped = run.killed ? ` (the client was stopped at ${RUN_BOUND_MS / 1000} s)` : '';
+                if (step.verdict !== 'not-run') return `${verdictText(step.verdict)}: ${step.observed}${stopped}`;
+                const why = withheld(runner, name, caFile);
+                return why === undefined ? `not run${stopped}` : `not run: ${why}`;
+              }),
+            };
+          });
         return { profile, steps, rows };
       }),
     };
@@ -80,8 +96,9 @@ export function renderExamTables(tables: ExamTables): string[] {
       'deadline in the client\'s own terms, a second call, a POST body, an `Authorization` header, `Last-Event-ID`',
       'on a reconnection where the client has no event-stream support). The exams run on one chaos and one',
       'control process sharing a store, the real per-IP limit off, several runners at once; a cell is the verdict',
-      'and what the service observed. `https-downgrade` needs the published TLS root (`EXAM_CA_FILE`): without',
-      'the TLS host it is not run. The `agents` profile is the SDK runner\'s, not in these tables.',
+      'and what the service observed. The TLS chaos listener serves `https-downgrade`: every runner is given',
+      'its published root (`EXAM_CA_FILE`) and reaches `good.tls.localhost` on the loopback (docs/exam.md says',
+      'how, per client). The `agents` profile is taken by the SDK runner, the official SDKs as an agent uses them.',
     ].join('\n'),
     '',
     '| client | version | runner | run as |',

@@ -13,6 +13,38 @@ export interface H2Outcome {
   goaway?: { code: number; lastStreamId: number; data: string };
   remoteSettings?: http2.Settings;
   pushes: { path: string; status?: number; body: Buffer }[];
+  /** The server's END_STREAM was read (the body's 'end'). */
+  ended?: true;
+  /** The stream was still open at `ms`: the session was destroyed then. */
+  timedOut?: true;
+  /** From the request to its stream's close (or to `ms`). */
+  ms: number;
+}
+
+/** An outcome as plain values (no Buffers): what a test matches a cell against, and prints when it differs. */
+export interface H2Facts {
+  status?: number;
+  error?: string;
+  rstCode?: number;
+  /** The GOAWAY's debug data. */
+  goaway?: string;
+  bytes: number;
+  pushes: number;
+  ended: boolean;
+  timedOut: boolean;
+}
+
+export function h2Facts(out: H2Outcome): H2Facts {
+  return {
+    ...(out.status === undefined ? {} : { status: out.status }),
+    ...(out.error === undefined ? {} : { error: out.error }),
+    ...(out.rstCode === undefined ? {} : { rstCode: out.rstCode }),
+    ...(out.goaway === undefined ? {} : { goaway: out.goaway.data }),
+    bytes: out.body.length,
+    pushes: out.pushes.length,
+    ended: out.ended === true,
+    timedOut: out.timedOut === true,
+  };
 }
 
 export interface H2Ask {
@@ -29,8 +61,12 @@ export interface H2Ask {
 export function h2Get(origin: string, path: string, ask: H2Ask = {}): Promise<H2Outcome> {
   return new Promise((resolve) => {
     const session = http2.connect(origin, { ...(ask.settings ? { settings: ask.settings } : {}), ...ask.connect });
-    const out: H2Outcome = { headers: {}, body: Buffer.alloc(0), pushes: [] };
+    const started = performance.now();
+    const out: H2Outcome = { headers: {}, body: Buffer.alloc(0), pushes: [], ms: 0 };
     const chunks: Buffer[] = [];
+    // Once: the outcome is final when resolved. A deadline left running past a finished request would
+    // rewrite it as a timeout (the HTTP/2 walk's hangs on a busy machine were that: issue 28).
+    let finished = false;
     session.on('error', (error: NodeJS.ErrnoException) => void (out.error ??= error.code));
     session.on('remoteSettings', (settings) => void (out.remoteSettings = settings));
     session.on('goaway', (code, lastStreamId, data) => void (out.goaway = { code, lastStreamId, data: data?.toString() ?? '' }));
@@ -49,8 +85,9 @@ export function h2Get(origin: string, path: string, ask: H2Ask = {}): Promise<H2
       out.status = Number(headers[':status']);
     });
     req.on('data', (chunk: Buffer) => void chunks.push(chunk));
+    // Our own destroy at the deadline ends the readable too: only an 'end' before the outcome is final is the server's END_STREAM.
+    req.on('end', () => void (finished || (out.ended = true)));
     req.on('error', (error: NodeJS.ErrnoException) => void (out.error ??= error.code));
-    let finished = false;
     const done = (): void => {
       if (finished) return;
       finished = true;
@@ -60,8 +97,17 @@ export function h2Get(origin: string, path: string, ask: H2Ask = {}): Promise<H2
       session.destroy();
       resolve(out);
     };
-    const timer = setTimeout(done, ask.ms ?? 8000);
-    req.on('close', () => void setTimeout(done, ask.settleMs ?? 50));
+    const timer = setTimeout(() => {
+      if (!req.destroyed) {
+        out.timedOut = true;
+        out.ms = performance.now() - started;
+      }
+      done();
+    }, ask.ms ?? 8000);
+    req.on('close', () => {
+      out.ms = performance.now() - started;
+      setTimeout(done, ask.settleMs ?? 50);
+    });
     if (ask.body !== undefined) req.end(ask.body);
   });
 }

@@ -104,6 +104,17 @@ export function pythonWebsockets(url: string, protocol?: string): Promise<PyWsRe
   });
 }
 
+/** Many python3-websockets runs at once in one interpreter (its start is most of a run's CPU): reports in the targets' order. */
+export function pythonWebsocketsAtOnce(targets: readonly { readonly url: string; readonly protocol?: string }[]): Promise<PyWsReport[]> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(WS_PYTHON, [PY_CLIENT, '-'], { timeout: 60_000, maxBuffer: 4 << 20 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`python3-websockets, ${targets.length} runs: ${stderr || error.message}`));
+      else resolve(JSON.parse(stdout) as PyWsReport[]);
+    });
+    child.stdin?.end(JSON.stringify(targets.map(({ url, protocol }) => [url, protocol ?? null])));
+  });
+}
+
 /** A Chromium run: the page's events, and the console lines the browser logged meanwhile (CDP Log.entryAdded). */
 export interface ChromiumWsSeen {
   readonly open: boolean;

@@ -5,7 +5,7 @@
 // request means is not its business: it hands each one to its host.
 //
 // A connection from a peer in TRUST_PROXY (our HAProxy) first goes through one more stage: it must open
-// with a PROXY v2 header (proxy-v2.ts), which names the client; only the bytes after it reach the HTTP
+// with a PROXY v2 header (shared/config/proxy-v2.ts), which names the client; only the bytes after it reach the HTTP
 // parser. Any other connection goes straight to the parser, which refuses a PROXY header as the malformed
 // request it is there (400, close): a client never names itself. A trusted peer that sends no header is
 // refused too, rather than taken for the client: HAProxy always sends one (send-proxy-v2), and counting
@@ -19,7 +19,7 @@ import { PLAIN_HTTP1, type TransportFacts } from '../../shared/pipeline/transpor
 import { ClientChecks } from '../../shared/registry/rate-limit.js';
 import { peerAddress } from '../../shared/config/trust.js';
 import { RequestParser, RequestRejected, type ParsedRequest, type ParserEvents, type ParserLimits, type ParserOptions } from './parser.js';
-import { ProxyHeaderReader, type ClientOf } from './proxy-v2.js';
+import { ProxyHeaderReader, type ClientOf } from '../../shared/config/proxy-v2.js';
 import { startsPreface } from './http2/frames.js';
 import { ConnectionTimers, type TimerOwner } from './connection-timers.js';
 import { listenToSocket, type SocketEvents } from './socket-events.js';

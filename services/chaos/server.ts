@@ -19,7 +19,7 @@ import type { AnyEndpoint, Registry } from '../../shared/registry/registry.js';
 import { listenOn } from '../../shared/runtime/listen.js';
 import type { Store } from '../../shared/store/types.js';
 import { Connection, type ConnectionHost } from './connection.js';
-import type { ClientOf } from './proxy-v2.js';
+import type { ClientOf } from '../../shared/config/proxy-v2.js';
 import { connectionValue, setBaseHeaders, type ChaosContext } from './endpoint.js';
 import { transportLines } from './transport-lines.js';
 import { ERROR } from './http2/frames.js';

@@ -94,6 +94,8 @@ export interface TlsConfig {
   readonly handshakesPerIp: number;
   /** TLS_BASE (tls.localhost): mode hosts are `<mode>.<base>`; the root is name-constrained to it. */
   readonly base: string;
+  /** CONTROL_TLS_PORT (unset: off; `make up` sets 8445): the control process's TLS listener for its twins, `control.<base>` (ALPN h2 and http/1.1). */
+  readonly controlPort: number | undefined;
 }
 
 export interface HostPort {
@@ -287,6 +289,8 @@ function readTls(env: Env): TlsConfig {
     frontPort: readInt(env, 'FRONT_TLS_PORT', 8443, 0, 65535),
     handshakesPerIp: readInt(env, 'TLS_HANDSHAKES_PER_IP', 100, 0, 1_000_000),
     base,
+    // Off unless set (tests start control without it); 0 takes a free port.
+    controlPort: readOptional(env, 'CONTROL_TLS_PORT') === undefined ? undefined : readInt(env, 'CONTROL_TLS_PORT', 0, 0, 65535),
   });
 }
 
@@ -374,7 +378,7 @@ export function loadConfig(env: Env): Config {
     holdMs: readInt(env, 'HOLD_MS', 30_000, 100, 120_000),
     maxHeldPerIp: readInt(env, 'MAX_HELD_PER_IP', 32, 0, 100_000),
     examTtlMs: readInt(env, 'EXAM_TTL_SECONDS', 3600, 1, 86_400) * 1000,
-    examMaxOpenPerIp: readInt(env, 'EXAM_MAX_OPEN_PER_IP', 5, 1, 1000),
+    examMaxOpenPerIp: readInt(env, 'EXAM_MAX_OPEN_PER_IP', 12, 1, 1000),
     wsEchoBytesPerSecond: readInt(env, 'WS_ECHO_BYTES_PER_SECOND', 256 * 1024, 1024, 1024 * 1024 * 1024),
     replicas: readInt(env, 'REPLICAS', 2, 1, 16),
     compareVia: readHostPort(env, 'COMPARE_VIA'),

@@ -7,7 +7,7 @@ import type { Config, HostName } from '../config/config.js';
 import { ConnectionCaps } from '../pipeline/connection-caps.js';
 import { Pipeline, type HubPage } from '../pipeline/dispatch.js';
 import { originForm } from '../pipeline/targets.js';
-import { PLAIN_HTTP1, type HeaderSource, type Responder, type TransportFacts } from '../pipeline/transport.js';
+import type { HeaderSource, Responder, TransportFacts } from '../pipeline/transport.js';
 import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../registry/errors.js';
 import { addClampedHeader, chaosBaseHeaders, CHAOS_PREFIX, controlHeaders, type HeaderList, type HeaderValue } from '../primitives/headers.js';
 import type { Logger } from '../config/log.js';
@@ -25,6 +25,7 @@ import type { Store } from '../store/types.js';
 import { clientFromForwarded, peerAddress } from '../config/trust.js';
 import { offerUpgrade, switchedStatus, upgradeTaken } from './upgrades.js';
 import { Http2Door, sniffHttp2 } from './http2-door.js';
+import { http1Transport, proxiedClient } from './tls-door.js';
 
 export interface HttpContext {
   readonly req: IncomingMessage;
@@ -214,6 +215,9 @@ export class HttpService {
    */
   #checksFor(req: IncomingMessage, state: ConnectionState): ClientChecks {
     const trust = this.options.config.trustProxy;
+    // Behind the front door's TLS passthrough: the client its PROXY v2 header named, always counted (tls-door.ts; as on chaos).
+    const proxied = proxiedClient(req.socket);
+    if (proxied !== undefined) return (state.checks ??= new ClientChecks(this.options.config, this.options.host, proxied, true));
     // Without trusted proxies the client is the peer for the connection's life: its checks are kept.
     if (trust.empty && state.checks !== undefined) return state.checks;
     const peer = (state.peer ??= peerAddress(req.socket.remoteAddress));
@@ -248,12 +252,12 @@ export class HttpService {
     this.#handle(req, res);
   }
 
-  #handle(req: IncomingMessage, res: ServerResponse, transport: TransportFacts = PLAIN_HTTP1, connection: object = req.socket): void {
+  #handle(req: IncomingMessage, res: ServerResponse, transport: TransportFacts = http1Transport(req.socket), connection: object = req.socket): void {
     let state = this.#connections.get(connection);
     if (!state) this.#connections.set(connection, (state = new ConnectionState()));
     state.served++;
     // Pipelined past the cap: left unanswered; the connection closes after the last answer (HTTP/2: the door's GOAWAY).
-    if (state.served > MAX_REQUESTS_PER_CONNECTION && transport === PLAIN_HTTP1) return;
+    if (state.served > MAX_REQUESTS_PER_CONNECTION && transport.protocol === 'http/1.1') return;
     const age = performance.now() - state.openedAt;
     if (state.served === MAX_REQUESTS_PER_CONNECTION || age >= this.options.config.maxConnectionMs) res.shouldKeepAlive = false;
     const target = originForm(req.url ?? '/');

@@ -32,8 +32,9 @@ function headerListSize(raw: readonly string[]): number {
   return size + (raw.length / 2) * 32;
 }
 
-/** HTTP/2 without TLS: every request of this door. */
+/** HTTP/2 without TLS (prior knowledge on the plain port), and over TLS (ALPN h2 on control's TLS listener, tls-door.ts). */
 export const PLAIN_H2: TransportFacts = transportFacts('h2', false);
+export const TLS_H2: TransportFacts = transportFacts('h2', true);
 
 /**
  * The request handler, as node:http calls it. The compatibility API's objects
@@ -74,7 +75,8 @@ export class Http2Door {
         return;
       }
       // The compatibility API in place of node:http's objects (see DoorHandler); the connection is the session.
-      handle(req as unknown as IncomingMessage, res as unknown as ServerResponse, PLAIN_H2, req.stream.session ?? req.stream);
+      const session = req.stream.session;
+      handle(req as unknown as IncomingMessage, res as unknown as ServerResponse, session?.encrypted === true ? TLS_H2 : PLAIN_H2, session ?? req.stream);
     });
   }
 

@@ -10,6 +10,8 @@ import { peerAddress } from '../config/trust.js';
 
 export class ConnectionCaps {
   readonly #open = new Map<string, number>();
+  /** Sockets layered over a TCP socket admit() already counted (a TLS socket): not counted again. */
+  readonly #counted = new WeakSet<Socket>();
   /** Connections closed at accept because their client already held the cap (for metrics and tests). */
   refused = 0;
 
@@ -20,6 +22,7 @@ export class ConnectionCaps {
    * destroyed) when the client is over its cap.
    */
   admit(socket: Socket): boolean {
+    if (this.#counted.has(socket)) return true;
     const cap = this.config.maxConnectionsPerIp;
     const address = peerAddress(socket.remoteAddress);
     if (cap === 0 || this.config.trustProxy.isTrusted(address)) return true;
@@ -36,5 +39,10 @@ export class ConnectionCaps {
       else this.#open.set(address, left);
     });
     return true;
+  }
+
+  /** `socket` runs over a TCP socket admit() took (a TLS listener admits at accept, before the handshake): admit() passes it. */
+  counted(socket: Socket): void {
+    this.#counted.add(socket);
   }
 }

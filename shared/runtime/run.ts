@@ -20,7 +20,7 @@ export interface Service {
   readonly heldResponses?: number;
   /** Endpoint id → route template: the metrics' endpoint label. */
   readonly endpointPaths?: ReadonlyMap<string, string>;
-  /** TLS mode → seconds until its certificate expires (the chaos process with TLS). */
+  /** TLS mode → seconds until its certificate expires (the chaos process with TLS; control's leaf as `control`). */
   tlsCertExpiry?(): ReadonlyMap<string, number>;
 }
 
@@ -84,7 +84,10 @@ export async function startService(
       ? new Metrics(host, () => service?.endpointPaths ?? new Map(), {
           connections: () => service?.connectionCount ?? 0,
           heldResponses: () => service?.heldResponses ?? 0,
-          ...(config.tls.dir !== undefined && host === 'chaos' ? { tlsCertExpiry: () => service?.tlsCertExpiry?.() ?? new Map() } : {}),
+          // Chaos's modes; control's one leaf (mode "control") where it listens for TLS.
+          ...(config.tls.dir !== undefined && (host === 'chaos' || (host === 'control' && config.tls.controlPort !== undefined))
+            ? { tlsCertExpiry: () => service?.tlsCertExpiry?.() ?? new Map() }
+            : {}),
         })
       : undefined;
   const store = await createStore(config, logger, metrics ? { onFallback: metrics.storeFallback } : {});

@@ -15,9 +15,9 @@ export const WRONG_HOST_LABEL = 'elsewhere';
 /** The default certificate's name (no SNI). */
 export const NO_SNI_NAME = 'no-sni.invalid';
 
-export interface ModeLeaf {
-  readonly mode: TlsMode;
-  /** Options of the mode's SecureContext (key, chain, versions, ciphers). */
+/** A leaf as a listener serves it. */
+export interface ServedLeaf {
+  /** Options of its SecureContext (key, chain, versions, ciphers). */
   readonly context: SecureContextOptions;
   readonly notAfter: Date;
   /** The leaf alone, PEM (tests and the self-check read its subject). */
@@ -26,14 +26,32 @@ export interface ModeLeaf {
   readonly serialHex: string;
 }
 
+export interface ModeLeaf extends ServedLeaf {
+  readonly mode: TlsMode;
+}
+
 export type ModeLeaves = ReadonlyMap<TlsMode, ModeLeaf>;
+
+/** Days from `now`, and the validity of a leaf that is valid now: a day ago to 30 days on. */
+function validity(now: Date): { at(days: number): Date; current: { notBefore: Date; notAfter: Date } } {
+  const at = (days: number): Date => new Date(now.getTime() + days * DAY_MS);
+  return { at, current: { notBefore: at(-1), notAfter: at(30) } };
+}
+
+/**
+ * A leaf for a host of ours that is no mode (the control twins' name,
+ * control.<TLS_BASE>): `good`'s kind, a chain to the published root through
+ * the intermediate, valid now, modern settings. `unit` goes in its OU.
+ */
+export async function mintHostLeaf(pki: Pki, now: Date, host: string, unit: string): Promise<ServedLeaf> {
+  const leaf = await issue({ subject: `CN=${host}, OU=${unit}, O=Chaos Endpoint Service test`, keys: await ecKeys(), dnsNames: [host], issuer: pki.intermediate, use: 'server', ...validity(now).current });
+  return { context: { key: leaf.keyPem, cert: `${leaf.certPem.trim()}\n${pki.intermediate.certPem.trim()}\n`, minVersion: 'TLSv1.2' }, notAfter: leaf.cert.notAfter, leafPem: leaf.certPem, serialHex: leaf.cert.serialNumber };
+}
 
 /** Every mode's leaf and context, minted at `now`. */
 export async function mintLeaves(pki: Pki, now: Date, hubUrl: string): Promise<ModeLeaves> {
-  const t = now.getTime();
   const keys = await ecKeys();
-  const at = (days: number): Date => new Date(t + days * DAY_MS);
-  const current = { notBefore: at(-1), notAfter: at(30) };
+  const { at, current } = validity(now);
   const leafOf = (mode: TlsMode, overrides: Partial<CertificateSpec> = {}): Promise<Issued> => {
     const host = overrides.dnsNames?.[0] ?? tlsHostOf(mode, pki.base);
     return issue({ subject: `CN=${host}, OU=chaos:${mode}, O=Chaos Endpoint Service test`, keys, dnsNames: [host], issuer: pki.intermediate, use: 'server', ...current, ...overrides });

@@ -1,11 +1,12 @@
 // A process's TLS material: the kept PKI (TLS_DIR), this process's leaves and
 // contexts (minted in memory, re-minted every RENEW_MS), and the modes this
 // runtime cannot serve. The chaos process serves with it; the hub publishes
-// its root, CRL and host list.
-import type { SecureContext, Server as TlsServer } from 'node:tls';
+// its root, CRL and host list. HostLeafMaterial is one host's leaf from the
+// same PKI, renewed the same way: control's TLS name for its twins.
+import { createSecureContext, type SecureContext, type Server as TlsServer } from 'node:tls';
 import type { Config } from '../config/config.js';
 import { ocspStapler, secureContexts, unavailableModes } from './handshake.js';
-import { mintLeaves, type ModeLeaves } from './leaves.js';
+import { mintHostLeaf, mintLeaves, type ModeLeaves, type ServedLeaf } from './leaves.js';
 import type { TlsMode } from './modes.js';
 import { ocspResponseDer, type OcspStatus } from './ocsp.js';
 import { loadOrCreatePki, type Pki } from './pki.js';
@@ -119,4 +120,64 @@ async function mint(pki: Pki, now: Date, hubUrl: string): Promise<Minted> {
   return { leaves, contexts, unavailable, ocsp };
 }
 
+/**
+ * One host's leaf (not a mode: control.<TLS_BASE>, docs/http2.md) from the
+ * kept PKI, minted in memory at load and again every RENEW_MS, valid (a day
+ * ago to 30 days on) relative to each minting, as `good`'s.
+ */
+export class HostLeafMaterial {
+  #leaf: ServedLeaf;
+  #context: SecureContext;
+  #timer: NodeJS.Timeout | undefined;
 
+  private constructor(
+    readonly pki: Pki,
+    readonly host: string,
+    private readonly unit: string,
+    private readonly clock: Clock,
+    leaf: ServedLeaf,
+  ) {
+    this.#leaf = leaf;
+    this.#context = createSecureContext(leaf.context);
+  }
+
+  /** Reads (or makes) the PKI in config.tls.dir and mints `host`'s leaf at `clock()`, `unit` in its OU. */
+  static async load(config: Config, host: string, unit: string, clock: Clock = () => new Date()): Promise<HostLeafMaterial> {
+    const dir = config.tls.dir;
+    if (dir === undefined) throw new Error('TLS needs TLS_DIR');
+    const pki = await loadOrCreatePki(dir, config.tls.base, clock());
+    return new HostLeafMaterial(pki, host, unit, clock, await mintHostLeaf(pki, clock(), host, unit));
+  }
+
+  get leaf(): ServedLeaf {
+    return this.#leaf;
+  }
+
+  /** The current leaf's context: each handshake takes the one current then. */
+  get context(): SecureContext {
+    return this.#context;
+  }
+
+  /** Mints the leaf again at the clock's now. */
+  async remint(): Promise<void> {
+    const leaf = await mintHostLeaf(this.pki, this.clock(), this.host, this.unit);
+    this.#context = createSecureContext(leaf.context);
+    this.#leaf = leaf;
+  }
+
+  /** Re-mints every `intervalMs` until stop(); a failed mint keeps the last leaf and tries again next time. */
+  startRenewal(onError: (error: unknown) => void, intervalMs: number = RENEW_MS): void {
+    clearInterval(this.#timer);
+    this.#timer = setInterval(() => void this.remint().catch(onError), intervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+
+  /** Seconds from the clock's now until the leaf expires. */
+  expirySeconds(): number {
+    return Math.round((this.#leaf.notAfter.getTime() - this.clock().getTime()) / 1000);
+  }
+}

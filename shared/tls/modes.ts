@@ -115,6 +115,14 @@ export const TLS_MODE_INFO: Readonly<Record<TlsMode, TlsModeInfo>> = {
   },
 };
 
+/** The first label of the control twins' TLS name (docs/http2.md): `control.<TLS_BASE>`, no mode's. */
+export const CONTROL_TLS_LABEL = 'control';
+
+/** The control twins' TLS name: under TLS_BASE, so the published root's name constraint covers it. */
+export function controlTlsHost(base: string): string {
+  return `${CONTROL_TLS_LABEL}.${base}`;
+}
+
 /** The host name of a mode. */
 export function tlsHostOf(mode: TlsMode, base: string): string {
   return `${mode}.${base}`;

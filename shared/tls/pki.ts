@@ -37,7 +37,10 @@ interface Files {
  */
 export async function loadOrCreatePki(dir: string, base: string, now: Date = new Date()): Promise<Pki> {
   const folder = join(dir, FOLDER);
-  const existing = await readFiles(folder);
+  let existing = await readFiles(folder);
+  // Read file by file while another starter renamed its folder into place (replicas of chaos and control start
+  // together): the first files missing, the later ones there. The rename is atomic, so a second read sees it whole.
+  if (existing.missing.length > 0 && existing.missing.length < PKI_FILES.length) existing = await readFiles(folder);
   if (existing.missing.length === 0) return fromFiles(existing.files, base);
   if (existing.missing.length < PKI_FILES.length) {
     throw new Error(

@@ -7,8 +7,8 @@ import t from 'tap';
 import {
   checkLies, CLIENT_IDS, CLIENTS, clientsDocPath, CONTROL_ROW, escapeCell, GENERATED, LIES, parseScorecard, renderScorecard, unescapeCell,
 } from '../../scripts/client-scorecard.js';
-import { RUNNER_PROFILES, RUNNERS } from '../../scripts/exam/run.js';
-import { EXAM_HEADING, parseExamTables, renderExamTables } from '../../scripts/scorecard/exam-table.js';
+import { RUNNERS } from '../../scripts/exam/run.js';
+import { EXAM_HEADING, parseExamTables, renderExamTables, runnersOf } from '../../scripts/scorecard/exam-table.js';
 import { parseMatrix, renderMatrix } from '../../scripts/scorecard/markdown.js';
 import { LLM_SDK_SPEC, MCP_SDK_SPEC } from '../../scripts/scorecard/sdk-table.js';
 import { TLS_CLIENT_IDS, TLS_SPEC } from '../../scripts/scorecard/tls-table.js';
@@ -16,7 +16,7 @@ import { H2_SPEC, h2LiePaths } from '../../scripts/scorecard/http2-table.js';
 import { WS_CLIENT_IDS, WS_LIES, WS_SPEC } from '../../scripts/scorecard/websocket-table.js';
 import { serviceRegistries } from '../../services/registries.js';
 import { MCP_MODES, MESSAGES_MODES } from '../../shared/content/agent/index.js';
-import { PROFILES } from '../../shared/exam/profiles.js';
+import { PROFILE_NAMES, PROFILES } from '../../shared/exam/profiles.js';
 import { TLS_MODES } from '../../shared/tls/modes.js';
 
 const doc = readFileSync(clientsDocPath(), 'utf8');
@@ -121,15 +121,20 @@ t.test('the exam section names every runner with its version, and has a table pe
     t.ok(section.includes(`| ${runner.name} | `) && section.includes(`| \`${runner.id}\` |`), `${runner.id}: named in the exam section`);
     t.ok((exam?.versions[runner.id] ?? '').length > 0, `${runner.id}: its version (${exam?.versions[runner.id]})`);
   }
-  t.same(exam?.profiles.map((p) => p.profile), [...RUNNER_PROFILES], `a table per profile a runner takes: ${regenerateTables('exam')}`);
+  t.same(exam?.profiles.map((p) => p.profile), PROFILE_NAMES, `a table per profile, the agents one too: ${regenerateTables('exam')}`);
   for (const table of exam?.profiles ?? []) {
     t.same(table.steps, (PROFILES[table.profile] ?? []).map((s) => s.name), `${table.profile}: a column per step, in order`);
-    t.same(table.rows.map((r) => r.runner), RUNNERS.map((r) => r.id), `${table.profile}: a row per runner, in order`);
+    t.same(table.rows.map((r) => r.runner), runnersOf(table.profile).map((r) => r.id), `${table.profile}: a row per runner that takes it, in order`);
     for (const row of table.rows) {
       t.equal(row.cells.length, table.steps.length, `${table.profile} ${row.runner}: a cell per step`);
       t.ok(row.cells.every((c) => /^(pass|FAIL): .+|^not run/.test(c)), `${table.profile} ${row.runner}: each cell a verdict and what was observed`);
     }
   }
+  // The generator's stack serves TLS: the https step ran for every runner that can take it, and says why for the others.
+  const redirects = exam?.profiles.find((p) => p.profile === 'redirects');
+  const column = redirects?.steps.indexOf('https-downgrade') ?? -1;
+  t.ok(column >= 0, 'the redirects table has the https-downgrade column');
+  for (const row of redirects?.rows ?? []) t.match(row.cells[column], /^(pass|FAIL): .+|^not run: (?!the exam left it out).+/, `https-downgrade, ${row.runner}: a verdict, or not run with the reason`);
 });
 
 t.test('the SDK tables: every /mcp chaos mode with the MCP SDK, every LLM chaos mode with the three LLM SDKs', async (t) => {

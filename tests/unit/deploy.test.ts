@@ -53,6 +53,8 @@ const ADMIN_PORT = 9464;
 const FRONT_PORT = 8080;
 const FRONT_TLS_PORT = 8443;
 const CHAOS_TLS_PORT = 8444;
+/** Control's TLS listener for its twins (CONTROL_TLS_PORT; off unless set, so every deployment sets it). */
+const CONTROL_TLS_PORT = 8445;
 const HAPROXY_ADMIN_PORT = 8404;
 /** Where compose's volume and the Kubernetes Secret put the TLS test PKI: TLS_DIR in both. */
 const TLS_DIR = '/var/lib/chaos/tls';
@@ -285,12 +287,13 @@ t.test('ports agree with the config defaults and proxy/haproxy.cfg', async (t) =
   for (const service of SERVICES) t.match(cfg, ` ${service}:${SERVICE_PORT[service]} resolvers system`, `haproxy.cfg: ${service}:${SERVICE_PORT[service]}`);
 
   const exposed = read('deploy/Dockerfile').match(/^EXPOSE (.*)$/m)?.[1]?.split(/\s+/).map(Number);
-  t.same(exposed, [8081, 8082, 8083, CHAOS_TLS_PORT, ADMIN_PORT], 'deploy/Dockerfile exposes the service, TLS and admin ports');
+  t.same(exposed, [8081, 8082, 8083, CHAOS_TLS_PORT, CONTROL_TLS_PORT, ADMIN_PORT], 'deploy/Dockerfile exposes the service, TLS and admin ports');
   t.same(read('proxy/Dockerfile').match(/^EXPOSE (.*)$/m)?.[1]?.split(/\s+/).map(Number), [FRONT_PORT, FRONT_TLS_PORT, HAPROXY_ADMIN_PORT]);
   t.match(configSource, `readInt(env, 'CHAOS_TLS_PORT', ${CHAOS_TLS_PORT},`, `CHAOS_TLS_PORT defaults to ${CHAOS_TLS_PORT}`);
   t.match(configSource, `readInt(env, 'FRONT_TLS_PORT', ${FRONT_TLS_PORT},`, `FRONT_TLS_PORT defaults to ${FRONT_TLS_PORT}`);
   t.match(cfg, `bind 0.0.0.0:${FRONT_TLS_PORT}\n`, 'haproxy.cfg listens for TLS');
   t.match(cfg, ` chaos:${CHAOS_TLS_PORT} resolvers system`, "haproxy.cfg passes TLS to the chaos replicas' TLS port");
+  t.match(cfg, ` control:${CONTROL_TLS_PORT} resolvers system`, "and control.tls.localhost to the control replicas' TLS port");
   for (const service of SERVICES) t.same(obj(composeServices[service]).expose, servicePorts(service).map(String), `compose ${service} exposes its ports`);
 
   const prom = obj(parse(read('deploy/prometheus/prometheus.yml')));
@@ -317,9 +320,10 @@ t.test('ports agree with the config defaults and proxy/haproxy.cfg', async (t) =
   t.same(arr(containersOf('haproxy')[0]?.ports).map((p) => obj(p).containerPort), [FRONT_PORT, FRONT_TLS_PORT, HAPROXY_ADMIN_PORT]);
 });
 
-/** A service's ports, in the order its Service, container and compose expose list them: chaos has its TLS listener too. */
+/** A service's ports, in the order its Service, container and compose expose list them: chaos and control have a TLS listener too. */
 function servicePorts(service: (typeof SERVICES)[number]): number[] {
-  return service === 'chaos' ? [SERVICE_PORT.chaos, CHAOS_TLS_PORT, ADMIN_PORT] : [SERVICE_PORT[service], ADMIN_PORT];
+  if (service === 'chaos') return [SERVICE_PORT.chaos, CHAOS_TLS_PORT, ADMIN_PORT];
+  return service === 'control' ? [SERVICE_PORT.control, CONTROL_TLS_PORT, ADMIN_PORT] : [SERVICE_PORT[service], ADMIN_PORT];
 }
 
 function deploymentNamed(name: string): Obj | undefined {
@@ -353,7 +357,7 @@ t.test('probes, draining and resources', async (t) => {
     const live = obj(obj(container?.livenessProbe).httpGet);
     t.same([ready.path, ready.port], ['/readyz', 'admin'], `${service}: readiness on the admin port`);
     t.same([live.path, live.port], ['/healthz', 'admin'], `${service}: liveness on the admin port`);
-    t.same(arr(container?.ports).map((p) => obj(p).name), service === 'chaos' ? ['http', 'tls', 'admin'] : ['http', 'admin']);
+    t.same(arr(container?.ports).map((p) => obj(p).name), service === 'bots' ? ['http', 'admin'] : ['http', 'tls', 'admin']);
     const preStop = arr(obj(obj(obj(container?.lifecycle).preStop).exec).command).map(String);
     t.equal(preStop[0], 'sleep', `${service}: preStop sleeps`);
     const preStopSeconds = Number(preStop[1]);
@@ -400,6 +404,7 @@ t.test("the Kubernetes HAProxy config is proxy/haproxy.cfg with the replicas' fu
   );
   t.not(expected, source, 'the replacement applies');
   t.match(expected, `server-template chaos_tls 16 chaos.${NAMESPACE}.svc.cluster.local:${CHAOS_TLS_PORT} `, 'to the TLS backend too');
+  t.match(expected, `server-template control_tls 16 control.${NAMESPACE}.svc.cluster.local:${CONTROL_TLS_PORT} `, "and control's TLS backend");
   t.equal(read('deploy/k8s/base/haproxy.cfg'), expected, 'refresh with the sed line in deploy/k8s/base/kustomization.yaml');
   const generator = arr(obj(parse(read('deploy/k8s/base/kustomization.yaml'))).configMapGenerator).map(obj);
   t.same(generator.map((g) => [g.name, g.files]), [['haproxy-config', ['haproxy.cfg']]]);
@@ -428,6 +433,8 @@ t.test('TLS: one kept PKI per stack, passed through at the edge, a read-only Sec
   t.equal(env.TLS_DIR, TLS_DIR);
   t.equal(env.PUBLIC_TLS_PORT, String(FRONT_TLS_PORT));
   t.equal(env.CHAOS_TLS_PORT, String(CHAOS_TLS_PORT));
+  t.equal(env.CONTROL_TLS_PORT, String(CONTROL_TLS_PORT), 'control listens for its twins over TLS');
+  t.equal(obj(obj(composeServices.control).environment).CONTROL_TLS_PORT, String(CONTROL_TLS_PORT), 'compose: the same port');
   for (const service of ['chaos', 'control'] as const) {
     const pod = podSpecOf(service);
     const volume = arr(pod.volumes).map(obj).find((v) => v.name === 'tls');

@@ -1,8 +1,8 @@
-// The PROXY protocol v2 reader (services/chaos/proxy-v2.ts), bytes in,
+// The PROXY protocol v2 reader (shared/config/proxy-v2.ts), bytes in,
 // decision out: what HAProxy sends, every way a header can be broken, and the
 // same header fed in every split.
 import t from 'tap';
-import { MAX_PROXY_V2_LENGTH, parseProxyV2, type ProxyV2Result } from '../../services/chaos/proxy-v2.js';
+import { MAX_PROXY_V2_LENGTH, parseProxyV2, type ProxyV2Result } from '../../shared/config/proxy-v2.js';
 import { proxyV2, SIGNATURE } from '../helpers/proxy-v2.js';
 
 const HTTP = Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1');

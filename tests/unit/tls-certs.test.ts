@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import t from 'tap';
 import { ConfigError, loadConfig } from '../../shared/config/config.js';
 import { Metrics } from '../../shared/runtime/metrics.js';
-import { TlsMaterial } from '../../shared/tls/material.js';
-import { TLS_MODES, tlsModeOfName } from '../../shared/tls/modes.js';
+import { HostLeafMaterial, TlsMaterial } from '../../shared/tls/material.js';
+import { CONTROL_TLS_LABEL, controlTlsHost, TLS_MODES, tlsModeOfName } from '../../shared/tls/modes.js';
 import { readOcspResponse } from '../../shared/tls/ocsp.js';
 import { loadOrCreatePki } from '../../shared/tls/pki.js';
 
@@ -24,10 +24,14 @@ function freshDir(t: { teardown(fn: () => void): void }): string {
 
 t.test('TLS settings through loadConfig', async (t) => {
   const c = loadConfig({});
-  t.same(c.tls, { dir: undefined, port: 8444, publicPort: 8444, frontPort: 8443, handshakesPerIp: 100, base: 'tls.localhost' });
-  t.same(loadConfig({ CHAOS_TLS_PORT: '9443', TLS_BASE: 'TLS.Example.test', TLS_DIR: '/x', FRONT_TLS_PORT: '9444', TLS_HANDSHAKES_PER_IP: '0' }).tls, {
-    dir: '/x', port: 9443, publicPort: 9443, frontPort: 9444, handshakesPerIp: 0, base: 'tls.example.test',
+  t.same(c.tls, { dir: undefined, port: 8444, publicPort: 8444, frontPort: 8443, handshakesPerIp: 100, base: 'tls.localhost', controlPort: undefined });
+  t.same(loadConfig({ CHAOS_TLS_PORT: '9443', TLS_BASE: 'TLS.Example.test', TLS_DIR: '/x', FRONT_TLS_PORT: '9444', TLS_HANDSHAKES_PER_IP: '0', CONTROL_TLS_PORT: '9445' }).tls, {
+    dir: '/x', port: 9443, publicPort: 9443, frontPort: 9444, handshakesPerIp: 0, base: 'tls.example.test', controlPort: 9445,
   });
+  t.equal(loadConfig({ CONTROL_TLS_PORT: '0' }).tls.controlPort, 0, 'CONTROL_TLS_PORT=0: a free port');
+  t.equal(loadConfig({ CONTROL_TLS_PORT: '' }).tls.controlPort, undefined, 'empty: off, as unset');
+  t.throws(() => loadConfig({ CONTROL_TLS_PORT: '70000' }), ConfigError);
+  t.throws(() => loadConfig({ CONTROL_TLS_PORT: 'on' }), ConfigError);
   t.equal(loadConfig({ PUBLIC_TLS_PORT: '8443' }).tls.publicPort, 8443);
   for (const bad of ['localhost', 'a..b', '-x.test', 'x.test.', 'sp ace.test']) t.throws(() => loadConfig({ TLS_BASE: bad }), ConfigError, `TLS_BASE=${bad}`);
   t.throws(() => loadConfig({ CHAOS_TLS_PORT: '70000' }), ConfigError);
@@ -87,6 +91,32 @@ for (const iso of ['2026-11-27T12:00:00Z', '2031-02-28T23:59:00Z', '2045-07-04T0
     t.ok((ocspNow().nextUpdate?.getTime() ?? 0) > now.getTime(), 'and fresh then');
   });
 }
+
+t.test("control's TLS leaf (control.<TLS_BASE>): from the same root, valid on any date, re-minted with the clock", async (t) => {
+  t.notOk((TLS_MODES as readonly string[]).includes(CONTROL_TLS_LABEL), 'control is no mode: the chaos listener never serves its name as one');
+  t.equal(tlsModeOfName(controlTlsHost('tls.localhost'), 'tls.localhost'), undefined);
+  let now = new Date('2038-03-01T00:00:00Z');
+  const config = loadConfig({ TLS_DIR: freshDir(t) });
+  const modes = await TlsMaterial.load(config, () => now);
+  const material = await HostLeafMaterial.load(config, controlTlsHost(config.tls.base), CONTROL_TLS_LABEL, () => now);
+  t.equal(material.pki.root.certPem, modes.pki.root.certPem, 'the one published root of TLS_DIR');
+  const intermediate = new X509Certificate(material.pki.intermediate.certPem);
+  const leaf = (): X509Certificate => new X509Certificate(material.leaf.leafPem);
+  t.match(leaf().subject, 'CN=control.tls.localhost');
+  t.match(leaf().subject, 'OU=control');
+  t.equal(leaf().subjectAltName, 'DNS:control.tls.localhost', 'its one name, under the root\'s name constraint');
+  t.ok(leaf().verify(intermediate.publicKey), 'signed by the intermediate');
+  t.ok(new Date(leaf().validFrom) <= now && now <= new Date(leaf().validTo), 'valid now');
+  t.match(String(material.leaf.context.cert), /-----END CERTIFICATE-----\n-----BEGIN CERTIFICATE-----/, 'served with its intermediate');
+  t.ok(material.expirySeconds() > 20 * 86_400, `expires in ${material.expirySeconds()} s`);
+  const first = material.context;
+  now = new Date(now.getTime() + 40 * DAY);
+  t.ok(material.expirySeconds() < 0, 'without a re-mint, forty days on it would have expired');
+  await material.remint();
+  t.ok(new Date(leaf().validFrom) <= now && now <= new Date(leaf().validTo), 'valid again after the re-mint forty days on');
+  t.not(material.context, first, 'the next handshake gets the new context');
+  t.ok(material.expirySeconds() > 20 * 86_400, 'and the expiry reads it');
+});
 
 t.test('chaos_tls_cert_expiry_seconds reads each mode at scrape time', async (t) => {
   const metrics = new Metrics('chaos', () => new Map(), {

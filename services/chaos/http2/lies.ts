@@ -4,10 +4,10 @@
 import { jsonBody } from '../../../shared/primitives/json.js';
 import type { HeaderValue } from '../../../shared/primitives/headers.js';
 import { chaosHead, type ChaosContext } from '../endpoint.js';
-import { goawayFrame, ERROR } from './frames.js';
+import { ERROR, frame, FRAME, goawayFrame } from './frames.js';
 import type { HeaderField } from './hpack.js';
 import { h2Fields } from './responder.js';
-import type { H2Stream } from './session.js';
+import type { H2Session, H2Stream } from './session.js';
 
 /** The stream of an /h2/* request: these endpoints declare only `h2`, so the pipeline sends nothing else here. */
 export function streamOf(ctx: ChaosContext): H2Stream {
@@ -28,4 +28,14 @@ export function lieFields(ctx: ChaosContext, length: number | undefined, extra: 
 /** GOAWAY naming the lie in its debug data, for a client that never sees HEADERS. */
 export function namingGoaway(lastStreamId: number, mode: string, code: number = ERROR.NO_ERROR): Buffer {
   return goawayFrame(lastStreamId, code, `chaos:${mode}`);
+}
+
+/**
+ * A DATA frame a lie writes itself, outside the stream's flow control: charged to the connection's window as the
+ * client charges it (RFC 9113 §6.9, even on a stream it then resets), so that later streams on a connection that
+ * lives on keep to the client's window.
+ */
+export function lieData(session: H2Session, streamId: number, payload: Buffer, flags: number): void {
+  session.write(frame(FRAME.DATA, flags, streamId, payload));
+  session.spent(payload.length);
 }

@@ -172,6 +172,11 @@ export class H2Session implements ReaderEvents {
     this.#reader.closeStream(stream.id);
   }
 
+  /** A lie wrote `bytes` of DATA itself: the client counts them against the connection's window, so do we (RFC 9113 §6.9). */
+  spent(bytes: number): void {
+    this.#sendWindow -= bytes;
+  }
+
   /** Writes DATA for a stream within the client's windows and frame size; returns what did not fit. */
   sendData(streamId: number, window: { value: number }, data: Buffer, endStream: boolean): Buffer {
     let at = 0;

@@ -15,7 +15,7 @@ import { modeSocketOptions } from '../../../shared/tls/handshake.js';
 import { RENEW_MS, type TlsMaterial } from '../../../shared/tls/material.js';
 import { TLS_MODES, tlsModeOfName, type TlsMode } from '../../../shared/tls/modes.js';
 import { peerAddress } from '../../../shared/config/trust.js';
-import { ProxyHeaderReader, type ClientOf } from '../proxy-v2.js';
+import { ProxyHeaderReader, type ClientOf } from '../../../shared/config/proxy-v2.js';
 import type { ChaosServer } from '../server.js';
 import { setTransportLines, transportLinesOf, type TransportLines } from '../transport-lines.js';
 import { readClientHello } from './client-hello.js';

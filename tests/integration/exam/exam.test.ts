@@ -16,8 +16,8 @@ const BAD_PASSES = new Set(['redirect-302', 'redirect-303', 'redirect-307', 'red
 
 t.test('the reference client passes every step of every profile, inside the default per-IP limit', async (t) => {
   // The real limit (60 a minute per host) stays on: every profile must fit in it. TLS on: the https-downgrade step is in.
-  // Six profiles at once: one more open exam than EXAM_MAX_OPEN_PER_IP's default allows one address.
-  const stack = await startExamStack(t, undefined, { RATE_LIMIT_GENERAL: '60', EXAM_MAX_OPEN_PER_IP: String(PROFILE_NAMES.length) }, { tls: true });
+  // Every profile at once from one address, on EXAM_MAX_OPEN_PER_IP's default.
+  const stack = await startExamStack(t, undefined, { RATE_LIMIT_GENERAL: '60' }, { tls: true });
   const exams = await Promise.all(PROFILE_NAMES.map((profile) => openExam(stack.hub, profile)));
   t.ok(exams.find((e) => e.profile === 'redirects')?.steps.some((s) => s.name === 'https-downgrade' && s.url.startsWith(`https://good.tls.localhost:${stack.tlsPort}/`)), 'the TLS step, on the good host');
   await Promise.all(exams.map((exam) => takeExam('good', exam, stack.tlsRoot)));
@@ -31,7 +31,7 @@ t.test('the reference client passes every step of every profile, inside the defa
 });
 
 t.test('the bad client fails exactly the steps it should', async (t) => {
-  const stack = await startExamStack(t, undefined, { EXAM_MAX_OPEN_PER_IP: String(PROFILE_NAMES.length) }, { tls: true });
+  const stack = await startExamStack(t, undefined, {}, { tls: true });
   const exams = await Promise.all(PROFILE_NAMES.map((profile) => openExam(stack.hub, profile)));
   await Promise.all(exams.map((exam) => takeExam('bad', exam, stack.tlsRoot)));
   await sleep(300);
@@ -108,6 +108,18 @@ t.test('a flood of exams from one address is refused with the real 429 until the
   await sleep(2200);
   t.equal((await fetch(opened[0]?.report_url as string)).status, 404, 'expired: 404');
   t.equal((await fetch(`${stack.hub}/exam?profile=retries`, { method: 'POST' })).status, 201, 'expired exams free their slots');
+});
+
+t.test('the default cap: every profile twice from one address, then the real 429', async (t) => {
+  // 12 (docs/exam.md): all six profiles, then a retake of each, within an exam's hour; bounded all the same.
+  const stack = await startExamStack(t);
+  const twice = [...PROFILE_NAMES, ...PROFILE_NAMES];
+  t.equal(twice.length, 12, 'six profiles, twice');
+  const opened = await Promise.all(twice.map((profile) => fetch(`${stack.hub}/exam?profile=${profile}`, { method: 'POST' })));
+  t.same(opened.map((res) => res.status), twice.map(() => 201), 'every profile twice is opened');
+  const refused = await fetch(`${stack.hub}/exam?profile=retries`, { method: 'POST' });
+  t.equal(refused.status, 429, 'the thirteenth is refused');
+  t.match(await refused.json(), { policy: 'exam', detail: /12 open exams/ });
 });
 
 t.test('a step refused by the real per-IP limit is said to be, not graded as the client\'s doing', async (t) => {

@@ -99,6 +99,13 @@ t.test('first heads at the front door (limits off)', async (t) => {
   const stack = await startStack(t, { RATE_LIMIT_GENERAL: '0', REPLICAS: '1' });
   const chaosHost = new URL(stack.urls.chaos).host;
   const controlHost = new URL(stack.urls.control).host;
+  // The two timed checks (5 s of silence; heads typed over up to 25 s) start first and run beside the others.
+  const silent = rawExchange(stack.front, '', { timeoutMs: 12_000 });
+  const typedHeads = Promise.all([
+    typed(stack.front, ['GET /status/200 HTTP/1.1\r\n', 3000, `Host: ${chaosHost}\r\n`, 4000, 'Connection: close\r\n\r\n'], 20_000),
+    typed(stack.front, ['GET /status/200 HTTP/1.1\r\n', 6000, `Host: ${controlHost}\r\n`, 6000, 'Connection: close\r\n\r\n'], 20_000),
+    typed(stack.front, ['GET /status/200 HTTP/1.1\r\n', 1000, `Host: ${chaosHost}\r\n`], 35_000),
+  ]);
 
   await t.test("oversized and odd first requests get the chaos replica's answers", async (t) => {
     const largest = await rawExchange(stack.front, largestHead(chaosHost), { timeoutMs: 8000 });
@@ -149,18 +156,14 @@ t.test('first heads at the front door (limits off)', async (t) => {
   });
 
   await t.test('a silent connection is closed after FIRST_REQUEST_TIMEOUT_MS with nothing sent', async (t) => {
-    const res = await rawExchange(stack.front, '', { timeoutMs: 12_000 });
+    const res = await silent;
     t.equal(res.data.length, 0, 'nothing sent');
     t.equal(res.end, 'fin', 'a FIN');
     t.ok(res.elapsedMs > 4500 && res.elapsedMs < 8000, `after about 5 s (${Math.round(res.elapsedMs)} ms)`);
   });
 
   await t.test('a head that completes after FIRST_REQUEST_TIMEOUT_MS is still routed by its Host', async (t) => {
-    const [chaos, control, never] = await Promise.all([
-      typed(stack.front, ['GET /status/200 HTTP/1.1\r\n', 3000, `Host: ${chaosHost}\r\n`, 4000, 'Connection: close\r\n\r\n'], 20_000),
-      typed(stack.front, ['GET /status/200 HTTP/1.1\r\n', 6000, `Host: ${controlHost}\r\n`, 6000, 'Connection: close\r\n\r\n'], 20_000),
-      typed(stack.front, ['GET /status/200 HTTP/1.1\r\n', 1000, `Host: ${chaosHost}\r\n`], 35_000),
-    ]);
+    const [chaos, control, never] = await typedHeads;
     t.equal(parseHead(chaos.data).header('x-chaos-endpoint'), '/status/{code}', `chaos, typed over 7 s: the chaos replica serves it (${Math.round(chaos.elapsedMs)} ms)`);
     t.equal(parseHead(control.data).header('x-chaos-origin'), 'control', `control, typed over 12 s with 6 s pauses: control serves it (${Math.round(control.elapsedMs)} ms)`);
     isRealError(t, never, 408, 'a head that never completes');

@@ -2,10 +2,13 @@
 // stack as `make up` runs it, with real HAProxy and Redis, two chaos replicas
 // sharing one TLS_DIR. HAProxy passes TLS through by server name to the
 // replicas' TLS listeners with a PROXY v2 header first, so the client's
-// address reaches the replica's limiter; it caps handshakes per address.
+// address reaches the replica's limiter; it caps handshakes per address. The
+// name control.tls.localhost goes the same way to the control replicas' TLS
+// listeners: the twins over HTTP/2 (ALPN h2) or HTTP/1.1 through the front door.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import type { SecureClientSessionOptions } from 'node:http2';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +16,11 @@ import tls from 'node:tls';
 import t from 'tap';
 import { EXAMPLE_PLAN, renderHaproxyConfig } from '../../../proxy/haproxy-config.js';
 import { EXAMPLE_TLS, TLS_HELLO_WAIT_MS } from '../../../proxy/haproxy-tls.js';
+import { chromiumH2 } from '../../../scripts/scorecard/h2-clients.js';
+import { h2Get } from '../../../scripts/scorecard/h2-node.js';
+import { chromiumTrusting } from '../../../scripts/scorecard/tls-clients.js';
 import { HANDSHAKE_TIMEOUT_MS } from '../../../services/chaos/tls/listener.js';
+import { TLS_HANDSHAKE_MS } from '../../../shared/http/tls-door.js';
 import { freePort } from '../../helpers/process.js';
 import { proxyV2 } from '../../helpers/proxy-v2.js';
 import { startStack } from '../../helpers/stack.js';
@@ -35,6 +42,7 @@ function run(cmd: string, args: readonly string[], input = ''): Promise<Run> {
 
 t.test('the generated TLS frontend', async (t) => {
   t.equal(TLS_HELLO_WAIT_MS, HANDSHAKE_TIMEOUT_MS, "the edge waits for a hello as long as the replica's listener does");
+  t.equal(TLS_HANDSHAKE_MS, HANDSHAKE_TIMEOUT_MS, "and control's TLS listener as long as chaos's");
   const text = renderHaproxyConfig({ ...EXAMPLE_PLAN, tls: EXAMPLE_TLS });
   const dir = mkdtempSync(join(tmpdir(), 'haproxy-tls-check-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
@@ -53,6 +61,10 @@ t.test('the generated TLS frontend', async (t) => {
   t.match(text, /track-sc0 src table fe_edge/, 'open connections per address counted with the HTTP port');
   t.match(text, /reject if \{ sc_conn_rate\(2\) gt 100 \}/, 'handshakes per address capped');
   t.match(text, /backend be_chaos_tls[\s\S]*default-server send-proxy-v2[\s\S]*server chaos_tls1 127\.0\.0\.1:9121 check port 9111\n {2}server chaos_tls2 127\.0\.0\.1:9122 check port 9112/, 'each replica\'s TLS listener, PROXY v2, checked on its admin port');
+  t.match(text, /use_backend be_control_tls if \{ var\(txn\.sni\) -m str control\.tls\.localhost \}\n[\s\S]*default_backend be_chaos_tls/, 'control.tls.localhost to control, before the default');
+  t.match(text, /backend be_control_tls\n {2}mode tcp[\s\S]*default-server send-proxy-v2[\s\S]*server control_tls1 127\.0\.0\.1:9221 check port 9211\n {2}server control_tls2 127\.0\.0\.1:9222 check port 9212/, "each control replica's TLS listener, PROXY v2, checked on its admin port");
+  const { controlReplicas: _none, ...chaosOnly } = EXAMPLE_TLS;
+  t.notMatch(renderHaproxyConfig({ ...EXAMPLE_PLAN, tls: chaosOnly }), /be_control_tls/, 'no control route without control replicas\' TLS listeners');
   const bare = renderHaproxyConfig({ ...EXAMPLE_PLAN, maxConnectionsPerIp: 0, tls: { ...EXAMPLE_TLS, handshakesPerIp: 0 } });
   t.notMatch(bare, /track-sc/, 'no tracking when both caps are off');
   t.notMatch(renderHaproxyConfig(EXAMPLE_PLAN), /fe_tls|be_chaos_tls/, 'no TLS frontend without TLS');
@@ -128,10 +140,13 @@ t.test('TLS through the front door (two replicas, one TLS_DIR)', async (t) => {
     RATE_LIMIT_GENERAL: '5',
     TLS_HANDSHAKES_PER_IP: '10',
     MAX_CONNECTIONS_PER_IP: '4',
+    // On (any value: the full stack picks each control replica's private port), as make up sets it.
+    CONTROL_TLS_PORT: '8445',
   });
   const banner = stack.supervisor.stdout();
   t.match(banner, `TLS: https://good.tls.localhost:${frontTls}/ and every mode in http://localhost:${stack.front}/tls/hosts.json`, 'make up prints the TLS URL');
   t.match(banner, `curl --cacert chaos-root.pem https://good.tls.localhost:${frontTls}/`, 'and the trust line');
+  t.match(banner, `control twins over TLS (ALPN h2): https://control.tls.localhost:${frontTls}/`, 'and the control twins over TLS');
   const root = await new Promise<string>((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port: stack.front, path: '/tls/root.pem', headers: { Host: `localhost:${stack.front}` } }, (res) => {
@@ -196,6 +211,33 @@ t.test('TLS through the front door (two replicas, one TLS_DIR)', async (t) => {
       t.equal(res.code, code, `${mode}: curl exits ${code}`);
       t.match(res.err, phrase, `${mode}: ${res.err.trim().split('\n')[0]}`);
     }
+  });
+
+  await t.test('the control twins through the front door: control.tls.localhost passed through to control, h2 and HTTP/1.1, the whole body', async (t) => {
+    const name = 'control.tls.localhost';
+    // Each client from an address of its own: RATE_LIMIT_GENERAL=5 counts per address, and the limiter gets the real one (below).
+    const curl = (path: string, version: string, from: string): Promise<Run> =>
+      run('curl', ['-sS', '-i', version, '--interface', from, '--max-time', '20', '--cacert', rootFile, '--resolve', `${name}:${frontTls}:127.0.0.1`, `https://${name}:${frontTls}${path}`]);
+    const bodyOf = (out: string): { length: number; promised: number } => {
+      const split = out.indexOf('\r\n\r\n');
+      return { length: Buffer.byteLength(out.slice(split + 4), 'latin1'), promised: Number(/content-length: (\d+)/i.exec(out.slice(0, split))?.[1]) };
+    };
+    const h2 = await curl('/h2/rst?at=100', '--http2', '127.0.0.11');
+    t.equal(h2.code, 0, `curl --http2: exit 0 ${h2.err}`);
+    t.match(h2.out, /^HTTP\/2 200 \r\n[\s\S]*x-chaos-origin: control\r\n/, 'h2 agreed with a control replica: 200 from the twin');
+    const h2Body = bodyOf(h2.out);
+    t.equal(h2Body.length, h2Body.promised, `the whole body (${h2Body.length} bytes)`);
+    const h1 = await curl('/status/200', '--http1.1', '127.0.0.11');
+    t.match(h1.out, /^HTTP\/1\.1 200 [\s\S]*X-Chaos-Origin: control\r\n/, 'HTTP/1.1 over the same name');
+    const node = await h2Get(`https://127.0.0.1:${frontTls}`, '/h2/stall', { connect: { ca: root, servername: name, localAddress: '127.0.0.12' } as SecureClientSessionOptions });
+    t.equal(node.status, 200, 'Node http2.connect: 200');
+    t.equal(node.body.length, Number(node.headers['content-length']), `Node: the whole body (${node.body.length} bytes)`);
+    const browser = await chromiumTrusting(rootFile, mkdtempSync(join(tlsDir, 'home-')));
+    t.teardown(() => browser.close());
+    t.match(await chromiumH2(browser, `https://${name}:${frontTls}/h2/rst?at=100`), /^h2 200, \d+ bytes$/, 'Chromium: h2, 200, the body');
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push(Number(/^HTTP\/1\.1 (\d{3})/.exec((await curl('/status/200', '--http1.1', '127.0.0.13')).out)?.[1]));
+    t.same(statuses, [200, 200, 200, 200, 200, 429, 429], "the client's address reaches control's limiter through the PROXY v2 header: 127.0.0.13 limited after five");
   });
 
   await t.test('a hello without SNI gets the no-sni default; a name outside TLS_BASE, or no hello, is closed', async (t) => {

@@ -4,21 +4,21 @@
 // database), on every chaos lie tests/integration/http2/clients.test.ts has a
 // cell for; then the control twins met by curl, nghttp, Node, httpx and
 // Chromium, each of which must get a 200 and the whole body. Chromium reaches
-// the twin through a TLS terminator this test puts in front of the control
-// port (control has no TLS of its own: docs/http2.md), which hands the
-// decrypted socket to the control server's connection handling. The slow
-// cells run at once. docs/http2.md, "What clients did".
+// the twin over control's own TLS listener (control.<TLS_BASE>, ALPN h2:
+// docs/http2.md, "Control twins over TLS"). The slow cells run at once.
+// docs/http2.md, "What clients did".
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import tls from 'node:tls';
 import t from 'tap';
 import { chromiumH2, curlH2, httpxH2, nghttpH2, nodeH2, type H2Reach } from '../../../scripts/scorecard/h2-clients.js';
 import { inPool } from '../../../scripts/scorecard/pool.js';
 import { chromiumTrusting } from '../../../scripts/scorecard/tls-clients.js';
 import { TlsListener } from '../../../services/chaos/tls/listener.js';
 import { createLogger } from '../../../shared/config/log.js';
-import { TlsMaterial } from '../../../shared/tls/material.js';
+import { HttpTlsDoor } from '../../../shared/http/tls-door.js';
+import { HostLeafMaterial, TlsMaterial } from '../../../shared/tls/material.js';
+import { CONTROL_TLS_LABEL, controlTlsHost } from '../../../shared/tls/modes.js';
 import { startChaos, startHttp, testConfig } from '../../helpers/servers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'chaos-h2-cells-'));
@@ -34,20 +34,15 @@ const rootFile = join(dir, 'root.pem');
 writeFileSync(rootFile, material.pki.root.certPem);
 const name = `good.${config.tls.base}`;
 
-// The control port behind TLS for Chromium: the good leaf, ALPN h2, the decrypted socket handed to control's own server.
-const good = material.leaves.get('good');
-if (good === undefined) throw new Error('no good leaf');
-const terminator = tls.createServer({ key: String(good.context.key), cert: String(good.context.cert), ALPNProtocols: ['h2', 'http/1.1'] }, (socket) => {
-  control.service.server.emit('connection', socket);
-});
-await new Promise<void>((resolve) => terminator.listen(0, '127.0.0.1', resolve));
-t.teardown(() => new Promise<void>((resolve) => terminator.close(() => resolve())));
-const terminatorPort = (terminator.address() as { port: number }).port;
+// Control's own TLS listener for its twins (what CONTROL_TLS_PORT starts): its leaf from the same root, ALPN h2.
+const controlTls = new HttpTlsDoor(control.service, await HostLeafMaterial.load(config, controlTlsHost(config.tls.base), CONTROL_TLS_LABEL), config, createLogger('control', 'silent'));
+const controlTlsPort = await controlTls.listen(0, '127.0.0.1');
+t.teardown(() => controlTls.close());
 
 const chaosPlain: H2Reach = { origin: `http://127.0.0.1:${port}` };
 const chaosTls = `https://${name}:${tlsPort}`;
 const twin: H2Reach = { origin: `http://127.0.0.1:${control.port}` };
-const twinTls = `https://${name}:${terminatorPort}`;
+const twinTls = `https://${controlTlsHost(config.tls.base)}:${controlTlsPort}`;
 
 /** Chromium's wait for a page here (the scorecard waits 10 s): a body that never finishes is `then timeout` either way. */
 const CHROMIUM_WAIT_S = 4;

@@ -4,8 +4,8 @@
 // error, RST code and the GOAWAY it saw). Each cell checks the documented
 // failure; /status/200 over the same client is the honest baseline that must
 // not fail (the node:http2 twins on control are not built yet). docs/http2.md.
-import http2 from 'node:http2';
 import t from 'tap';
+import { h2Facts, h2Get, type H2Facts } from '../../../scripts/scorecard/h2-node.js';
 import { startChaos } from '../../helpers/servers.js';
 import { runClient } from '../../helpers/process.js';
 
@@ -14,48 +14,25 @@ const base = `http://127.0.0.1:${port}`;
 
 const run = (file: string, args: readonly string[]): Promise<{ code: number; output: string }> => runClient(file, args, 15_000);
 
-interface NodeOutcome {
-  status?: string;
-  error?: string;
-  rst?: number;
-  goaway?: string;
-  bytes: number;
-}
+/** What Node's stream must report (scripts/scorecard/h2-node.ts): its status, first error, RST code, the GOAWAY's debug data, body bytes. */
+type NodeCell = Partial<H2Facts>;
 
-function nodeGet(path: string): Promise<NodeOutcome> {
-  return new Promise((resolve) => {
-    const session = http2.connect(base);
-    const out: NodeOutcome = { bytes: 0 };
-    session.on('error', () => undefined);
-    session.on('goaway', (_code, _last, data) => void (out.goaway = data?.toString()));
-    const req = session.request({ ':path': path });
-    req.on('response', (headers) => void (out.status = String(headers[':status'])));
-    req.on('data', (chunk: Buffer) => void (out.bytes += chunk.length));
-    req.on('error', (error: NodeJS.ErrnoException) => void (out.error = error.code));
-    const done = (): void => {
-      out.rst = req.rstCode;
-      session.destroy();
-      resolve(out);
-    };
-    req.on('close', done);
-    setTimeout(done, 8000).unref();
-    req.end();
-  });
-}
+/** Node's http2.connect, as the scorecard drives it; 8 s at most. */
+const nodeGet = async (path: string): Promise<H2Facts> => h2Facts(await h2Get(base, path, { ms: 8000 }));
 
 /** path → curl's exit code, whether nghttp processes it, what Node's stream reports. */
-const CELLS: readonly (readonly [path: string, curl: number, nghttpProcessed: boolean, node: Partial<NodeOutcome>])[] = [
-  ['/h2/rst', 92, false, { error: 'ERR_HTTP2_STREAM_ERROR', rst: 2, bytes: 6 }],
-  ['/h2/goaway?mode=zero', 16, false, { rst: 7, goaway: 'chaos:zero' }],
+const CELLS: readonly (readonly [path: string, curl: number, nghttpProcessed: boolean, node: NodeCell])[] = [
+  ['/h2/rst', 92, false, { error: 'ERR_HTTP2_STREAM_ERROR', rstCode: 2, bytes: 6 }],
+  ['/h2/goaway?mode=zero', 16, false, { rstCode: 7, goaway: 'chaos:zero' }],
   ['/h2/goaway?mode=increasing', 52, false, { error: 'ERR_HTTP2_ERROR' }],
   ['/h2/settings?mode=max-frame-invalid', 52, false, { error: 'ERR_HTTP2_ERROR' }],
   ['/h2/settings?mode=enable-push-1', 52, false, { error: 'ERR_HTTP2_ERROR' }],
   ['/h2/frames?mode=oversize-data', 18, false, { error: 'ERR_HTTP2_ERROR', bytes: 0 }],
-  ['/h2/frames?mode=data-after-end-stream', 0, true, { status: '200', rst: 0 }],
-  ['/h2/frames?mode=unknown-type', 0, true, { status: '200', rst: 0 }],
-  ['/h2/headers?mode=uppercase', 92, false, { error: 'ERR_HTTP2_STREAM_ERROR', rst: 1 }],
-  ['/h2/headers?mode=no-status', 92, false, { rst: 1 }],
-  ['/h2/headers?mode=content-length-lie', 92, false, { rst: 1 }],
+  ['/h2/frames?mode=data-after-end-stream', 0, true, { status: 200, rstCode: 0 }],
+  ['/h2/frames?mode=unknown-type', 0, true, { status: 200, rstCode: 0 }],
+  ['/h2/headers?mode=uppercase', 92, false, { error: 'ERR_HTTP2_STREAM_ERROR', rstCode: 1 }],
+  ['/h2/headers?mode=no-status', 92, false, { rstCode: 1 }],
+  ['/h2/headers?mode=content-length-lie', 92, false, { rstCode: 1 }],
   ['/h2/headers?mode=hpack-bad-index', 52, false, { error: 'ERR_HTTP2_ERROR' }],
 ];
 
@@ -71,6 +48,21 @@ t.test('nghttp (nghttp2-client)', async (t) => {
 });
 
 t.test('Node http2.connect', async (t) => {
-  t.match(await nodeGet('/status/200'), { status: '200', rst: 0 }, 'baseline /status/200');
+  t.match(await nodeGet('/status/200'), { status: 200, rstCode: 0 }, 'baseline /status/200');
   for (const [path, , , node] of CELLS) t.match(await nodeGet(path), node, path);
+});
+
+// The HTTP/2 walk (ordinary.test.ts) once reported streams that had closed as hangs: its deadline was never cleared
+// and rewrote a finished outcome when a busy machine made the walk outlast it (issue 28). h2Get's outcome is final.
+t.test('h2Get: a finished request stays finished past its deadline; a stream still open at the deadline is timedOut', async (t) => {
+  const quick = await h2Get(base, '/status/200', { ms: 2000, settleMs: 0 });
+  const msAtResolve = quick.ms;
+  await new Promise((resolve) => setTimeout(resolve, 2500));
+  t.equal(quick.timedOut, undefined, 'not rewritten as a timeout when its deadline passes');
+  t.equal(quick.ms, msAtResolve, 'its duration kept');
+  t.ok(quick.ended && quick.status === 200, 'END_STREAM read, 200');
+  const held = await h2Get(base, '/h2/stall?after=4', { ms: 500 });
+  t.equal(held.timedOut, true, '/h2/stall: still open at 500 ms');
+  t.notOk(held.ended, 'no END_STREAM');
+  t.equal(held.body.length, 4);
 });

@@ -4,7 +4,7 @@
 // /h2/push, each with its frame types, flags, stream ids and error codes.
 // Issue 28; docs/http2.md.
 import t from 'tap';
-import { DEFAULT_WINDOW, ERROR, FLAG, frame, MAX_WINDOW, SETTING } from '../../../services/chaos/http2/frames.js';
+import { DEFAULT_WINDOW, ERROR, FLAG, frame, MAX_WINDOW, pingFrame, SETTING, windowUpdateFrame } from '../../../services/chaos/http2/frames.js';
 import { HpackDecoder } from '../../../services/chaos/http2/hpack.js';
 import { fieldsOf, FRAME, goawayOf, ofType, RawH2, type RawFrame } from '../../helpers/h2-raw.js';
 import { startChaos, testConfig } from '../../helpers/servers.js';
@@ -111,6 +111,49 @@ t.test('/h2/flow?mode=exceed-window: one byte more DATA than the window the clie
   const wide = await get('/h2/flow?mode=exceed-window', endedOn(1));
   t.equal(ofType(wide.frames, FRAME.DATA).reduce((n, f) => n + f.payload.length, 0), DEFAULT_WINDOW + 1, 'the default window + 1');
   t.ok(ofType(wide.frames, FRAME.DATA).every((f) => f.payload.length <= 16_384), 'within the frame size');
+});
+
+t.test('/h2/flow?mode=exceed-window lowers our count of the connection window as the client\'s: a second stream waits for WINDOW_UPDATE, then ends', async (t) => {
+  // Wide stream windows, the connection's at 65,535: the lie sends 65,536 and leaves the connection's window at -1 on both sides.
+  const client = await get('/h2/flow?mode=exceed-window', endedOn(1), [[SETTING.INITIAL_WINDOW_SIZE, 1_000_000]]);
+  t.equal(field(headersOn(client, 1), 'x-chaos-window'), String(DEFAULT_WINDOW));
+  const dataOn = (id: number): number => ofType(client.frames, FRAME.DATA).filter((f) => f.streamId === id).reduce((n, f) => n + f.payload.length, 0);
+  t.equal(dataOn(1), DEFAULT_WINDOW + 1);
+  // The client's PING is answered after anything written with the second stream's HEADERS.
+  const pinged = (frames: readonly RawFrame[]): boolean => frames.some((f) => f.type === FRAME.PING && (f.flags & FLAG.ACK) !== 0);
+  client.request('/bytes?mode=wrong-content-type&n=4000', 3);
+  await client.until((f) => f.some((x) => x.type === FRAME.HEADERS && x.streamId === 3));
+  client.socket.write(pingFrame(Buffer.alloc(8), false));
+  await client.until(pinged);
+  await client.until(() => false, 200);
+  t.equal(dataOn(3), 0, 'no DATA while the connection\'s window is -1');
+  client.socket.write(windowUpdateFrame(0, 1001));
+  await client.until(() => dataOn(3) >= 1000);
+  await client.until(() => false, 200);
+  t.equal(dataOn(3), 1000, '+1,001 opens 1,000 bytes, no more');
+  client.socket.write(windowUpdateFrame(0, 10_000));
+  await client.until(endedOn(3));
+  t.equal(dataOn(3), 4000, 'the rest after +10,000, and END_STREAM: no stream stuck');
+  t.notOk(has(FRAME.GOAWAY)(client.frames), 'no connection error');
+});
+
+t.test('every DATA a lie writes itself counts against the connection\'s window: a later stream\'s x-chaos-window says our count', async (t) => {
+  // The lies after which the connection lives on; each ends with the frame named. Wide stream windows: the connection's binds.
+  const LIVE: readonly (readonly [path: string, last: (frames: readonly RawFrame[]) => boolean])[] = [
+    ['/h2/frames?mode=data-after-end-stream', (f) => f.some((x) => x.type === FRAME.DATA && x.streamId === 1 && (x.flags & FLAG.END_STREAM) === 0)],
+    ['/h2/frames?mode=headers-on-closed-stream', (f) => ofType(f, FRAME.HEADERS).length === 2],
+    ['/h2/frames?mode=unknown-type', endedOn(1)],
+    ['/h2/headers?mode=uppercase', endedOn(1)],
+    ['/h2/push?mode=push-then-rst', has(FRAME.RST_STREAM)],
+    ['/h2/push?mode=when-disabled', endedOn(2)],
+  ];
+  for (const [path, last] of LIVE) {
+    const client = await get(path, last, [[SETTING.INITIAL_WINDOW_SIZE, 1_000_000]]);
+    const received = ofType(client.frames, FRAME.DATA).reduce((n, f) => n + f.payload.length, 0);
+    client.request('/h2/flow?mode=exceed-window', 3);
+    await client.until((f) => f.some((x) => x.type === FRAME.HEADERS && x.streamId === 3));
+    t.equal(field(headersOn(client, 3), 'x-chaos-window'), String(DEFAULT_WINDOW - received), `${path}: 65,535 − the ${received} DATA bytes it sent`);
+  }
 });
 
 t.test('/h2/flow?mode=zero-window-forever: WINDOW_UPDATE 0 on the stream, no window for the body, the answer after the hold', async (t) => {

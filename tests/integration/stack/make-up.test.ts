@@ -27,8 +27,8 @@ function check(env: Record<string, string>): Promise<{ code: number; stderr: str
 }
 
 t.test('free ports pass, a taken one is named with its variable', async (t) => {
-  const [chaos, control, bots, tls] = await freePorts(4);
-  const env = { STACK: 'embedded', CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots), CHAOS_TLS_PORT: String(tls) };
+  const [chaos, control, bots, tls, controlTls] = await freePorts(5);
+  const env = { STACK: 'embedded', CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots), CHAOS_TLS_PORT: String(tls), CONTROL_TLS_PORT: String(controlTls) };
   t.same(await check(env), { code: 0, stderr: '' }, 'all free');
   const taken = net.createServer();
   await new Promise<void>((resolve) => taken.listen(control, '127.0.0.1', resolve));
@@ -41,8 +41,8 @@ t.test('free ports pass, a taken one is named with its variable', async (t) => {
 });
 
 t.test('the TLS chaos port is checked unless TLS is off (TLS_DIR empty)', async (t) => {
-  const [chaos, control, bots, tls] = await freePorts(4);
-  const env = { STACK: 'embedded', CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots), CHAOS_TLS_PORT: String(tls) };
+  const [chaos, control, bots, tls, controlTls] = await freePorts(5);
+  const env = { STACK: 'embedded', CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots), CHAOS_TLS_PORT: String(tls), CONTROL_TLS_PORT: String(controlTls) };
   const taken = net.createServer();
   await new Promise<void>((resolve) => taken.listen(tls, '127.0.0.1', resolve));
   t.teardown(() => taken.close());
@@ -50,6 +50,19 @@ t.test('the TLS chaos port is checked unless TLS is off (TLS_DIR empty)', async 
   t.equal(busy.code, 1);
   t.match(busy.stderr, new RegExp(`port ${tls} \\(CHAOS_TLS_PORT\\) .* already in use`));
   t.same(await check({ ...env, TLS_DIR: '' }), { code: 0, stderr: '' }, 'TLS off: its port is not checked');
+});
+
+t.test("control's TLS port is checked beside it, unless it is off (CONTROL_TLS_PORT or TLS_DIR empty)", async (t) => {
+  const [chaos, control, bots, tls, controlTls] = await freePorts(5);
+  const env = { STACK: 'embedded', CHAOS_PORT: String(chaos), CONTROL_PORT: String(control), BOTS_PORT: String(bots), CHAOS_TLS_PORT: String(tls), CONTROL_TLS_PORT: String(controlTls) };
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(controlTls, '127.0.0.1', resolve));
+  t.teardown(() => taken.close());
+  const busy = await check(env);
+  t.equal(busy.code, 1);
+  t.match(busy.stderr, new RegExp(`port ${controlTls} \\(CONTROL_TLS_PORT\\) .* already in use`));
+  t.same(await check({ ...env, CONTROL_TLS_PORT: '' }), { code: 0, stderr: '' }, 'CONTROL_TLS_PORT= (off): not checked');
+  t.same(await check({ ...env, TLS_DIR: '' }), { code: 0, stderr: '' }, 'TLS off: not checked');
 });
 
 t.test('the full stack listens on FRONT_PORT and FRONT_TLS_PORT only: those are the ports checked', async (t) => {
@@ -99,17 +112,23 @@ t.test('make up end to end: the full stack starts, answers on every host, and Ct
   t.match(out, `TLS: https://good.tls.localhost:${frontTls}/ and every mode in http://localhost:${front}/tls/hosts.json`);
   t.match(out, `curl -so chaos-root.pem http://localhost:${front}/tls/root.pem && curl --cacert chaos-root.pem https://good.tls.localhost:${frontTls}/`);
   const root = readFileSync(join(tlsDir, 'ca-v1', 'root.pem'), 'utf8');
-  const served = await new Promise<string>((resolve) => {
-    const socket = tls.connect({ host: '127.0.0.1', port: frontTls, servername: 'good.tls.localhost', ca: root }, () => {
-      // write, not end: the chaos host reads a client's FIN as giving up (connection.ts).
-      socket.write('GET /status/200 HTTP/1.1\r\nHost: good.tls.localhost\r\nConnection: close\r\n\r\n');
+  const overTls = (servername: string): Promise<string> =>
+    new Promise<string>((resolve) => {
+      const socket = tls.connect({ host: '127.0.0.1', port: frontTls, servername, ca: root }, () => {
+        // write, not end: the chaos host reads a client's FIN as giving up (connection.ts).
+        socket.write(`GET /status/200 HTTP/1.1\r\nHost: ${servername}\r\nConnection: close\r\n\r\n`);
+      });
+      let text = '';
+      socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+      socket.on('close', () => resolve(text));
+      socket.on('error', (error) => resolve(`error: ${error.message}`));
     });
-    let text = '';
-    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
-    socket.on('close', () => resolve(text));
-    socket.on('error', (error) => resolve(`error: ${error.message}`));
-  });
+  const served = await overTls('good.tls.localhost');
   t.match(served, /^HTTP\/1\.1 200 [\s\S]*X-Chaos-Tls-Mode: good\r\n/, `good answers through FRONT_TLS_PORT, verified against the root in TLS_DIR: ${served.slice(0, 80)}`);
+  // The control twins over TLS (docs/http2.md): on in make up (the Makefile sets CONTROL_TLS_PORT), by name on the same port.
+  t.match(out, `control twins over TLS (ALPN h2): https://control.tls.localhost:${frontTls}/`);
+  const twin = await overTls('control.tls.localhost');
+  t.match(twin, /^HTTP\/1\.1 200 [\s\S]*X-Chaos-Origin: control\r\n/, `control.tls.localhost answers through FRONT_TLS_PORT: ${twin.slice(0, 80)}`);
   for (const host of ['chaos.localhost', 'control.localhost', 'bots.localhost', 'localhost']) {
     const res = await rawExchange(front, get('/', { Host: host, Connection: 'close' }));
     t.equal(parseHead(res.data).status, 200, `${host} answers through the front door`);

@@ -7,7 +7,8 @@
 // `make tools` installs it), driven by scripts/scorecard/ws-clients.ts, as the
 // client scorecard drives them.
 import t, { type Test } from 'tap';
-import { nodeWebSocket, pythonWebsockets, wsPackage, type PyWsReport, type WsSeen as Seen } from '../../../scripts/scorecard/ws-clients.js';
+import { inPool } from '../../../scripts/scorecard/pool.js';
+import { nodeWebSocket, pythonWebsockets, pythonWebsocketsAtOnce, wsPackage, type PyWsReport, type WsSeen as Seen } from '../../../scripts/scorecard/ws-clients.js';
 import { startChaos, startHttp } from '../../helpers/servers.js';
 
 const { port: chaos } = await startChaos(t);
@@ -76,34 +77,44 @@ function checkWs(t: Test, seen: Seen, expected: Cell['ws'], label: string): void
   else t.ok(seen.error === undefined && seen.code === expected, `${label}: close ${expected}, no error (saw ${JSON.stringify(seen)})`);
 }
 
+/** Each cell waits for QUIET_MS of silence: a few at a time (each its own connections), asserted in order. */
+const CELLS_AT_ONCE = 6;
+const onBothHosts = (client: typeof nodeClient) => (cell: Cell): Promise<[Seen, Seen]> =>
+  Promise.all([client(chaos, cell.path, cell.protocol), client(control, cell.path, cell.protocol)]);
+
+function checkTwin(t: Test, twin: Seen, cell: Cell): void {
+  t.ok(twin.open && twin.error === undefined && (twin.code === undefined || twin.code === 1000), `control ${cell.path}: no failure (saw ${JSON.stringify(twin)})`);
+}
+
 t.test("Node's global WebSocket (undici): the documented failure on chaos, none on the twin", async (t) => {
-  for (const cell of CELLS) {
-    checkNode(t, await nodeClient(chaos, cell.path, cell.protocol), cell.node, `chaos ${cell.path}`);
-    const twin = await nodeClient(control, cell.path, cell.protocol);
-    t.ok(twin.open && twin.error === undefined && (twin.code === undefined || twin.code === 1000), `control ${cell.path}: no failure (saw ${JSON.stringify(twin)})`);
-  }
+  const seen = await inPool(CELLS, CELLS_AT_ONCE, onBothHosts(nodeClient));
+  CELLS.forEach((cell, i) => {
+    const [lie, twin] = seen[i] as [Seen, Seen];
+    checkNode(t, lie, cell.node, `chaos ${cell.path}`);
+    checkTwin(t, twin, cell);
+  });
 });
 
 t.test('ws: the documented error on chaos, none on the twin', async (t) => {
-  for (const cell of CELLS) {
-    checkWs(t, await wsClient(chaos, cell.path, cell.protocol), cell.ws, `chaos ${cell.path}`);
-    const twin = await wsClient(control, cell.path, cell.protocol);
-    t.ok(twin.open && twin.error === undefined && (twin.code === undefined || twin.code === 1000), `control ${cell.path}: no failure (saw ${JSON.stringify(twin)})`);
-  }
+  const seen = await inPool(CELLS, CELLS_AT_ONCE, onBothHosts(wsClient));
+  CELLS.forEach((cell, i) => {
+    const [lie, twin] = seen[i] as [Seen, Seen];
+    checkWs(t, lie, cell.ws, `chaos ${cell.path}`);
+    checkTwin(t, twin, cell);
+  });
 });
 
 t.test('python3-websockets: the documented exception and close code on chaos, none on the twin', async (t) => {
-  // A few subprocesses at a time: each waits for 2 s of silence.
-  for (let i = 0; i < CELLS.length; i += 6) {
-    const batch = CELLS.slice(i, i + 6);
-    const reports = await Promise.all(batch.flatMap((cell) => [pyClient(chaos, cell.path, cell.protocol), pyClient(control, cell.path, cell.protocol)]));
-    batch.forEach((cell, j) => {
-      const [lie, twin] = [reports[2 * j] as PyReport, reports[2 * j + 1] as PyReport];
-      t.equal(lie.error, cell.py.error, `chaos ${cell.path}: ${cell.py.error ?? 'no exception'}`);
-      if (cell.py.sent !== undefined) t.equal(lie.sent, cell.py.sent, `chaos ${cell.path}: sends ${String(cell.py.sent)}`);
-      t.ok(twin.open && (twin.error === null || (twin.error === 'ConnectionClosedOK' && twin.rcvd === 1000)), `control ${cell.path}: no failure (saw ${JSON.stringify(twin)})`);
-    });
-  }
+  // Every cell at once in one interpreter: each run waits for 2 s of silence.
+  const reports = await pythonWebsocketsAtOnce(
+    CELLS.flatMap((cell) => [chaos, control].map((port) => ({ url: `ws://127.0.0.1:${port}${cell.path}`, protocol: cell.protocol }))),
+  );
+  CELLS.forEach((cell, j) => {
+    const [lie, twin] = [reports[2 * j] as PyReport, reports[2 * j + 1] as PyReport];
+    t.equal(lie.error, cell.py.error, `chaos ${cell.path}: ${cell.py.error ?? 'no exception'}`);
+    if (cell.py.sent !== undefined) t.equal(lie.sent, cell.py.sent, `chaos ${cell.path}: sends ${String(cell.py.sent)}`);
+    t.ok(twin.open && (twin.error === null || (twin.error === 'ConnectionClosedOK' && twin.rcvd === 1000)), `control ${cell.path}: no failure (saw ${JSON.stringify(twin)})`);
+  });
 });
 
 t.test('ping-flood: every client answers 10,000 pings and gets the message', async (t) => {

@@ -1,8 +1,8 @@
 import { int, oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint } from '../../endpoint.js';
 import { H2_ONLY } from '../../http2/declarations.js';
-import { dataFrame, ERROR, FLAG, frame, FRAME, headersFrame, MAX_WINDOW, rstStreamFrame, windowUpdateFrame } from '../../http2/frames.js';
-import { lieBody, lieFields, namingGoaway, streamOf } from '../../http2/lies.js';
+import { dataFrame, ERROR, FLAG, headersFrame, MAX_WINDOW, rstStreamFrame, windowUpdateFrame } from '../../http2/frames.js';
+import { lieBody, lieData, lieFields, namingGoaway, streamOf } from '../../http2/lies.js';
 
 const MODES = ['window-overflow', 'exceed-window', 'zero-window-forever'] as const;
 
@@ -42,7 +42,8 @@ export default defineChaosEndpoint({
         const chunk = Buffer.alloc(Math.min(sent, session.peerMaxFrame), 0x2e);
         for (let at = 0; at < sent; at += chunk.length) {
           const size = Math.min(chunk.length, sent - at);
-          session.write(frame(FRAME.DATA, at + size >= sent ? FLAG.END_STREAM : 0, id, chunk.subarray(0, size)));
+          // Charged to the connection's window: it goes below zero as the client's does, and a second stream waits for WINDOW_UPDATE.
+          lieData(session, id, chunk.subarray(0, size), at + size >= sent ? FLAG.END_STREAM : 0);
         }
         return stream.socketClosed();
       }

@@ -1,8 +1,8 @@
 import { int, oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint } from '../../endpoint.js';
 import { H2_ONLY } from '../../http2/declarations.js';
-import { dataFrame, FLAG, frame, FRAME, headersFrame } from '../../http2/frames.js';
-import { lieBody, lieFields, namingGoaway, streamOf } from '../../http2/lies.js';
+import { FLAG, frame, FRAME, headersFrame } from '../../http2/frames.js';
+import { lieBody, lieData, lieFields, namingGoaway, streamOf } from '../../http2/lies.js';
 
 const MODES = ['oversize-data', 'data-after-end-stream', 'continuation-orphan', 'headers-on-closed-stream', 'padding-lie', 'unknown-type'] as const;
 
@@ -26,12 +26,12 @@ export default defineChaosEndpoint({
     switch (mode) {
       case 'oversize-data':
         session.write(head(size));
-        session.write(frame(FRAME.DATA, FLAG.END_STREAM, id, Buffer.alloc(size, 0x2e)));
+        lieData(session, id, Buffer.alloc(size, 0x2e), FLAG.END_STREAM);
         return finish();
       case 'data-after-end-stream':
         session.write(head(body.length));
-        session.write(dataFrame(id, body, true));
-        session.write(dataFrame(id, Buffer.from('after END_STREAM'), false));
+        lieData(session, id, body, FLAG.END_STREAM);
+        lieData(session, id, Buffer.from('after END_STREAM'), 0);
         return finish();
       case 'continuation-orphan':
         // Before any HEADERS: the client may never see a field, so the GOAWAY that follows names the lie.
@@ -40,20 +40,20 @@ export default defineChaosEndpoint({
         return session.destroyAfterFlush();
       case 'headers-on-closed-stream':
         session.write(head(body.length));
-        session.write(dataFrame(id, body, true));
+        lieData(session, id, body, FLAG.END_STREAM);
         session.write(head(undefined, true));
         return finish();
       case 'padding-lie': {
         session.write(head(body.length));
         // Pad Length 200 in a 10-byte payload: "MUST treat this as a connection error" (RFC 9113 §6.1).
         const payload = Buffer.concat([Buffer.from([200]), body.subarray(0, 9)]);
-        session.write(frame(FRAME.DATA, FLAG.PADDED | FLAG.END_STREAM, id, payload));
+        lieData(session, id, payload, FLAG.PADDED | FLAG.END_STREAM);
         return finish();
       }
       case 'unknown-type':
         session.write(frame(0xfa, 0, id, Buffer.from('ignore me')));
         session.write(head(body.length));
-        session.write(dataFrame(id, body, true));
+        lieData(session, id, body, FLAG.END_STREAM);
         return finish();
     }
   },

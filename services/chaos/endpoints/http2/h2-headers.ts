@@ -1,9 +1,9 @@
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint } from '../../endpoint.js';
 import { H2_ONLY } from '../../http2/declarations.js';
-import { dataFrame, headersFrame } from '../../http2/frames.js';
+import { FLAG, headersFrame } from '../../http2/frames.js';
 import { encodeInteger, encodeLiterals, type HeaderField } from '../../http2/hpack.js';
-import { lieBody, lieFields, streamOf } from '../../http2/lies.js';
+import { lieBody, lieData, lieFields, streamOf } from '../../http2/lies.js';
 
 const MODES = [
   'uppercase', 'connection-header', 'no-status', 'duplicate-status', 'pseudo-after-regular', 'content-length-lie', 'te-not-trailers',
@@ -43,7 +43,7 @@ export default defineChaosEndpoint({
     const stream = streamOf(ctx);
     const body = lieBody(ctx, mode);
     stream.session.write(headersFrame(stream.id, block(mode, lieFields(ctx, body.length, { Mode: mode })), false));
-    stream.session.write(dataFrame(stream.id, body, true));
+    lieData(stream.session, stream.id, body, FLAG.END_STREAM);
     stream.socketClosed();
   },
 });

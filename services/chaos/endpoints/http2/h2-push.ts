@@ -1,9 +1,9 @@
 import { oneOf } from '../../../../shared/primitives/params.js';
 import { defineChaosEndpoint } from '../../endpoint.js';
 import { H2_ONLY } from '../../http2/declarations.js';
-import { dataFrame, ERROR, headersFrame, pushPromiseFrame, rstStreamFrame } from '../../http2/frames.js';
+import { ERROR, FLAG, headersFrame, pushPromiseFrame, rstStreamFrame } from '../../http2/frames.js';
 import type { HeaderField } from '../../http2/hpack.js';
-import { lieBody, lieFields, streamOf } from '../../http2/lies.js';
+import { lieBody, lieData, lieFields, streamOf } from '../../http2/lies.js';
 
 const MODES = ['when-disabled', 'even-parent', 'push-then-rst'] as const;
 
@@ -31,18 +31,18 @@ export default defineChaosEndpoint({
     if (mode === 'even-parent') {
       // On stream 2, which the client never opened (§6.6: only on a stream the peer opened), promising 3, an id of the client's (§5.1.1: ours are even).
       session.write(pushPromiseFrame(2, 3, request));
-      session.write(dataFrame(id, body, true));
+      lieData(session, id, body, FLAG.END_STREAM);
       return stream.socketClosed();
     }
     session.promised(promised);
     session.write(pushPromiseFrame(id, promised, request));
-    session.write(dataFrame(id, body, true));
+    lieData(session, id, body, FLAG.END_STREAM);
     const pushedBody = lieBody(ctx, `${mode} (pushed)`);
     session.write(headersFrame(promised, lieFields(ctx, pushedBody.length, { Mode: mode }), false));
-    if (mode === 'when-disabled') session.write(dataFrame(promised, pushedBody, true));
+    if (mode === 'when-disabled') lieData(session, promised, pushedBody, FLAG.END_STREAM);
     else {
       // Half the promised response, then the reset: the promise is broken mid-body.
-      session.write(dataFrame(promised, pushedBody.subarray(0, pushedBody.length >> 1), false));
+      lieData(session, promised, pushedBody.subarray(0, pushedBody.length >> 1), 0);
       session.write(rstStreamFrame(promised, ERROR.INTERNAL_ERROR));
     }
     stream.socketClosed();

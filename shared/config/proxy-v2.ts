@@ -1,8 +1,9 @@
 // The PROXY protocol version 2 header (haproxy's doc/proxy-protocol.txt §2.2),
 // read before the HTTP parser on a connection from a trusted proxy: the chaos
 // host sits behind HAProxy in `mode tcp` with `send-proxy-v2` (DESIGN §1), so
-// the client's address arrives here rather than in a header. Pure: bytes in,
-// a decision out; the connection feeds it until it decides.
+// the client's address arrives here rather than in a header; so do the TLS
+// listeners (chaos's, and control's for its twins) behind the front door's
+// passthrough. Pure: bytes in, a decision out; the connection feeds it until it decides.
 //
 // Only what HAProxy sends is believed: PROXY over TCP/IPv4 or TCP/IPv6 gives
 // the source address; LOCAL (its health checks), UNSPEC and the valid
@@ -10,7 +11,7 @@
 // spec asks of a receiver that does not implement them; TLVs are skipped once
 // their framing is checked. Anything else is refused, as early as the first
 // byte that cannot belong to a header, so garbage never waits for more.
-import { addressFromBytes } from '../../shared/config/trust.js';
+import { addressFromBytes } from './trust.js';
 
 /** The 12 bytes every version 2 header starts with. */
 export const PROXY_V2_SIGNATURE = Buffer.from([0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a]);
