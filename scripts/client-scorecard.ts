@@ -6,13 +6,13 @@
 // table per lie.
 //
 //   node dist/scripts/client-scorecard.js --write          rewrites docs/clients.md
-//   node dist/scripts/client-scorecard.js [--lie a,b] [--client curl,wget] [--table websocket,tls,http2,exam,sdk]
+//   node dist/scripts/client-scorecard.js [--lie a,b] [--client curl,wget] [--table websocket,tls,http2,h2c,exam,sdk]
 //                                                          prints the Markdown
 //   node dist/scripts/client-scorecard.js --write --table exam   reruns those tables only, in the page as it is
 //
 // After the HTTP lies, tables with clients of their own, each running its
 // cells several at once: every /ws chaos lie (scripts/scorecard/websocket-table.ts),
-// every TLS mode (scripts/scorecard/tls-table.ts), every /h2/* lie (scripts/scorecard/http2-table.ts),
+// every TLS mode (scripts/scorecard/tls-table.ts), every /h2/* lie (scripts/scorecard/http2-table.ts), the h2c upgrade (scripts/scorecard/h2c-table.ts),
 // every exam profile taken by every runner of scripts/exam/ (scripts/scorecard/exam-table.ts), and the
 // official MCP and LLM SDKs against their chaos modes (scripts/scorecard/sdk-table.ts). Run it on Node 24 (the
 // project's runtime): Node 20 has no global WebSocket.
@@ -45,6 +45,7 @@ import { LLM_SDK_SPEC, MCP_SDK_SPEC, runSdkTables, type SdkTables } from './scor
 import { chromiumTrusting, runTlsTable, TLS_SPEC } from './scorecard/tls-table.js';
 import { runWebSocketTable, WS_SPEC } from './scorecard/websocket-table.js';
 import { H2_SPEC, runH2Table } from './scorecard/http2-table.js';
+import { H2C_SPEC, runH2cTable } from './scorecard/h2c-table.js';
 
 export { escapeCell, unescapeCell };
 
@@ -273,6 +274,8 @@ export interface Scorecard {
   readonly tls?: MatrixResult;
   /** The HTTP/2 table (scripts/scorecard/http2-table.ts), when it ran. */
   readonly http2?: MatrixResult;
+  /** The h2c upgrade table (scripts/scorecard/h2c-table.ts), when it ran. */
+  readonly h2c?: MatrixResult;
   /** The client exam's tables (scripts/scorecard/exam-table.ts), when they ran. */
   readonly exam?: ExamTables;
   /** The MCP and LLM SDK tables (scripts/scorecard/sdk-table.ts), when they ran. */
@@ -280,7 +283,7 @@ export interface Scorecard {
 }
 
 /** The tables after the HTTP lies, each with its own clients. */
-export const TABLE_IDS = ['websocket', 'tls', 'http2', 'exam', 'sdk'] as const;
+export const TABLE_IDS = ['websocket', 'tls', 'http2', 'h2c', 'exam', 'sdk'] as const;
 export type TableId = (typeof TABLE_IDS)[number];
 
 // ---------------------------------------------------------------- the stack
@@ -735,11 +738,12 @@ export async function runScorecard(options: RunOptions = {}): Promise<Scorecard>
     const chromium = existsSync(CHROMIUM) ? (root: string, home: string) => chromiumTrusting(root, home, CHROMIUM) : undefined;
     const tls = tables.includes('tls') ? await runTlsTable({ chromium }) : undefined;
     const http2 = tables.includes('http2') ? await runH2Table({ chromium }) : undefined;
+    const h2c = tables.includes('h2c') ? await runH2cTable() : undefined;
     const exam = tables.includes('exam') ? await runExamTables({ log: options.log }) : undefined;
     const sdk = tables.includes('sdk') ? await runSdkTables() : undefined;
     return {
       date: new Date().toISOString().slice(0, 10), versions, results,
-      ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}), ...(http2 ? { http2 } : {}), ...(exam ? { exam } : {}), ...(sdk ? { sdk } : {}),
+      ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}), ...(http2 ? { http2 } : {}), ...(h2c ? { h2c } : {}), ...(exam ? { exam } : {}), ...(sdk ? { sdk } : {}),
     };
   } finally {
     await browser?.close();
@@ -820,7 +824,7 @@ export function renderScorecard(card: Scorecard, lies: readonly Lie[] = LIES): s
     'Where a lie races the client, a rerun can differ: whether the close of `keepalive-lie` arrives',
     'before the client reuses the connection, or how many bytes arrive before an error is reported.',
     '',
-    'The sections after the lies, WebSocket, TLS and HTTP/2, are tables of their own: a row per lie, a column',
+    'The sections after the lies, WebSocket, TLS, HTTP/2 and the h2c upgrade, are tables of their own: a row per lie, a column',
     'per client (each with its version), run by the same command after the lies; then the client exam, a',
     'table per profile (a row per exam runner, a column per step), and what the official MCP and LLM SDKs do',
     'with each of their chaos modes.',
@@ -835,6 +839,7 @@ export function renderScorecard(card: Scorecard, lies: readonly Lie[] = LIES): s
     ...(card.websocket ? renderMatrix(WS_SPEC, card.websocket) : []),
     ...(card.tls ? renderMatrix(TLS_SPEC, card.tls) : []),
     ...(card.http2 ? renderMatrix(H2_SPEC, card.http2) : []),
+    ...(card.h2c ? renderMatrix(H2C_SPEC, card.h2c) : []),
     ...(card.exam ? renderExamTables(card.exam) : []),
     ...(card.sdk ? [...renderMatrix(MCP_SDK_SPEC, card.sdk.mcp), ...renderMatrix(LLM_SDK_SPEC, card.sdk.llm)] : []),
   ].join('\n');
@@ -870,13 +875,14 @@ export function parseScorecard(markdown: string): Scorecard {
   const websocket = parseMatrix(WS_SPEC, markdown);
   const tls = parseMatrix(TLS_SPEC, markdown);
   const http2 = parseMatrix(H2_SPEC, markdown);
+  const h2c = parseMatrix(H2C_SPEC, markdown);
   const exam = parseExamTables(markdown);
   const mcp = parseMatrix(MCP_SDK_SPEC, markdown);
   const llm = parseMatrix(LLM_SDK_SPEC, markdown);
   const sdk = mcp && llm ? { mcp, llm } : undefined;
   return {
     date, versions, results,
-    ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}), ...(http2 ? { http2 } : {}), ...(exam ? { exam } : {}), ...(sdk ? { sdk } : {}),
+    ...(websocket ? { websocket } : {}), ...(tls ? { tls } : {}), ...(http2 ? { http2 } : {}), ...(h2c ? { h2c } : {}), ...(exam ? { exam } : {}), ...(sdk ? { sdk } : {}),
   };
 }
 

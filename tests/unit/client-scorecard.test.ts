@@ -13,6 +13,7 @@ import { parseMatrix, renderMatrix } from '../../scripts/scorecard/markdown.js';
 import { LLM_SDK_SPEC, MCP_SDK_SPEC } from '../../scripts/scorecard/sdk-table.js';
 import { TLS_CLIENT_IDS, TLS_SPEC } from '../../scripts/scorecard/tls-table.js';
 import { H2_SPEC, h2LiePaths } from '../../scripts/scorecard/http2-table.js';
+import { H2C_PATHS, H2C_SPEC } from '../../scripts/scorecard/h2c-table.js';
 import { WS_CLIENT_IDS, WS_LIES, WS_SPEC } from '../../scripts/scorecard/websocket-table.js';
 import { serviceRegistries } from '../../services/registries.js';
 import { MCP_MODES, MESSAGES_MODES } from '../../shared/content/agent/index.js';
@@ -104,6 +105,17 @@ t.test('the HTTP/2 table: every /h2/* lie and mode, a cell per client and the tw
     t.ok(row.cells.every((c) => c.length > 0), `${row.id}: no empty cell`);
   }
   t.same(Object.keys(table?.versions ?? {}), H2_SPEC.clients.map((c) => c.id));
+});
+
+t.test('the h2c upgrade table: its paths, a cell per client, each client\'s version', async (t) => {
+  const table = card.h2c;
+  t.ok(table, `docs/clients.md has "## ${H2C_SPEC.heading}": ${regenerate}`);
+  t.same(table?.rows.map((r) => r.id), H2C_PATHS, `${regenerate} (or --write --table h2c)`);
+  for (const row of table?.rows ?? []) {
+    t.equal(row.cells.length, H2C_SPEC.clients.length, `${row.id}: a cell per client`);
+    t.ok(row.cells.every((c) => c.length > 0 && c !== 'no answer'), `${row.id}: no empty cell`);
+  }
+  t.same(Object.keys(table?.versions ?? {}), H2C_SPEC.clients.map((c) => c.id));
 });
 
 t.test('a matrix table renders and reads back, whatever its cells say', async (t) => {

@@ -1,52 +1,20 @@
-// Real clients taking the h2c upgrade on the chaos port (RFC 7540 §3.2):
+// Real clients taking the h2c upgrade on the chaos port (RFC 7540 §3.2),
+// driven by scripts/scorecard/h2c-table.ts as the client scorecard drives them:
 // curl --http2 on an http:// URL (it asks for h2c with every cleartext
 // request), nghttp -u, and Python's h2 driven by hand
 // (scripts/scorecard/h2c-python-client.py: httpx and Node's http2 have no h2c
 // upgrade). Each cell is what the client said, as measured on this machine,
 // and is published in docs/http2.md ("Clients and the upgrade"); an ordinary
 // endpoint is the baseline that must not be upgraded.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { describeCurlH2, describeNghttp, H2_PYTHON } from '../../../scripts/scorecard/h2-clients.js';
-import { runProgram } from '../../../scripts/scorecard/tls-clients.js';
+import { curlH2c as curlAt, H2C_PATHS, nghttpH2c as nghttpAt, pythonH2c as pythonAt } from '../../../scripts/scorecard/h2c-table.js';
 import { startChaos } from '../../helpers/servers.js';
 
 const { port } = await startChaos(t, { idleTimeoutMs: 2000 });
 const base = `http://127.0.0.1:${port}`;
-const TIMEOUT_S = 10;
-
-const curlH2c = async (path: string): Promise<string> =>
-  describeCurlH2(await runProgram('curl', ['-sS', '--http2', '-o', '/dev/null', '--max-time', String(TIMEOUT_S), '-w', '%{http_version} %{http_code} %{size_download}', `${base}${path}`], '', (TIMEOUT_S + 5) * 1000));
-
-const nghttpH2c = async (path: string): Promise<string> =>
-  describeNghttp(await runProgram('nghttp', ['-nvu', `--timeout=${TIMEOUT_S}`, `${base}${path}`], '', (TIMEOUT_S + 5) * 1000));
-
-interface PythonLine {
-  readonly upgrade: number | null;
-  readonly status: number | null;
-  readonly bytes: number;
-  readonly error: string | null;
-}
-
-const PYTHON_CLIENT = fileURLToPath(new URL('../../../../scripts/scorecard/h2c-python-client.py', import.meta.url));
-
-/** One Python process for every path; a cell per path: `101, 200, N bytes` or the upgrade's status, then h2's error. */
-function pythonH2c(paths: readonly string[]): Promise<string[]> {
-  return new Promise((resolve) => {
-    execFile(H2_PYTHON, [PYTHON_CLIENT, String(TIMEOUT_S), ...paths.map((p) => `${base}${p}`)], { timeout: (TIMEOUT_S + 5) * 1000 * paths.length, killSignal: 'SIGKILL' }, (_error, stdout) => {
-      const lines = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as PythonLine);
-      resolve(paths.map((_, i) => {
-        const line = lines[i];
-        if (line === undefined) return 'no answer';
-        const parts = [String(line.upgrade)];
-        if (line.status !== null) parts.push(`${line.status}, ${line.bytes} bytes`);
-        if (line.error !== null) parts.push(line.error);
-        return parts.join(', ');
-      }));
-    });
-  });
-}
+const curlH2c = (path: string): Promise<string> => curlAt(base, path);
+const nghttpH2c = (path: string): Promise<string> => nghttpAt(base, path);
+const pythonH2c = (paths: readonly string[]): Promise<string[]> => pythonAt(base, paths);
 
 /** path → what curl --http2, nghttp -u and Python h2 said (measured on this machine; docs/http2.md). */
 const CELLS: readonly (readonly [path: string, curl: RegExp, nghttp: RegExp, python: RegExp])[] = [
@@ -61,6 +29,10 @@ const CELLS: readonly (readonly [path: string, curl: RegExp, nghttp: RegExp, pyt
   ['/h2/upgrade?mode=lie-101-then-h1', /^exit 16: Error in the HTTP2 framing layer$/, /^not processed; Remote peer returned unexpected data while we expected SETTINGS frame/, /^101, connection closed$/],
   ['/h2/upgrade?mode=no-settings-frame', /^exit 16: Error in the HTTP2 framing layer$/, /^not processed; Remote peer returned unexpected data while we expected SETTINGS frame/, /^101, 200, \d+ bytes$/],
 ];
+
+t.test('the cells are the rows of the scorecard\'s h2c table', async (t) => {
+  t.same(CELLS.map(([path]) => path), H2C_PATHS);
+});
 
 t.test('curl --http2 (the h2c upgrade on cleartext)', async (t) => {
   for (const [path, expected] of CELLS) t.match(await curlH2c(path), expected, path);
