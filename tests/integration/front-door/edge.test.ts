@@ -18,6 +18,10 @@ import { freePort, waitForPort } from '../../helpers/process.js';
 import { get, parseHead, rawExchange, splitResponses, type ParsedResponse, type RawResult } from '../../helpers/raw.js';
 import { startStack, type Stack } from '../../helpers/stack.js';
 
+// Four stacks (HAProxy, Redis, replicas) one after another and heads typed over 25 s: 77-100 s on a shared
+// machine, once 133 s at load 12; bounded, with room over tap's 120 s default.
+t.setTimeout(240_000);
+
 /** A real error of ours: JSON `{error, reason}` with the status's code, and no X-Chaos-* line. */
 function isRealError(t: Test, res: RawResult, status: number, name: string): ParsedResponse {
   const head = parseHead(res.data);
