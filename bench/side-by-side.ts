@@ -9,6 +9,9 @@
 //   control-status  control /status/200  ÷ minimal node:http sending control's header lines
 //   control-bytes   control /bytes?n=1024 ÷ the same for that path
 //   bots-robots     bots /robots.txt ÷ minimal node:http sending bots' header lines
+//   control-proxied control as behind the front door (TRUST_PROXY=loopback, every
+//                   request with the X-Forwarded-For HAProxy adds) ÷ control
+//                   direct: the replica's share of the front door's cost
 //   chaos-redis     chaos on a Redis store ÷ chaos in memory, /status/200; the
 //                   redis-server runs on the server core and its CPU counts with
 //                   chaos's, so the figure judged is the CPU per request (the
@@ -17,7 +20,8 @@
 //                   command past its 100 ms timeout on a busy machine) is
 //                   reported and left out of the medians
 // With BENCH_BEFORE_DIST=<another build's dist/>, also control-before,
-// bots-before and chaos-redis-before: this build ÷ that build, same paths.
+// bots-before, control-proxied-before and chaos-redis-before: this build ÷
+// that build, same paths.
 // Knobs: BENCH_ROUNDS (4), BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2),
 // BENCH_CONNECTIONS (32 per wrk), BENCH_SERVER_CORE (0), BENCH_CLIENT_CORE (1).
 // Run after `make build`: node dist/bench/side-by-side.js
@@ -56,6 +60,8 @@ interface Started {
 interface Side {
   readonly label: string;
   readonly path: string;
+  /** Header lines wrk adds to every request. */
+  readonly headers?: readonly string[];
   /** Started on the server core. */
   start(): Promise<Started>;
 }
@@ -96,6 +102,15 @@ function service(dist: string | undefined, name: 'control' | 'bots' | 'chaos', e
 function serviceSide(label: string, path: string, dist: string | undefined, name: 'control' | 'bots' | 'chaos'): Side {
   const start = service(dist, name);
   return { label, path, start: async () => one(await start()) };
+}
+
+/** What HAProxy's `option forwardfor` adds for a client (a documentation address, RFC 5737). */
+const FORWARDED = ['X-Forwarded-For: 203.0.113.7'];
+
+/** Control as a replica behind the front door: it trusts loopback and every request names its client in X-Forwarded-For. */
+function proxiedSide(label: string, dist: string | undefined): Side {
+  const start = service(dist, 'control', { TRUST_PROXY: 'loopback' });
+  return { label, path: '/status/200', headers: FORWARDED, start: async () => one(await start()) };
 }
 
 /** A chaos process on a fresh redis-server (both on the server core): the redis-server's CPU is this side's too. */
@@ -145,11 +160,19 @@ interface Measured {
 }
 
 /** Both sides under load at once for `seconds`. */
-async function together(ports: readonly [number, number], pids: readonly [readonly number[], readonly number[]], path: readonly [string, string], seconds: number): Promise<[Measured, Measured]> {
+async function together(
+  ports: readonly [number, number],
+  pids: readonly [readonly number[], readonly number[]],
+  sides: readonly [Side, Side],
+  seconds: number,
+): Promise<[Measured, Measured]> {
   const cpu = (list: readonly number[]): number => list.reduce((n, pid) => n + cpuSeconds(pid), 0);
   const before = [cpu(pids[0]), cpu(pids[1])];
   const results: WrkResult[] = await Promise.all(
-    ports.map((port, i) => wrkAsync({ url: `http://127.0.0.1:${port}${path[i]}`, connections: CONNECTIONS, seconds, core: CLIENT_CORE })),
+    ports.map((port, i) => {
+      const side = sides[i] as Side;
+      return wrkAsync({ url: `http://127.0.0.1:${port}${side.path}`, connections: CONNECTIONS, seconds, core: CLIENT_CORE, ...(side.headers ? { headers: side.headers } : {}) });
+    }),
   );
   return [0, 1].map((i) => {
     const r = results[i] as WrkResult;
@@ -176,10 +199,10 @@ async function runPair(pair: Pair): Promise<Round[]> {
     const started2 = await second.start();
     const [a, b] = round % 2 === 0 ? [started1, started2] : [started2, started1];
     try {
-      await together([a.port, b.port], [a.pids, b.pids], [pair.a.path, pair.b.path], WARM_SECONDS);
+      await together([a.port, b.port], [a.pids, b.pids], [pair.a, pair.b], WARM_SECONDS);
       const fellBack = async (): Promise<number> => (await a.fallbacks?.() ?? 0) + (await b.fallbacks?.() ?? 0);
       const fallbacksBefore = await fellBack();
-      const [ma, mb] = await together([a.port, b.port], [a.pids, b.pids], [pair.a.path, pair.b.path], SECONDS);
+      const [ma, mb] = await together([a.port, b.port], [a.pids, b.pids], [pair.a, pair.b], SECONDS);
       const fallbacks = (await fellBack()) - fallbacksBefore;
       const load = loadAverage();
       rounds.push({ a: ma, b: mb, load, fallbacks });
@@ -204,11 +227,13 @@ async function main(): Promise<void> {
     { id: 'control-status', a: serviceSide('control', '/status/200', undefined, 'control'), b: minimalSide('node:http, same lines', '/status/200', lines), judgedOn: 'served' },
     { id: 'control-bytes', a: serviceSide('control', '/bytes?n=1024', undefined, 'control'), b: minimalSide('node:http, same lines', '/bytes?n=1024', lines), judgedOn: 'served' },
     { id: 'bots-robots', a: serviceSide('bots', '/robots.txt', undefined, 'bots'), b: minimalSide('node:http, same lines', '/robots.txt', lines), judgedOn: 'served' },
+    { id: 'control-proxied', a: proxiedSide('control behind a proxy', undefined), b: serviceSide('control direct', '/status/200', undefined, 'control'), judgedOn: 'served' },
     { id: 'chaos-redis', a: redisSide('chaos on Redis (+ redis-server)', undefined), b: serviceSide('chaos in memory', '/status/200', undefined, 'chaos'), judgedOn: 'cpu' },
     ...(BEFORE_DIST
       ? ([
           { id: 'control-before', a: serviceSide('control', '/status/200', undefined, 'control'), b: serviceSide('control, before', '/status/200', BEFORE_DIST, 'control'), judgedOn: 'served' },
           { id: 'bots-before', a: serviceSide('bots', '/robots.txt', undefined, 'bots'), b: serviceSide('bots, before', '/robots.txt', BEFORE_DIST, 'bots'), judgedOn: 'served' },
+          { id: 'control-proxied-before', a: proxiedSide('control behind a proxy', undefined), b: proxiedSide('control behind a proxy, before', BEFORE_DIST), judgedOn: 'served' },
           { id: 'chaos-redis-before', a: redisSide('chaos on Redis', undefined), b: redisSide('chaos on Redis, before', BEFORE_DIST), judgedOn: 'cpu' },
         ] satisfies Pair[])
       : []),
