@@ -4,11 +4,15 @@
 // processes are pinned to core 0 and wrk to core 1; HAProxy runs beside wrk
 // (BENCH_PROXY_CORE=1, the default: the replica keeps its core to itself, as
 // behind a proxy on its own machine) or beside the replica (BENCH_PROXY_CORE=0).
+// Beside req/s, each run reports the server's CPU per request (the replica's, and
+// HAProxy's apart): HAProxy shares wrk's core here, so req/s through it also
+// measures that core; the replica's CPU per request direct ÷ via is its own
+// share of the front door's cost.
 // Run after `make build`: node dist/bench/front-door.js (about 2 minutes).
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DIST, envInt, forkServer, freePort, loadAverage, MiB, pin, quantile, rssBytes, sleep, stopChild } from './lib.js';
+import { cpuSeconds, DIST, envInt, forkServer, freePort, loadAverage, median, MiB, pin, quantile, rssBytes, sleep, stopChild } from './lib.js';
 import { runClient } from './streams.js';
 import { wrk } from './wrk.js';
 
@@ -71,10 +75,22 @@ async function startStack(env: Record<string, string>, core?: number): Promise<S
   };
 }
 
-/** One wrk run on core 1 with this benchmark's connections: req/s, p99, errors. */
-function wrkRun(url: string, host: string | undefined, seconds = SECONDS): { rps: number; p99Ms: number; errors: number } {
+interface FrontRun {
+  readonly rps: number;
+  readonly p99Ms: number;
+  readonly errors: number;
+  /** CPU µs per request of the replica (or the direct server), and of HAProxy (NaN when not on the path). */
+  readonly serverCpu: number;
+  readonly proxyCpu: number;
+}
+
+/** One wrk run on core 1 with this benchmark's connections: req/s, p99, errors, and the CPU per request of `server` and `proxy`. */
+function wrkRun(url: string, host: string | undefined, seconds = SECONDS, server?: number, proxy?: number): FrontRun {
+  const cpu = (pid: number | undefined): number => (pid === undefined ? Number.NaN : cpuSeconds(pid));
+  const before = [cpu(server), cpu(proxy)];
   const r = wrk({ url, host, connections: CONNECTIONS, seconds, core: 1 });
-  return { rps: r.requestsPerSecond, p99Ms: r.p99Ms, errors: r.non2xx + r.socketErrors };
+  const perRequest = (pid: number | undefined, i: number): number => ((cpu(pid) - (before[i] as number)) * 1e6) / r.requests;
+  return { rps: r.requestsPerSecond, p99Ms: r.p99Ms, errors: r.non2xx + r.socketErrors, serverCpu: perRequest(server, 0), proxyCpu: perRequest(proxy, 1) };
 }
 
 async function throughput(): Promise<void> {
@@ -86,28 +102,35 @@ async function throughput(): Promise<void> {
     for (const p of [...stack.replicas('chaos'), ...stack.replicas('control'), ...stack.replicas('bots'), directChaos.pid, directControl.pid]) pin(p, 0);
     pin(stack.haproxy, PROXY_CORE);
     const targets = [
-      { name: 'chaos direct', url: `http://127.0.0.1:${directChaos.port}${PATH}`, host: undefined },
-      { name: 'chaos via HAProxy (tcp)', url: `http://127.0.0.1:${stack.front}${PATH}`, host: `chaos.localhost:${stack.front}` },
-      { name: 'control direct', url: `http://127.0.0.1:${directControl.port}${PATH}`, host: undefined },
-      { name: 'control via HAProxy (http)', url: `http://127.0.0.1:${stack.front}${PATH}`, host: `control.localhost:${stack.front}` },
+      { name: 'chaos direct', url: `http://127.0.0.1:${directChaos.port}${PATH}`, host: undefined, server: directChaos.pid, proxy: undefined },
+      { name: 'chaos via HAProxy (tcp)', url: `http://127.0.0.1:${stack.front}${PATH}`, host: `chaos.localhost:${stack.front}`, server: stack.replicas('chaos')[0], proxy: stack.haproxy },
+      { name: 'control direct', url: `http://127.0.0.1:${directControl.port}${PATH}`, host: undefined, server: directControl.pid, proxy: undefined },
+      { name: 'control via HAProxy (http)', url: `http://127.0.0.1:${stack.front}${PATH}`, host: `control.localhost:${stack.front}`, server: stack.replicas('control')[0], proxy: stack.haproxy },
     ];
     for (const t of targets) wrkRun(t.url, t.host, 2); // warm-up
-    const runs = new Map<string, ReturnType<typeof wrkRun>[]>(targets.map((t) => [t.name, []]));
+    const runs = new Map<string, FrontRun[]>(targets.map((t) => [t.name, []]));
     const loads: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      for (const t of targets) runs.get(t.name)?.push(wrkRun(t.url, t.host));
+      for (const t of targets) runs.get(t.name)?.push(wrkRun(t.url, t.host, SECONDS, t.server, t.proxy));
       loads.push(loadAverage());
     }
     const best = (name: string): number => Math.max(...(runs.get(name) ?? []).map((r) => r.rps));
     console.log(`\nThroughput, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} interleaved rounds; replicas and direct servers on core 0, HAProxy on core ${PROXY_CORE}, wrk on core 1`);
-    console.log('| target | path | req/s (best) | all runs | p99 (best run) | errors | via ÷ direct |');
-    console.log('|---|---|---|---|---|---|---|');
+    const serverCpu = (name: string): number => median((runs.get(name) ?? []).map((r) => r.serverCpu));
+    console.log('| target | path | req/s (best) | all runs | p99 (best run) | errors | via ÷ direct | replica CPU µs/req (median) | replica CPU direct ÷ via | HAProxy CPU µs/req (median) |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
     for (const t of targets) {
       const r = runs.get(t.name) ?? [];
       const top = r.reduce((a, b) => (b.rps > a.rps ? b : a));
       const direct = t.name.startsWith('chaos') ? 'chaos direct' : 'control direct';
-      const ratio = t.name.includes('via') ? `**${(best(t.name) / best(direct)).toFixed(2)}×**` : '1.00×';
-      console.log(`| ${t.name} | ${PATH} | ${Math.round(best(t.name))} | ${r.map((x) => Math.round(x.rps)).join(' / ')} | ${top.p99Ms.toFixed(2)} ms | ${r.reduce((n, x) => n + x.errors, 0)} | ${ratio} |`);
+      const via = t.name.includes('via');
+      const ratio = via ? `**${(best(t.name) / best(direct)).toFixed(2)}×**` : '1.00×';
+      const cpuRatio = via ? `${(serverCpu(direct) / serverCpu(t.name)).toFixed(2)}×` : '1.00×';
+      const proxyCpu = via ? median(r.map((x) => x.proxyCpu)).toFixed(1) : '';
+      console.log(
+        `| ${t.name} | ${PATH} | ${Math.round(best(t.name))} | ${r.map((x) => Math.round(x.rps)).join(' / ')} | ${top.p99Ms.toFixed(2)} ms | ${r.reduce((n, x) => n + x.errors, 0)} | ${ratio} | ` +
+          `${serverCpu(t.name).toFixed(1)} | ${cpuRatio} | ${proxyCpu} |`,
+      );
     }
     console.log(`load average (1/5/15 min) after each round: ${loads.join('; ')}`);
   } finally {

@@ -7,6 +7,12 @@
 // BENCH_ROUNDS=n drives every server n times in turn and reports the medians
 // (a busy machine's drift falls on all alike); BENCH_TLS_BASELINE=<dir>, another
 // build's dist/, adds its chaos host as a row (before/after a change).
+// The servers run on core 0 (BENCH_SERVER_CORE) and this driver on core 1
+// (BENCH_CLIENT_CORE): the node client is the bound here, so beside the rates
+// each server's CPU per new connection and per kept request (utime + stime
+// from /proc over its runs) is reported, the figure the client cannot skew.
+// BENCH_TLS_PROFILE=<dir> writes a CPU profile of the chaos process there
+// (node --cpu-prof, at its exit).
 import { spawn, type ChildProcess } from 'node:child_process';
 import https from 'node:https';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +21,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../shared/config/config.js';
 import { TlsMaterial } from '../shared/tls/material.js';
-import { envInt, forkServer, median, sleep } from './lib.js';
+import { CORES, cpuSeconds, envInt, forkServer, median, pin, sleep } from './lib.js';
 import { freeLoopbackPorts, portAccepts } from '../services/supervisor.js';
 
 const HOST = 'good.tls.localhost';
@@ -38,7 +44,7 @@ function serveMinimal(): void {
  * every request with the minimal server's body; keepalive_requests as the
  * chaos host's 1000 per connection. Undefined when nginx is not installed.
  */
-async function startNginx(dir: string, key: string, cert: string): Promise<{ port: number; child: ChildProcess } | undefined> {
+async function startNginx(dir: string, key: string, cert: string, core: number | undefined): Promise<{ port: number; child: ChildProcess } | undefined> {
   const [port] = (await freeLoopbackPorts(1)) as [number];
   const root = join(dir, 'nginx');
   mkdirSync(join(root, 'tmp'), { recursive: true });
@@ -62,7 +68,8 @@ async function startNginx(dir: string, key: string, cert: string): Promise<{ por
       '}',
     ].join('\n'),
   );
-  const child = spawn('nginx', ['-p', root, '-c', join(root, 'nginx.conf')], { stdio: 'ignore' });
+  const nginxArgs = ['-p', root, '-c', join(root, 'nginx.conf')];
+  const child = core === undefined ? spawn('nginx', nginxArgs, { stdio: 'ignore' }) : spawn('taskset', ['-c', String(core), 'nginx', ...nginxArgs], { stdio: 'ignore' });
   const missing = await new Promise<boolean>((resolve) => {
     child.once('error', () => resolve(true));
     portAccepts(port, 10_000).then(() => resolve(false), () => resolve(true));
@@ -77,10 +84,13 @@ async function startNginx(dir: string, key: string, cert: string): Promise<{ por
 interface Rate {
   readonly perSecond: number;
   readonly errors: number;
+  /** The server's CPU µs per request served (per new connection when each request had its own). */
+  readonly cpuMicros: number;
 }
 
-/** `concurrency` loops of one request each, for `seconds`; `fresh`: a new TLS connection per request. */
-async function drive(port: number, fresh: boolean, seconds: number, concurrency: number): Promise<Rate> {
+/** `concurrency` loops of one request each, for `seconds`; `fresh`: a new TLS connection per request; `pid`: the server's, for its CPU. */
+async function drive(port: number, pid: number, fresh: boolean, seconds: number, concurrency: number): Promise<Rate> {
+  const cpuBefore = cpuSeconds(pid);
   const agent = fresh ? undefined : new https.Agent({ keepAlive: true, maxSockets: concurrency });
   const until = Date.now() + seconds * 1000;
   let done = 0;
@@ -107,12 +117,16 @@ async function drive(port: number, fresh: boolean, seconds: number, concurrency:
     while (Date.now() < until) await one();
   }));
   agent?.destroy();
-  return { perSecond: done / ((Date.now() - started) / 1000), errors };
+  return { perSecond: done / ((Date.now() - started) / 1000), errors, cpuMicros: done > 0 ? ((cpuSeconds(pid) - cpuBefore) * 1e6) / done : Number.NaN };
 }
 
 async function main(): Promise<void> {
   const seconds = envInt('BENCH_SECONDS', 10);
   const concurrency = envInt('BENCH_CONCURRENCY', 8);
+  const serverCore = CORES > 1 ? envInt('BENCH_SERVER_CORE', 0, 0) : undefined;
+  const clientCore = CORES > 1 ? envInt('BENCH_CLIENT_CORE', 1, 0) : undefined;
+  const on = serverCore === undefined ? {} : { core: serverCore };
+  if (clientCore !== undefined) pin(process.pid, clientCore);
   const dir = mkdtempSync(join(tmpdir(), 'chaos-bench-tls-'));
   try {
     const material = await TlsMaterial.load(loadConfig({ TLS_DIR: dir }));
@@ -120,36 +134,50 @@ async function main(): Promise<void> {
     if (good === undefined) throw new Error('no good leaf');
     const [tlsPort, baselinePort] = (await freeLoopbackPorts(2)) as [number, number];
     const chaosEnv = { TLS_DIR: dir, CHAOS_PORT: '0', LOG_LEVEL: 'warn', RATE_LIMIT_GENERAL: '0', MAX_CONNECTIONS_PER_IP: '0' };
-    const chaos = await forkServer('services/chaos/main.js', { ...chaosEnv, CHAOS_TLS_PORT: String(tlsPort) });
+    const profileDir = process.env.BENCH_TLS_PROFILE;
+    const chaos = await forkServer('services/chaos/main.js', { ...chaosEnv, CHAOS_TLS_PORT: String(tlsPort) }, {
+      ...on,
+      ...(profileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+    });
     const baselineDist = process.env.BENCH_TLS_BASELINE;
-    const baseline = baselineDist ? await forkServer(join(baselineDist, 'services/chaos/main.js'), { ...chaosEnv, CHAOS_TLS_PORT: String(baselinePort) }) : undefined;
-    const minimal = await forkServer('bench/tls.js', { BENCH_TLS_ROLE: 'minimal', BENCH_TLS_KEY: String(good.context.key), BENCH_TLS_CERT: String(good.context.cert) });
-    const nginx = await startNginx(dir, String(good.context.key), String(good.context.cert));
+    const baseline = baselineDist ? await forkServer(join(baselineDist, 'services/chaos/main.js'), { ...chaosEnv, CHAOS_TLS_PORT: String(baselinePort) }, on) : undefined;
+    const minimal = await forkServer('bench/tls.js', { BENCH_TLS_ROLE: 'minimal', BENCH_TLS_KEY: String(good.context.key), BENCH_TLS_CERT: String(good.context.cert) }, on);
+    const nginx = await startNginx(dir, String(good.context.key), String(good.context.cert), serverCore);
     try {
-      const servers: [string, number][] = [['chaos good', tlsPort], ['node:https', minimal.port]];
-      if (baseline) servers.push([`chaos good (${baselineDist} build)`, baselinePort]);
-      if (nginx) servers.push(['nginx (1 worker)', nginx.port]);
+      const servers: [string, number, number][] = [['chaos good', tlsPort, chaos.pid], ['node:https', minimal.port, minimal.pid]];
+      if (baseline) servers.push([`chaos good (${baselineDist} build)`, baselinePort, baseline.pid]);
+      if (nginx) servers.push(['nginx (1 worker)', nginx.port, nginx.child.pid as number]);
       const runs = new Map<string, { fresh: Rate; kept: Rate }[]>(servers.map(([name]) => [name, []]));
-      for (const [, port] of servers) await drive(port, true, 1, concurrency); // warm-up
+      for (const [, port, pid] of servers) await drive(port, pid, true, 1, concurrency); // warm-up
       for (let round = 0; round < envInt('BENCH_ROUNDS', 1); round++) {
-        for (const [name, port] of servers) {
-          const fresh = await drive(port, true, seconds, concurrency);
+        // The order reversed every other round: a drift of the machine favours no server.
+        for (const [name, port, pid] of round % 2 === 0 ? servers : [...servers].reverse()) {
+          const fresh = await drive(port, pid, true, seconds, concurrency);
           await sleep(500);
-          const kept = await drive(port, false, seconds, concurrency);
+          const kept = await drive(port, pid, false, seconds, concurrency);
           runs.get(name)?.push({ fresh, kept });
         }
       }
-      const medianRate = (rates: readonly Rate[]): Rate => ({ perSecond: median(rates.map((r) => r.perSecond)), errors: rates.reduce((n, r) => n + r.errors, 0) });
+      const medianRate = (rates: readonly Rate[]): Rate => ({
+        perSecond: median(rates.map((r) => r.perSecond)),
+        errors: rates.reduce((n, r) => n + r.errors, 0),
+        cpuMicros: median(rates.map((r) => r.cpuMicros)),
+      });
       const rates = new Map([...runs].map(([name, list]) => [name, { fresh: medianRate(list.map((r) => r.fresh)), kept: medianRate(list.map((r) => r.kept)) }]));
       const node = rates.get('node:https');
       const ratio = (a: number, b: number | undefined): string => (b ? `${(a / b).toFixed(2)}×` : '');
+      // CPU per operation: node:https's ÷ this server's (above 1× costs less than node:https).
+      const cpuRatio = (a: number, b: number | undefined): string => (b ? `${(b / a).toFixed(2)}×` : '');
       const rows = [...rates].map(
         ([name, { fresh, kept }]) =>
-          `| ${name} | ${fresh.perSecond.toFixed(0)} | ${ratio(fresh.perSecond, node?.fresh.perSecond)} | ${kept.perSecond.toFixed(0)} | ${ratio(kept.perSecond, node?.kept.perSecond)} | ${fresh.errors + kept.errors} |`,
+          `| ${name} | ${fresh.perSecond.toFixed(0)} | ${ratio(fresh.perSecond, node?.fresh.perSecond)} | ${fresh.cpuMicros.toFixed(0)} | ${cpuRatio(fresh.cpuMicros, node?.fresh.cpuMicros)} | ` +
+          `${kept.perSecond.toFixed(0)} | ${ratio(kept.perSecond, node?.kept.perSecond)} | ${kept.cpuMicros.toFixed(1)} | ${cpuRatio(kept.cpuMicros, node?.kept.cpuMicros)} | ${fresh.errors + kept.errors} |`,
       );
-      if (!nginx) rows.push('| nginx | not installed (apt-get install -y nginx) | | | | |');
+      if (!nginx) rows.push('| nginx | not installed (apt-get install -y nginx) | | | | | | | | |');
       process.stdout.write(
-        `| server | new TLS connections/s | × node:https | requests/s, kept connections | × node:https | errors |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+        '| server | new TLS connections/s | × node:https | server CPU µs per connection | node:https ÷ this | requests/s, kept connections | × node:https | server CPU µs per request | node:https ÷ this | errors |\n' +
+          `|---|---|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n` +
+          `servers on core ${serverCore ?? 'any'}, the client (this process, ${concurrency} loops) on core ${clientCore ?? 'any'}; ${envInt('BENCH_ROUNDS', 1)} round(s) of ${seconds} s each way, medians\n`,
       );
     } finally {
       await chaos.stop();

@@ -12,6 +12,8 @@ export interface WrkOptions {
   readonly core: number;
   /** A Host header (the front door routes on it). */
   readonly host?: string;
+  /** Further header lines (`Name: value`), e.g. the X-Forwarded-For a proxy adds. */
+  readonly headers?: readonly string[];
 }
 
 export interface WrkResult {
@@ -51,6 +53,7 @@ export function parseWrk(text: string): WrkResult {
 function wrkArgs(options: WrkOptions): string[] {
   const args = ['-c', String(options.core), 'wrk', '-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--latency'];
   if (options.host) args.push('-H', `Host: ${options.host}`);
+  for (const line of options.headers ?? []) args.push('-H', line);
   args.push(options.url);
   return args;
 }

@@ -84,11 +84,12 @@ export async function refusalFor(store: Store, checks: readonly RateCheck[]): Pr
 }
 
 /**
- * The same, decided at once when the store can (in-memory): `'ask'` means the
- * caller must await `refusalFor` instead.
+ * The same, decided at once when the store can (in-memory, or a lease the
+ * Redis store holds for this client): `'ask'` means the caller must await
+ * `refusalFor` instead.
  */
 export function refusalNow(store: Store, checks: readonly RateCheck[]): Refusal | undefined | 'ask' {
-  if (!store.checkRateNow) return 'ask';
+  if (!store.checkRateNow) return store.checkRateLeased?.(checks) !== undefined ? undefined : 'ask';
   try {
     return refusalOf(store.checkRateNow(checks), checks);
   } catch {

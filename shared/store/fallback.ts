@@ -122,6 +122,11 @@ export class FallbackStore implements Store {
     deliver(this.checkRate(checks), waiter);
   }
 
+  /** The shared store's leased decision while it is up (none while it is away: the local store decides then). */
+  checkRateLeased(checks: readonly RateCheck[]): RateDecision | undefined {
+    return !this.#closed && this.#state === 'up' ? this.#shared.checkRateLeased?.(checks) : undefined;
+  }
+
   /** A shared decision that failed: the episode starts, as in #run, and then #run answers from the local store. */
   sharedRateFailed(checks: readonly RateCheck[], waiter: RateWaiter, error: unknown): void {
     if (!this.#closed) this.#goDown(fallbackReason(error), error, DOWN_MESSAGE);

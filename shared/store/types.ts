@@ -86,6 +86,12 @@ export interface Store {
    */
   checkRateNow?(checks: readonly RateCheck[]): RateDecision;
   /**
+   * An allowed decision at once when the store holds units reserved for this
+   * checks list (RedisStore's leases, for clients far from their limits);
+   * undefined means ask (checkRateFor or checkRate). Never refuses.
+   */
+  checkRateLeased?(checks: readonly RateCheck[]): RateDecision | undefined;
+  /**
    * The same decision as checkRate, handed to `waiter` exactly once and never
    * before this call returns. Optional: a caller falls back to checkRate.
    */

@@ -12,7 +12,7 @@ import type { Config } from '../../../shared/config/config.js';
 import { HttpService } from '../../../shared/http/http-service.js';
 import { createLogger } from '../../../shared/config/log.js';
 import { proxyV2, RecordingStore } from '../../helpers/proxy-v2.js';
-import { completeByLength, get, parseHead, rawExchange, type ParsedResponse } from '../../helpers/raw.js';
+import { completeByLength, get, parseHead, rawExchange, splitResponses, type ParsedResponse } from '../../helpers/raw.js';
 import { startChaos, startHttp, stopAtTeardown, testConfig } from '../../helpers/servers.js';
 import { serviceRegistries } from '../../../services/registries.js';
 
@@ -28,6 +28,18 @@ function bytes(...parts: (string | Buffer)[]): Buffer {
 /** One request on its own connection; the response once complete. */
 async function ask(port: number, request: string | Buffer, host = '127.0.0.1'): Promise<ParsedResponse> {
   return parseHead((await rawExchange(port, request, { until: completeByLength, host })).data);
+}
+
+/** How many whole responses (framed by Content-Length) `data` holds. */
+function wholeResponses(data: Buffer): number {
+  let count = 0;
+  let rest = data;
+  while (completeByLength(rest)) {
+    const head = parseHead(rest);
+    rest = head.rest.subarray(Number(head.header('content-length') ?? 0));
+    count++;
+  }
+  return count;
 }
 
 /** A request the server refuses: the whole exchange up to the server's close. */
@@ -183,6 +195,17 @@ for (const host of ['control', 'bots'] as const) {
     const before = store.keys.length;
     t.equal((await ask(port, get(path))).status, 200, 'the trusted proxy with no X-Forwarded-For (its health check) is served');
     t.equal(store.keys.length, before, 'and no limit counted it');
+  });
+
+  t.test(`${host}: on one kept connection from a trusted peer, each request is its own X-Forwarded-For's client`, async (t) => {
+    const store = new RecordingStore();
+    const { port } = await startHttp(t, host, testConfig({ TRUST_PROXY: 'loopback', RATE_LIMIT_GENERAL: '1000' }), store);
+    // A proxy reuses a connection for its clients' requests: the address is decided once per value, never kept past a change.
+    const forwarded = ['192.0.2.20', '192.0.2.20', '192.0.2.21', undefined, '192.0.2.20', '2001:db8::20'];
+    const requests = forwarded.map((v) => get(path, v === undefined ? {} : { 'X-Forwarded-For': v }));
+    const r = await rawExchange(port, requests, { until: (data) => wholeResponses(data) === requests.length });
+    t.same(splitResponses(r.data).map((x) => x.response.status), forwarded.map(() => 200), 'every request served on the one connection');
+    t.same(store.keys, ['general:192.0.2.20', 'general:192.0.2.20', 'general:192.0.2.21', 'general:192.0.2.20', 'general:2001:db8::20'], 'counted against each request\'s client; the proxy itself (no header) against nobody');
   });
 
   t.test(`${host}: two clients behind a trusted proxy each get their own limit`, async (t) => {
