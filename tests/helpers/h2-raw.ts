@@ -3,7 +3,7 @@
 // header's type, flags, stream id and the payload), so a test asserts the
 // bytes of a lie no HTTP/2 library would let through.
 import net from 'node:net';
-import { FRAME, headersFrame, PREFACE, readFrameHeader, settingsFrame } from '../../services/chaos/http2/frames.js';
+import { FLAG, FRAME, headersFrame, PREFACE, readFrameHeader, settingsFrame } from '../../services/chaos/http2/frames.js';
 import { HpackDecoder, type HeaderField } from '../../services/chaos/http2/hpack.js';
 
 export interface RawFrame {
@@ -122,4 +122,17 @@ export const goawayOf = (frame: RawFrame): { last: number; code: number; debug: 
 });
 
 export const ofType = (frames: readonly RawFrame[], type: number): RawFrame[] => frames.filter((f) => f.type === type);
+
+/** `until` conditions: stream `id` ended (DATA or HEADERS with END_STREAM); a frame of `type` came. */
+export const endedOn = (id: number) => (frames: readonly RawFrame[]): boolean =>
+  frames.some((f) => f.streamId === id && (f.type === FRAME.DATA || f.type === FRAME.HEADERS) && (f.flags & FLAG.END_STREAM) !== 0);
+export const has = (type: number) => (frames: readonly RawFrame[]): boolean => frames.some((f) => f.type === type);
+
+/** A field's value among decoded fields; the fields of the first HEADERS on stream `id`. */
+export const field = (fields: readonly (readonly [string, string])[], name: string): string | undefined => fields.find(([n]) => n === name)?.[1];
+export const headersOn = (client: RawH2, id: number): HeaderField[] => {
+  const headers = client.frames.find((f) => f.type === FRAME.HEADERS && f.streamId === id);
+  if (headers === undefined) throw new Error(`no HEADERS on stream ${id}`);
+  return fieldsOf(headers);
+};
 export { FRAME };

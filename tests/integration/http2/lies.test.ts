@@ -6,7 +6,7 @@
 import t from 'tap';
 import { DEFAULT_WINDOW, ERROR, FLAG, frame, MAX_WINDOW, pingFrame, SETTING, windowUpdateFrame } from '../../../services/chaos/http2/frames.js';
 import { HpackDecoder } from '../../../services/chaos/http2/hpack.js';
-import { fieldsOf, FRAME, goawayOf, ofType, RawH2, type RawFrame } from '../../helpers/h2-raw.js';
+import { endedOn, field, fieldsOf, FRAME, goawayOf, has, headersOn, ofType, RawH2, type RawFrame } from '../../helpers/h2-raw.js';
 import { startChaos, testConfig } from '../../helpers/servers.js';
 
 const { port } = await startChaos(t, { idleTimeoutMs: 5000, config: testConfig({ MAX_RESPONSE_MS: '3000' }) });
@@ -22,11 +22,6 @@ async function get(path: string, done: (frames: readonly RawFrame[]) => boolean,
   await client.until(done);
   return client;
 }
-const endedOn = (id: number) => (frames: readonly RawFrame[]): boolean =>
-  frames.some((f) => f.streamId === id && (f.type === FRAME.DATA || f.type === FRAME.HEADERS) && (f.flags & FLAG.END_STREAM) !== 0);
-const has = (type: number) => (frames: readonly RawFrame[]): boolean => frames.some((f) => f.type === type);
-const field = (fields: readonly (readonly [string, string])[], name: string): string | undefined => fields.find(([n]) => n === name)?.[1];
-const headersOn = (client: RawH2, id: number) => fieldsOf(client.frames.find((f) => f.type === FRAME.HEADERS && f.streamId === id)!);
 const settingsValues = (f: RawFrame): Map<number, number> => {
   const values = new Map<number, number>();
   for (let at = 0; at < f.payload.length; at += 6) values.set(f.payload.readUInt16BE(at), f.payload.readUInt32BE(at + 2));

@@ -6,7 +6,7 @@
 // (lie-101-then-h1, no-settings-frame). Issue 28; docs/http2.md.
 import t from 'tap';
 import { ERROR, FLAG, SETTING } from '../../../services/chaos/http2/frames.js';
-import { fieldsOf, FRAME, goawayOf, ofType, RawH2, type RawFrame } from '../../helpers/h2-raw.js';
+import { endedOn, field, fieldsOf, FRAME, goawayOf, has, headersOn, ofType, RawH2, type RawFrame } from '../../helpers/h2-raw.js';
 import { startChaos } from '../../helpers/servers.js';
 
 const { port } = await startChaos(t, { idleTimeoutMs: 2000 });
@@ -32,11 +32,6 @@ async function upgrade(request: string, done?: (frames: readonly RawFrame[]) => 
   if (done) await client.until(done);
   return client;
 }
-const endedOn = (id: number) => (frames: readonly RawFrame[]): boolean =>
-  frames.some((f) => f.streamId === id && (f.type === FRAME.DATA || f.type === FRAME.HEADERS) && (f.flags & FLAG.END_STREAM) !== 0);
-const has = (type: number) => (frames: readonly RawFrame[]): boolean => frames.some((f) => f.type === type);
-const field = (fields: readonly (readonly [string, string])[], name: string): string | undefined => fields.find(([n]) => n === name)?.[1];
-const headersOn = (client: RawH2, id: number) => fieldsOf(client.frames.find((f) => f.type === FRAME.HEADERS && f.streamId === id)!);
 const bodyOn = (client: RawH2, id: number): string => Buffer.concat(ofType(client.frames, FRAME.DATA).filter((f) => f.streamId === id).map((f) => f.payload)).toString();
 const status = (head: string | undefined): number => Number(/^HTTP\/1\.1 (\d{3})/.exec(head ?? '')?.[1]);
 const line = (head: string | undefined, name: string): string | undefined => new RegExp(`\r\n${name}: ([^\r]*)`, 'i').exec(head ?? '')?.[1];
