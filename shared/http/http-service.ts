@@ -2,14 +2,14 @@
 // parameter and header modules as the chaos host, over a well-behaved server.
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { counterpartUrl, type Catalog } from '../catalog/catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
 import type { Config, HostName } from '../config/config.js';
 import { ConnectionCaps } from '../pipeline/connection-caps.js';
 import { Pipeline, type HubPage } from '../pipeline/dispatch.js';
 import { originForm } from '../pipeline/targets.js';
 import type { HeaderSource, Responder, TransportFacts } from '../pipeline/transport.js';
 import { errorResponse, INTERNAL_ERROR_REASON, type PlainResponse } from '../registry/errors.js';
-import { addClampedHeader, chaosBaseHeaders, CHAOS_PREFIX, controlHeaders, type HeaderList, type HeaderValue } from '../primitives/headers.js';
+import { addClampedHeader, CHAOS_PREFIX, controlHeaders, type HeaderList, type HeaderValue } from '../primitives/headers.js';
 import type { Logger } from '../config/log.js';
 import { Exchange, observing } from '../pipeline/observe.js';
 import { respondInTurn } from '../primitives/turn-ends.js';
@@ -23,6 +23,7 @@ import { defineEndpoint, type AnyEndpoint, type Category, type Registry } from '
 import { listenOn } from '../runtime/listen.js';
 import type { Store } from '../store/types.js';
 import { clientFromForwarded, peerAddress } from '../config/trust.js';
+import { endpointLines, type EndpointLines } from './endpoint-lines.js';
 import { offerUpgrade, switchedStatus, upgradeTaken } from './upgrades.js';
 import { Http2Door, sniffHttp2 } from './http2-door.js';
 import { http1Transport, proxiedClient } from './tls-door.js';
@@ -86,17 +87,6 @@ class ConnectionState {
   bytesAtLastFinish = 0;
 }
 
-/**
- * An endpoint's own lines on this host, built once: `fixed` is the whole list,
- * or (control, a templated twin path) `twinPrefix` is what the concrete path
- * asked for is appended to.
- */
-interface EndpointLines {
-  readonly fixed: HeaderList | undefined;
-  readonly twinPrefix: string | undefined;
-  readonly twin: string | null;
-}
-
 /** Requests answered on one connection; the last says Connection: close (the chaos host's cap too). */
 export const MAX_REQUESTS_PER_CONNECTION = 1000;
 
@@ -134,7 +124,7 @@ export class HttpService {
       : undefined;
     const exams = new ExamRecorder(this.store, options.host, logger);
     this.#pipeline = new Pipeline({ host: options.host, registry, config, store: this.store, logger, exams, ...(hub ? { hub } : {}) });
-    for (const endpoint of registry.endpoints) this.#lines.set(endpoint, endpointLines(options.host, endpoint, config));
+    for (const endpoint of registry.endpoints) this.#lines.set(endpoint, endpointLines(options.host, endpoint, config.urls));
     this.server = http.createServer(
       {
         requestTimeout: 30_000,
@@ -287,7 +277,7 @@ export class HttpService {
   /** The lines every response of an endpoint carries on this host (X-Chaos-Origin/Counterpart on control, X-Chaos-Category/Endpoint on bots). */
   linesFor(endpoint: HttpEndpoint, path: string, query: string): HeaderList {
     // An endpoint outside the registry (none today) gets its lines built on the spot.
-    const lines = this.#lines.get(endpoint) ?? endpointLines(this.options.host, endpoint, this.options.config);
+    const lines = this.#lines.get(endpoint) ?? endpointLines(this.options.host, endpoint, this.options.config.urls);
     // A fresh list: an endpoint may add lines to its context's (/random does). On control the twin keeps the query.
     if (lines.fixed !== undefined && (query === '' || this.options.host !== 'control')) return lines.fixed.slice();
     // A templated twin (/status/{code}) is named by the concrete path asked for.
@@ -437,15 +427,4 @@ class RequestContext implements HttpContext {
     this.store = service.store;
     this.registry = service.options.registry;
   }
-}
-
-/** The lines of an endpoint's responses on `host`, as far as they do not depend on the request (see HttpService.linesFor). */
-function endpointLines(host: Exclude<HostName, 'chaos'>, endpoint: HttpEndpoint, config: Config): EndpointLines {
-  if (host !== 'control') return { fixed: chaosBaseHeaders(endpoint), twinPrefix: undefined, twin: null };
-  const twin = counterpartUrl(host, endpoint, config.urls);
-  if (!endpoint.path.includes('{')) return { fixed: controlHeaders(twin), twinPrefix: undefined, twin };
-  // A templated twin names the concrete path: counterpartUrl appends it to the twin host's URL.
-  const prefix = counterpartUrl(host, endpoint, config.urls, '');
-  if (prefix !== null && prefix !== twin) return { fixed: undefined, twinPrefix: prefix, twin };
-  return { fixed: controlHeaders(twin), twinPrefix: undefined, twin };
 }

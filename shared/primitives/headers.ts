@@ -9,7 +9,7 @@ export type HeaderList = Array<readonly [string, string]>;
 
 export const CHAOS_PREFIX = 'X-Chaos-';
 
-interface Described {
+export interface Described {
   readonly category: string;
   readonly path: string;
 }
