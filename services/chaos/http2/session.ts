@@ -1,11 +1,13 @@
-// One HTTP/2 connection on the chaos host (prior knowledge: the client's
-// preface was seen by connection.ts, which handed the socket over). The
-// reader's events become frames here: SETTINGS and its ACK, PING answers,
-// window updates, refusals; each accepted request becomes an H2Stream handed
-// to the host, which routes it through the registry. Our output obeys the
-// client's flow control and frame size unless a lie writes raw frames.
-// Bounds: idle 30 s without a stream, the whole connection MAX_RESPONSE_MS.
+// One HTTP/2 connection on the chaos host (prior knowledge: connection.ts saw
+// the client's preface and handed the socket over). The reader's events become
+// frames here: SETTINGS and its ACK, PING answers, window updates, refusals;
+// each accepted request becomes an H2Stream the host routes through the
+// registry. Our output obeys the client's flow control and frame size unless a
+// lie writes raw frames; frames written in one turn leave in one write
+// (turn-writes.ts). Bounds: idle 30 s without a stream, the whole connection
+// MAX_RESPONSE_MS.
 import type { Socket } from 'node:net';
+import { corkForTurn, destroyFlushed } from '../turn-writes.js';
 import {
   DEFAULT_MAX_FRAME, DEFAULT_WINDOW, ERROR, FLAG, FRAME, frame, goawayFrame, headerBlockFrames, MAX_WINDOW, pingFrame, rstStreamFrame,
   SETTING, SETTINGS_ACK, settingsFrame, windowUpdateFrame,
@@ -15,10 +17,8 @@ import { FrameReader, H2_BOUNDS, type ReaderEvents } from './reader.js';
 import { withholdsSettingsAck } from './settings-ack.js';
 
 export const H2_IDLE_MS = 30_000;
-/** After our GOAWAY, the client gets this long to close before the socket is destroyed. */
-const LINGER_MS = 2_000;
-/** The longest the ACK of a client's SETTINGS waits for the connection's first request (settings-ack.ts). */
-const ACK_WAIT_MS = 100;
+const LINGER_MS = 2_000; // after our GOAWAY, the client's time to close before the socket is destroyed
+const ACK_WAIT_MS = 100; // the longest a client SETTINGS' ACK waits for the first request (settings-ack.ts)
 
 /** What a session needs from the server. */
 export interface SessionHost {
@@ -107,7 +107,9 @@ export class H2Session implements ReaderEvents {
   }
 
   write(bytes: Buffer): void {
-    if (!this.#closed && !this.socket.destroyed) this.socket.write(bytes);
+    if (this.#closed || this.socket.destroyed) return;
+    corkForTurn(this.socket);
+    this.socket.write(bytes);
   }
 
   /** A timer cleared when the socket closes. */
@@ -136,7 +138,7 @@ export class H2Session implements ReaderEvents {
   }
 
   destroy(): void {
-    if (!this.socket.destroyed) this.socket.destroy();
+    if (!this.socket.destroyed) destroyFlushed(this.socket);
   }
 
   #onData(chunk: Buffer): void {
@@ -218,8 +220,7 @@ export class H2Session implements ReaderEvents {
 
   refuse(streamId: number, code: number): void {
     this.write(rstStreamFrame(streamId, code));
-    const stream = this.#streams.get(streamId);
-    if (stream) stream.socketClosed();
+    this.#streams.get(streamId)?.socketClosed();
     this.#streams.delete(streamId);
     this.#reader.closeStream(streamId);
   }
@@ -245,8 +246,7 @@ export class H2Session implements ReaderEvents {
         if (!stream.adjustWindow(delta)) return this.sendGoaway(ERROR.FLOW_CONTROL_ERROR, 'stream window above 2^31-1');
       }
     }
-    const maxFrame = values.get(SETTING.MAX_FRAME_SIZE);
-    if (maxFrame !== undefined) this.#peerMaxFrame = maxFrame;
+    this.#peerMaxFrame = values.get(SETTING.MAX_FRAME_SIZE) ?? this.#peerMaxFrame;
     this.#peerHeaderTableSize = values.get(SETTING.HEADER_TABLE_SIZE) ?? this.#peerHeaderTableSize;
     this.#peerEnablePush = values.get(SETTING.ENABLE_PUSH) ?? this.#peerEnablePush;
     // Owed until the chunk is read (#onData); before the first request, at most ACK_WAIT_MS.
