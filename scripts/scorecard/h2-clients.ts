@@ -72,6 +72,16 @@ export async function nodeH2(reach: H2Reach, path: string): Promise<string> {
 
 /** Debian's Python, which has python3-httpx and python3-h2 (a pyenv python3 on PATH may not). */
 export const H2_PYTHON = '/usr/bin/python3';
+
+/** curl's version with its nghttp2, and nghttp's: the first two columns of both HTTP/2 tables. */
+export async function curlAndNghttpVersions(): Promise<{ curl: string; nghttp: string }> {
+  const curl = await runProgram('curl', ['--version']);
+  const nghttp = await runProgram('nghttp', ['--version']);
+  return {
+    curl: /^curl \S+.*?nghttp2\/\S+/.exec(curl.out)?.[0].replace(/ \(.*?\)/, '') ?? (curl.out.split('\n')[0] ?? ''),
+    nghttp: nghttp.out.trim().split('\n')[0] ?? '',
+  };
+}
 const HTTPX_CLIENT = fileURLToPath(new URL('../../../scripts/scorecard/h2-httpx-client.py', import.meta.url));
 
 interface HttpxLine {

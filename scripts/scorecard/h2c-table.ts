@@ -12,7 +12,7 @@ import { serviceRegistries } from '../../services/registries.js';
 import { loadConfig } from '../../shared/config/config.js';
 import { createLogger } from '../../shared/config/log.js';
 import { MemoryStore } from '../../shared/store/memory.js';
-import { describeCurlH2, describeNghttp, H2_PYTHON } from './h2-clients.js';
+import { curlAndNghttpVersions, describeCurlH2, describeNghttp, H2_PYTHON } from './h2-clients.js';
 import type { MatrixResult, MatrixSpec } from './markdown.js';
 import { inPool } from './pool.js';
 import { runProgram } from './tls-clients.js';
@@ -88,12 +88,9 @@ export function pythonH2c(base: string, paths: readonly string[]): Promise<strin
 }
 
 async function versions(): Promise<Record<string, string>> {
-  const curl = await runProgram('curl', ['--version']);
-  const nghttp = await runProgram('nghttp', ['--version']);
   const h2 = await runProgram(H2_PYTHON, ['-c', 'import sys, h2; print("h2 %s, Python %s" % (h2.__version__, sys.version.split()[0]))']);
   return {
-    curl: /^curl \S+.*?nghttp2\/\S+/.exec(curl.out)?.[0].replace(/ \(.*?\)/, '') ?? (curl.out.split('\n')[0] ?? ''),
-    nghttp: nghttp.out.trim().split('\n')[0] ?? '',
+    ...(await curlAndNghttpVersions()),
     python: h2.code === 0 ? h2.out.trim() : 'not installed',
   };
 }

@@ -17,7 +17,7 @@ import { HttpService } from '../../shared/http/http-service.js';
 import { modeParamOf, type AnyEndpoint } from '../../shared/registry/registry.js';
 import { MemoryStore } from '../../shared/store/memory.js';
 import { TlsMaterial } from '../../shared/tls/material.js';
-import { chromiumH2, curlH2, H2_PYTHON, httpxH2, nghttpH2, nodeH2, type H2Reach } from './h2-clients.js';
+import { chromiumH2, curlAndNghttpVersions, curlH2, H2_PYTHON, httpxH2, nghttpH2, nodeH2, type H2Reach } from './h2-clients.js';
 import type { MatrixResult, MatrixRow, MatrixSpec } from './markdown.js';
 import { inPool } from './pool.js';
 import { runProgram } from './tls-clients.js';
@@ -58,12 +58,9 @@ export function h2LiePaths<C>(endpoints: readonly AnyEndpoint<C>[]): string[] {
 }
 
 async function versions(browser: Browser | undefined): Promise<Record<string, string>> {
-  const curl = await runProgram('curl', ['--version']);
-  const nghttp = await runProgram('nghttp', ['--version']);
   const httpx = await runProgram(H2_PYTHON, ['-c', 'import sys, httpx, h2; print("httpx %s, h2 %s, Python %s" % (httpx.__version__, h2.__version__, sys.version.split()[0]))']);
   return {
-    curl: /^curl \S+.*?nghttp2\/\S+/.exec(curl.out)?.[0].replace(/ \(.*?\)/, '') ?? (curl.out.split('\n')[0] ?? ''),
-    nghttp: nghttp.out.trim().split('\n')[0] ?? '',
+    ...(await curlAndNghttpVersions()),
     node: `Node ${process.versions.node} (nghttp2 ${process.versions.nghttp2})`,
     httpx: httpx.code === 0 ? httpx.out.trim() : 'not installed',
     chromium: browser?.version() ?? 'not installed',
