@@ -3,6 +3,7 @@
 // (bench/minimal-http.ts replays them). Shared by the wrk suite and the
 // side-by-side pairs.
 import http from 'node:http';
+import net from 'node:net';
 import type { CannedBody } from './minimal-http.js';
 
 export interface FetchedResponse {
@@ -39,4 +40,25 @@ export async function cannedFrom(port: number, path: string): Promise<{ plain: C
   const plain: CannedBody = { type: response.type, base64: response.body.toString('base64') };
   const lines = response.lines.filter(([name]) => !NODE_HTTP_OWN_LINES.has(name.toLowerCase()));
   return { plain, withLines: { ...plain, lines } };
+}
+
+/** One response of `path`, byte for byte (head and Content-Length body), over a raw socket. */
+export function captureResponse(port: number, path: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = net.connect({ port, host: '127.0.0.1' }, () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 'latin1');
+    });
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const data = Buffer.concat(chunks);
+      const end = data.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: *(\d+)/i.exec(data.toString('latin1', 0, Math.max(0, end)));
+      if (end !== -1 && length && data.length >= end + 4 + Number(length[1])) {
+        socket.destroy();
+        resolve(data.subarray(0, end + 4 + Number(length[1])));
+      }
+    });
+    socket.on('error', reject);
+  });
 }

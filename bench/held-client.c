@@ -326,6 +326,9 @@ static void open_stream(uint32_t index) {
   if (opt.sources > 1) {
     struct sockaddr_in source = { .sin_family = AF_INET, .sin_port = 0 };
     source.sin_addr.s_addr = htonl(INADDR_LOOPBACK + index % opt.sources);
+    // The port is chosen at connect, for the whole 4-tuple: bind's own search wants a port no other socket
+    // holds, which past about half the range scans every port in use on each call (seconds at 19,000).
+    setsockopt(s->fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
     if (bind(s->fd, (struct sockaddr *)&source, sizeof source) < 0) {
       settle(index, errno_name(errno), now);
       return;

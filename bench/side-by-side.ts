@@ -12,6 +12,12 @@
 //   control-proxied control as behind the front door (TRUST_PROXY=loopback, every
 //                   request with the X-Forwarded-For HAProxy adds) ÷ control
 //                   direct: the replica's share of the front door's cost
+//   chaos-net       chaos /status/200 ÷ the minimal node:net responder replaying
+//                   the exact bytes chaos sent for it (bench/minimal-responder.ts)
+//   chaos-bytes-net the same for chaos /bytes?n=1024&mode=wrong-content-type
+//   floor-net       chaos's transport floor (bench/chaos-floor.ts, answering
+//                   with those /status/200 bytes straight after parsing) ÷ that
+//                   node:net responder: the ceiling for chaos-net
 //   chaos-redis     chaos on a Redis store ÷ chaos in memory, /status/200; the
 //                   redis-server runs on the server core and its CPU counts with
 //                   chaos's, so the figure judged is the CPU per request (the
@@ -27,7 +33,7 @@
 // Run after `make build`: node dist/bench/side-by-side.js
 import http from 'node:http';
 import { cpus } from 'node:os';
-import { cannedFrom } from './canned.js';
+import { cannedFrom, captureResponse } from './canned.js';
 import { cpuSeconds, envInt, forkServer, freePort, loadAverage, markdownTable, median, startRedis, type Child, type Peer } from './lib.js';
 import type { CannedBody } from './minimal-http.js';
 import { wrkAsync, type WrkResult } from './wrk.js';
@@ -139,6 +145,25 @@ function minimalSide(label: string, path: string, routes: Record<string, CannedB
   return { label, path, start: async () => one(await forkServer('bench/minimal-http.js', { MINIMAL_HTTP_ROUTES: JSON.stringify(routes) }, on)) };
 }
 
+/** A server that answers every request with `response` (base64), byte for byte: the node:net responder or chaos's transport floor. */
+function replaySide(label: string, module: 'bench/minimal-responder.js' | 'bench/chaos-floor.js', response: string): Side {
+  return { label, path: '/', start: async () => one(await forkServer(module, { MINIMAL_RESPONSE_B64: response }, on)) };
+}
+
+/** The exact bytes chaos sends for each compared path (base64), captured from a process started once. */
+async function capturedChaos(): Promise<Record<string, string>> {
+  const child = await service(undefined, 'chaos')();
+  try {
+    const bytes: Record<string, string> = {};
+    for (const path of CHAOS_NET_PATHS) bytes[path] = (await captureResponse(child.port, path)).toString('base64');
+    return bytes;
+  } finally {
+    await child.stop();
+  }
+}
+
+const CHAOS_NET_PATHS = ['/status/200', '/bytes?n=1024&mode=wrong-content-type'] as const;
+
 /** The header lines control and bots send for the compared paths, captured from a process started once. */
 async function capturedLines(): Promise<Record<string, CannedBody>> {
   const routes: Record<string, CannedBody> = {};
@@ -223,7 +248,17 @@ const spread = (list: readonly number[]): string => `${Math.min(...list).toFixed
 async function main(): Promise<void> {
   log('capturing the header lines of control and bots');
   const lines = await capturedLines();
+  const chaosBytes = await capturedChaos();
+  const [statusPath, bytesPath] = CHAOS_NET_PATHS;
   const pairs: Pair[] = [
+    { id: 'chaos-net', a: serviceSide('chaos', statusPath, undefined, 'chaos'), b: replaySide('node:net, same bytes', 'bench/minimal-responder.js', chaosBytes[statusPath] as string), judgedOn: 'served' },
+    { id: 'chaos-bytes-net', a: serviceSide('chaos', bytesPath, undefined, 'chaos'), b: replaySide('node:net, same bytes', 'bench/minimal-responder.js', chaosBytes[bytesPath] as string), judgedOn: 'served' },
+    {
+      id: 'floor-net',
+      a: replaySide('chaos transport floor', 'bench/chaos-floor.js', chaosBytes[statusPath] as string),
+      b: replaySide('node:net, same bytes', 'bench/minimal-responder.js', chaosBytes[statusPath] as string),
+      judgedOn: 'served',
+    },
     { id: 'control-status', a: serviceSide('control', '/status/200', undefined, 'control'), b: minimalSide('node:http, same lines', '/status/200', lines), judgedOn: 'served' },
     { id: 'control-bytes', a: serviceSide('control', '/bytes?n=1024', undefined, 'control'), b: minimalSide('node:http, same lines', '/bytes?n=1024', lines), judgedOn: 'served' },
     { id: 'bots-robots', a: serviceSide('bots', '/robots.txt', undefined, 'bots'), b: minimalSide('node:http, same lines', '/robots.txt', lines), judgedOn: 'served' },

@@ -8,7 +8,6 @@
 // per request (/proc), and per run how much CPU other processes took.
 // Run after `make build`: node dist/bench/wrk-suite.js (about 4 minutes with the defaults).
 import { cpus } from 'node:os';
-import net from 'node:net';
 import {
   CORES,
   cpuSeconds,
@@ -28,7 +27,7 @@ import {
   type Peer,
 } from './lib.js';
 import type { CannedBody } from './minimal-http.js';
-import { cannedFrom } from './canned.js';
+import { cannedFrom, captureResponse } from './canned.js';
 import { wrk } from './wrk.js';
 
 const SECONDS = envInt('BENCH_SECONDS', 5);
@@ -58,26 +57,6 @@ function log(line: string): void {
   process.stderr.write(`bench wrk: ${line}\n`);
 }
 
-/** One response of `path`, byte for byte (head and Content-Length body), over a raw socket. */
-function captureResponse(port: number, path: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const socket = net.connect({ port, host: '127.0.0.1' }, () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 'latin1');
-    });
-    socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      const data = Buffer.concat(chunks);
-      const end = data.indexOf('\r\n\r\n');
-      const length = /\r\ncontent-length: *(\d+)/i.exec(data.toString('latin1', 0, Math.max(0, end)));
-      if (end !== -1 && length && data.length >= end + 4 + Number(length[1])) {
-        socket.destroy();
-        resolve(data.subarray(0, end + 4 + Number(length[1])));
-      }
-    });
-    socket.on('error', reject);
-  });
-}
 
 interface Target {
   readonly id: string;
