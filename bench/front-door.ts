@@ -7,18 +7,21 @@
 // Beside req/s, each run reports the server's CPU per request (the replica's, and
 // HAProxy's apart): HAProxy shares wrk's core here, so req/s through it also
 // measures that core; the replica's CPU per request direct ÷ via is its own
-// share of the front door's cost.
+// share of the front door's cost. The held streams run with the replicas on
+// core 0 and HAProxy on BENCH_PROXY_CORE too, beside the C client (BENCH_HELD_CLIENT).
 // Run after `make build`: node dist/bench/front-door.js (about 2 minutes).
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cpuSeconds, DIST, envInt, forkServer, freePort, loadAverage, median, MiB, pin, quantile, rssBytes, sleep, stopChild } from './lib.js';
-import { runClient } from './streams.js';
+import { heldClientFromEnv, runClient } from './streams.js';
 import { wrk } from './wrk.js';
 
 const SECONDS = envInt('BENCH_SECONDS', 8);
 const ROUNDS = envInt('BENCH_ROUNDS', 2);
 const STREAMS = envInt('BENCH_STREAMS', 5000);
+/** The held streams' client: the C one when built (its own loop delay is far below the 1 % judged; the node client's was 12–35 ms at 5000). */
+const heldClient = heldClientFromEnv();
 const CONNECTIONS = envInt('BENCH_CONNECTIONS', 10);
 const PROXY_CORE = envInt('BENCH_PROXY_CORE', 1, 0);
 // Not a holding endpoint: those take a held-response slot from the store (Redis behind the proxy, memory direct).
@@ -142,11 +145,13 @@ async function streams(): Promise<void> {
   const stack = await startStack({ REPLICAS: String(envInt('BENCH_REPLICAS', 2)), MAX_CONNECTIONS_PER_IP: '0', MAX_HELD_PER_IP: '0' });
   try {
     const chaos = stack.replicas('chaos');
-    // As every other benchmark here: the servers (HAProxy and the chaos
-    // replicas) on core 0, the load generator on core 1. Left to the
-    // scheduler, the client and HAProxy take turns on one core and the
-    // streams' schedule measures that.
-    for (const p of [...chaos, stack.haproxy]) pin(p, 0);
+    // The replicas on core 0, the client on core 1, HAProxy on BENCH_PROXY_CORE
+    // as in the throughput part (1 by default: beside the client, which is the C
+    // client when built, one thread on epoll that leaves most of its core idle).
+    // Left to the scheduler, the client and HAProxy take turns on one core and
+    // the streams' schedule measures that.
+    for (const p of chaos) pin(p, 0);
+    pin(stack.haproxy, PROXY_CORE);
     const rss = (): { haproxy: number; replicas: number } => ({ haproxy: rssBytes(stack.haproxy), replicas: chaos.reduce((n, p) => n + rssBytes(p), 0) });
     const host = `chaos.localhost:${stack.front}`;
     const bytes = 100;
@@ -163,17 +168,23 @@ async function streams(): Promise<void> {
       peak.haproxy = Math.max(peak.haproxy, now.haproxy);
       peak.replicas = Math.max(peak.replicas, now.replicas);
     }, 20);
-    const client = await runClient({ port: stack.front, host, streams: STREAMS, path: query, rampMs: 1000, timeoutMs: scheduledMs + 15_000 }, undefined, 1).finally(() => clearInterval(sampler));
+    const client = await runClient({ port: stack.front, host, streams: STREAMS, path: query, rampMs: 1000, timeoutMs: scheduledMs + 15_000 }, undefined, 1, heldClient).finally(() =>
+      clearInterval(sampler),
+    );
     const lateness = client.timings.map((t) => t.spanMs - scheduledMs).sort((a, b) => a - b);
     const onTime = lateness.filter((l) => Math.abs(l) <= scheduledMs * 0.01).length;
     const per1000 = (a: number, b: number): string => (((b - a) * 1000) / Math.max(1, client.maxInFlight) / MiB).toFixed(2);
-    console.log(`\n${STREAMS} /drip streams through HAProxy (${query}, ${scheduledMs} ms first byte to last), ${chaos.length} chaos replica(s) and HAProxy on core 0, the client on core 1`);
+    console.log(
+      `\n${STREAMS} /drip streams through HAProxy (${query}, ${scheduledMs} ms first byte to last), ${chaos.length} chaos replica(s) on core 0, HAProxy on core ${PROXY_CORE}, ` +
+        `the ${heldClient.kind === 'c' ? 'C client (bench/held-client.c)' : 'node client (bench/drip-client.ts)'} on core 1`,
+    );
     console.log('| measure | value |');
     console.log('|---|---|');
     console.log(`| completed / failed | ${client.timings.length} / ${client.failed} ${client.failed ? JSON.stringify(client.failures) : ''} |`);
     console.log(`| most streams in flight at once | ${client.maxInFlight} |`);
     console.log(`| HAProxy RSS idle → peak | ${(before.haproxy / MiB).toFixed(1)} → ${(peak.haproxy / MiB).toFixed(1)} MiB: **${per1000(before.haproxy, peak.haproxy)} MiB per 1000 streams** |`);
     console.log(`| replicas' RSS (sum of 2) idle → peak | ${(before.replicas / MiB).toFixed(1)} → ${(peak.replicas / MiB).toFixed(1)} MiB: **${per1000(before.replicas, peak.replicas)} MiB per 1000 streams** |`);
+    console.log(`| the client's own loop delay p99 / max | ${client.clientLoopDelayP99Ms.toFixed(2)} / ${client.clientLoopDelayMaxMs.toFixed(2)} ms |`);
     console.log(`| on time (within 1 % of schedule) | **${((onTime / STREAMS) * 100).toFixed(1)} %** |`);
     console.log(`| lateness p1 / p50 / p99 / max | ${[0.01, 0.5, 0.99].map((q) => quantile(lateness, q).toFixed(1)).join(' / ')} / ${(lateness.at(-1) ?? Number.NaN).toFixed(1)} ms |`);
     console.log(`| load average (1/5/15 min) at the end | ${loadAverage()} |`);
