@@ -101,13 +101,17 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   return results;
 }
 
+/** How long lenientExchange lets the server take to start answering (its `waitMs` counts from there). */
+const FIRST_BYTE_MS = 10_000;
+
 /**
  * One request whose answer may lie about its framing (a /random pick can be
  * /truncate or /bytes): the head, and the body bytes that arrived before the
  * stated length was reached, the server closed, or `waitMs` passed.
  */
 export async function lenientExchange(port: number, request: string, waitMs = 400): Promise<Exchange & { raw: RawResult }> {
-  const raw = await rawExchange(port, request, { until: exchangesComplete(1), timeoutMs: waitMs });
+  // waitMs counts from the first byte: a busy machine may take longer than that to start answering.
+  const raw = await rawExchange(port, request, { until: exchangesComplete(1), timeoutMs: waitMs, firstByteTimeoutMs: FIRST_BYTE_MS });
   const interims: ParsedResponse[] = [];
   let response = parseHead(raw.data);
   while (response.status < 200) {

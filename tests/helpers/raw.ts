@@ -37,6 +37,12 @@ export interface RawOptions {
   readonly localAddress?: string;
   /** Give up after this long with end 'timeout' (default 5000). */
   readonly timeoutMs?: number;
+  /**
+   * How long the server may take to send its first byte; `timeoutMs` then counts from that byte. Unset: `timeoutMs`
+   * counts from the connect. For a short wait on a response that may never complete, which a busy machine must not
+   * turn into no response at all.
+   */
+  readonly firstByteTimeoutMs?: number;
   /** Stop (and destroy the socket) as soon as this returns true. */
   readonly until?: (data: Buffer) => boolean;
   /** Half-close our side after writing (default false). */
@@ -45,7 +51,7 @@ export interface RawOptions {
 
 /** Connects, writes `request`, collects everything until FIN, reset, `until` or timeout. */
 export function rawExchange(port: number, request: string | Buffer | readonly (string | Buffer)[], options: RawOptions = {}): Promise<RawResult> {
-  const { host = '127.0.0.1', localAddress, timeoutMs = 5000, until, endAfterWrite = false } = options;
+  const { host = '127.0.0.1', localAddress, timeoutMs = 5000, firstByteTimeoutMs, until, endAfterWrite = false } = options;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const arrivals: Arrival[] = [];
@@ -64,8 +70,12 @@ export function rawExchange(port: number, request: string | Buffer | readonly (s
       socket.destroy();
       resolve({ data: Buffer.concat(chunks), end, arrivals, elapsedMs: performance.now() - start });
     };
-    const timer = setTimeout(() => finish('timeout'), timeoutMs);
+    let timer = setTimeout(() => finish('timeout'), firstByteTimeoutMs ?? timeoutMs);
     socket.on('data', (chunk: Buffer) => {
+      if (firstByteTimeoutMs !== undefined && chunks.length === 0) {
+        clearTimeout(timer);
+        timer = setTimeout(() => finish('timeout'), timeoutMs);
+      }
       chunks.push(chunk);
       arrivals.push({ at: performance.now() - start, bytes: chunk.length });
       if (until && until(Buffer.concat(chunks))) finish('stopped');

@@ -4,6 +4,7 @@
 import net from 'node:net';
 import t from 'tap';
 import { RawConn } from '../../helpers/conn.js';
+import { lenientExchange } from '../../helpers/final-response.js';
 import { rawExchange } from '../../helpers/raw.js';
 
 /**
@@ -51,4 +52,25 @@ t.test('RawConn: bytes then a reset, read late, is a reset; bytes then a FIN is 
     t.equal(await conn.waitEnd(3000), end);
     conn.socket.destroy();
   }
+});
+
+t.test('lenientExchange: a server slower to start answering than the wait still gets its head read; the wait then counts from the first byte', async (t) => {
+  // Answers after 700 ms, head and 3 of 10 promised body bytes, and keeps the connection open: a lie about framing.
+  const srv = net.createServer((socket) => {
+    socket.on('error', () => {});
+    socket.once('data', () => {
+      setTimeout(() => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc'), 700);
+    });
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => srv.close());
+  const port = (srv.address() as net.AddressInfo).port;
+  const ex = await lenientExchange(port, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n', 300);
+  t.equal(ex.response.status, 200, 'the head arrived after more than the 300 ms wait and was read');
+  t.equal(ex.body.toString('latin1'), 'abc', 'the body bytes that came');
+  t.equal(ex.raw.end, 'timeout', 'then the 300 ms ran out, counted from the first byte');
+  t.ok(ex.raw.elapsedMs >= 950, `about 700 ms to the first byte and 300 after it (${Math.round(ex.raw.elapsedMs)} ms)`);
+  // Without a first-byte bound the same wait counts from the connect and sees nothing.
+  const plain = await rawExchange(port, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n', { timeoutMs: 300 });
+  t.equal(plain.data.length, 0, 'rawExchange alone: nothing within 300 ms of the connect');
 });
