@@ -8,7 +8,8 @@
 // hangs; here it is ended as tap ends it, and by SIGTERM, and each process it
 // started must be gone within a few seconds.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
@@ -18,11 +19,11 @@ const ROOT = join(DIST, '..');
 const FIXTURE = join(DIST, 'tests/helpers/orphan-fixture.js');
 const TAP_RUNNER = join(ROOT, 'node_modules/.bin/tap');
 /** The fixture's own timeout under tap: enough to start its three programs on a busy machine. */
-const FIXTURE_TIMEOUT_S = 20;
+const FIXTURE_TIMEOUT_S = 30;
 /** The line the fixture prints (not imported: importing the fixture would run its hanging test here). */
 const PIDS_LINE = 'orphan-fixture pids:';
 /** How long the programs may take to die after the fixture did. */
-const GONE_WITHIN_MS = 5000;
+const GONE_WITHIN_MS = 10_000;
 
 /** Running, as opposed to gone or a zombie nobody reaped yet (a zombie holds no port and runs nothing). */
 function running(pid: number): boolean {
@@ -47,8 +48,23 @@ interface Started {
   readonly closed: Promise<void>;
 }
 
-function start(t: Test, file: string, args: readonly string[]): Started {
-  const child = spawn(process.execPath, [file, ...args], { cwd: ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * A project folder of its own for the inner tap run: a run deletes its project's .tap/processinfo as it
+ * starts, which must not happen under the suite running this file. The same .taprc (the same plugins: a
+ * different list would make tap rebuild itself in node_modules), dist/ and node_modules/ (where the runner
+ * finds tap) through links.
+ */
+function tapProject(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'orphans-tap-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  copyFileSync(join(ROOT, '.taprc'), join(dir, '.taprc'));
+  symlinkSync(DIST, join(dir, 'dist'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+function start(t: Test, cwd: string, file: string, args: readonly string[]): Started {
+  const child = spawn(process.execPath, [file, ...args], { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let found: Record<string, number> | undefined;
   const pids = new Promise<Record<string, number>>((resolve, reject) => {
@@ -82,7 +98,7 @@ async function allGone(t: Test, pids: Record<string, number>, how: string): Prom
 }
 
 t.test("tap's file timeout on a test too busy to answer it (so SIGKILL, 1 s later) takes HAProxy, redis-server and the service down", async (t) => {
-  const fixture = start(t, TAP_RUNNER, ['--reporter=tap', `--timeout=${FIXTURE_TIMEOUT_S}`, '--test-arg=block', FIXTURE]);
+  const fixture = start(t, tapProject(t), TAP_RUNNER, ['--reporter=tap', `--timeout=${FIXTURE_TIMEOUT_S}`, '--test-arg=block', 'dist/tests/helpers/orphan-fixture.js']);
   const pids = await fixture.pids;
   t.same(Object.keys(pids).sort(), ['chaos', 'haproxy', 'redis'], 'the fixture started its three programs');
   for (const [name, pid] of Object.entries(pids)) t.ok(running(pid), `${name} (pid ${pid}) runs while the fixture hangs`);
@@ -95,7 +111,7 @@ t.test("tap's file timeout on a test too busy to answer it (so SIGKILL, 1 s late
 });
 
 t.test('SIGTERM (a cancelled run, a Ctrl-C) of a test awaiting something takes them down too', async (t) => {
-  const fixture = start(t, FIXTURE, ['await']);
+  const fixture = start(t, ROOT, FIXTURE, ['await']);
   const pids = await fixture.pids;
   for (const [name, pid] of Object.entries(pids)) t.ok(running(pid), `${name} (pid ${pid}) runs while the fixture hangs`);
   fixture.child.kill('SIGTERM');
