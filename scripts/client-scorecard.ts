@@ -9,6 +9,7 @@
 //   node dist/scripts/client-scorecard.js [--lie a,b] [--client curl,wget] [--table websocket,tls,http2,h2c,exam,sdk]
 //                                                          prints the Markdown
 //   node dist/scripts/client-scorecard.js --write --table exam   reruns those tables only, in the page as it is
+//   node dist/scripts/client-scorecard.js --help           the usage (names of the lies, clients, tables), runs nothing
 //
 // After the HTTP lies, tables with clients of their own, each running its
 // cells several at once: every /ws chaos lie (scripts/scorecard/websocket-table.ts),
@@ -24,6 +25,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import type { Connection } from '../services/chaos/connection.js';
@@ -827,7 +829,8 @@ export function renderScorecard(card: Scorecard, lies: readonly Lie[] = LIES): s
     'The sections after the lies, WebSocket, TLS, HTTP/2 and the h2c upgrade, are tables of their own: a row per lie, a column',
     'per client (each with its version), run by the same command after the lies; then the client exam, a',
     'table per profile (a row per exam runner, a column per step), and what the official MCP and LLM SDKs do',
-    'with each of their chaos modes.',
+    'with each of their chaos modes. `node dist/scripts/client-scorecard.js --help` lists the options and the',
+    'names they take: `--write --table tls` reruns one table and rewrites it alone in this page.',
     '',
     '## The clients',
     '',
@@ -890,23 +893,87 @@ export function clientsDocPath(): string {
   return repoPath('docs/clients.md');
 }
 
-function listArg(name: string): string[] | undefined {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? undefined : (process.argv[at + 1] ?? '').split(',').filter((s) => s !== '');
+/** The usage text of --help (and of a mistake, on stderr): what runs, the options, the names they take. */
+export function scorecardUsage(): string {
+  return [
+    'usage: node dist/scripts/client-scorecard.js [--write] [--lie a,b] [--client a,b] [--table a,b]',
+    '',
+    'Runs real HTTP clients against the lies of a chaos service it starts on free loopback ports',
+    '(one chaos service per client, one control service), then the tables with clients of their own,',
+    'and prints docs/clients.md as Markdown. Every client gets a 5 s timeout; the whole run takes minutes.',
+    '',
+    '  --write          rewrite docs/clients.md instead of printing (every lie, every client)',
+    '  --lie a,b        only these lies (no other table unless --table names it); not with --write',
+    '  --client a,b     only these clients; not with --write',
+    '  --table a,b      only these tables (with --write: rewrite only them, in the page as it is)',
+    '  -h, --help       print this and exit',
+    '',
+    `tables:  ${TABLE_IDS.join(', ')}`,
+    `clients: ${CLIENT_IDS.join(', ')}`,
+    `lies:    ${LIES.map((l) => l.id).join(', ')}`,
+    '',
+    'environment:',
+    '  PATH     where curl, wget, nghttp, openssl and the exam runners are looked up',
+    '  PYTHON   the Python of the urllib and requests rows (default: python3 on PATH)',
+    '  GOCACHE  the Go build cache of the exam\'s Go runner (default: a temporary folder)',
+    '',
+    'Run it on Node 24, after `npx tsc -p tsconfig.json --outDir dist` (Node 20 has no global WebSocket).',
+    '',
+  ].join('\n');
+}
+
+export type ScorecardArgs =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'wrong'; readonly problem: string }
+  | { readonly kind: 'run'; readonly write: boolean; readonly lieIds?: string[]; readonly clientIds?: string[]; readonly tableIds?: string[] };
+
+/** Reads the command line; nothing runs before it is understood (an unknown option is a mistake, not ignored). */
+export function parseScorecardArgs(argv: readonly string[]): ScorecardArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        write: { type: 'boolean' },
+        lie: { type: 'string' },
+        client: { type: 'string' },
+        table: { type: 'string' },
+      },
+    }).values;
+  } catch (error) {
+    return { kind: 'wrong', problem: (error as Error).message };
+  }
+  if (parsed.help) return { kind: 'help' };
+  const list = (value: string | undefined): string[] | undefined => (value === undefined ? undefined : value.split(',').filter((s) => s !== ''));
+  const lieIds = list(parsed.lie);
+  const clientIds = list(parsed.client);
+  const tableIds = list(parsed.table);
+  return { kind: 'run', write: parsed.write === true, ...(lieIds ? { lieIds } : {}), ...(clientIds ? { clientIds } : {}), ...(tableIds ? { tableIds } : {}) };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const write = process.argv.includes('--write');
-  const lieIds = listArg('--lie');
-  const clientIds = listArg('--client');
-  const tableIds = listArg('--table');
+  // A mistake on the command line starts nothing: the usage on stderr, exit 2.
+  const wrong: (problem: string) => never = (problem) => {
+    process.stderr.write(`client-scorecard: ${problem}\n\n${scorecardUsage()}`);
+    process.exit(2);
+  };
+  const args = parseScorecardArgs(process.argv.slice(2));
+  if (args.kind === 'help') {
+    process.stdout.write(scorecardUsage());
+    process.exit(0);
+  }
+  if (args.kind === 'wrong') wrong(args.problem);
+  const { write, lieIds, clientIds, tableIds } = args;
   const tables = tableIds ? TABLE_IDS.filter((id) => tableIds.includes(id)) : lieIds || clientIds ? [] : TABLE_IDS;
-  if (tableIds && tables.length !== tableIds.length) throw new Error(`unknown table among ${tableIds.join(', ')}; known: ${TABLE_IDS.join(', ')}`);
   const lies = lieIds ? LIES.filter((l) => lieIds.includes(l.id)) : LIES;
   const clients = clientIds ? CLIENT_IDS.filter((c) => clientIds.includes(c)) : CLIENT_IDS;
-  if (lieIds && lies.length !== lieIds.length) throw new Error(`unknown lie among ${lieIds.join(', ')}; known: ${LIES.map((l) => l.id).join(', ')}`);
-  if (clientIds && clients.length !== clientIds.length) throw new Error(`unknown client among ${clientIds.join(', ')}; known: ${CLIENT_IDS.join(', ')}`);
-  if (write && (lieIds || clientIds)) throw new Error('--write writes every lie for every client: drop --lie and --client (--write --table a,b rewrites only those tables)');
+  if (tableIds && tables.length !== tableIds.length) wrong(`unknown table among ${tableIds.join(', ')}; known: ${TABLE_IDS.join(', ')}`);
+  if (lieIds && lies.length !== lieIds.length) wrong(`unknown lie among ${lieIds.join(', ')}; known: ${LIES.map((l) => l.id).join(', ')}`);
+  if (clientIds && clients.length !== clientIds.length) wrong(`unknown client among ${clientIds.join(', ')}; known: ${CLIENT_IDS.join(', ')}`);
+  if (write && (lieIds || clientIds)) wrong('--write writes every lie for every client: drop --lie and --client (--write --table a,b rewrites only those tables)');
   // --write --table a,b: only those tables run, and replace theirs in the page as it is.
   const updating = write && tableIds !== undefined;
   const started = Date.now();

@@ -1,8 +1,8 @@
 // Spawning the built services as real processes, on free loopback ports.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { portAccepts } from '../../services/supervisor.js';
+import { followingParent, portAccepts } from '../../services/supervisor.js';
 import { NODE_FLAGS, serviceOfMain } from '../../shared/runtime/node-flags.js';
 
 export const DIST = fileURLToPath(new URL('../../', import.meta.url));
@@ -20,6 +20,19 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Spawns a long-lived program (haproxy, redis-server, a service) that dies with this test process,
+ * however it dies. A teardown alone is not enough: tap's file timeout ends the process with SIGALRM
+ * (then SIGKILL), and neither runs a teardown nor an 'exit' handler, so the program would outlive the
+ * test holding its port. The kernel sends `signal` when we die (`setpriv --pdeathsig`, as the
+ * supervisor starts its programs): SIGKILL for programs with nothing to save, SIGTERM for ours
+ * (a supervisor then stops its own children). tests/integration/front-door/orphans.test.ts proves it.
+ */
+export function spawnFollowing(command: string, args: readonly string[], options: SpawnOptions, signal: NodeJS.Signals = 'SIGKILL'): ChildProcess {
+  const [file, argv] = followingParent(command, args, signal);
+  return spawn(file, argv, options);
+}
+
 export interface Spawned {
   readonly child: ChildProcess;
   readonly stdout: () => string;
@@ -31,10 +44,10 @@ export interface Spawned {
 export function spawnNode(script: string, env: Readonly<Record<string, string>>, nodeFlags?: readonly string[]): Spawned {
   const service = serviceOfMain(script);
   const flags = nodeFlags ?? (service ? NODE_FLAGS[service] : []);
-  const child = spawn(process.execPath, [...flags, `${DIST}${script}`], {
+  const child = spawnFollowing(process.execPath, [...flags, `${DIST}${script}`], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }, 'SIGTERM');
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));

@@ -1,12 +1,11 @@
 // A real Prometheus (Debian's `prometheus` package; `make tools` installs it)
 // started by a test on a free loopback port with a configuration the test
 // gives, queried through its HTTP API, stopped and its files removed at teardown.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from './process.js';
+import { freePort, spawnFollowing } from './process.js';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -38,7 +37,7 @@ export async function startPrometheus(t: Teardown, config: string): Promise<Runn
   const configFile = join(dir, 'prometheus.yml');
   writeFileSync(configFile, config);
   const port = await freePort();
-  const child = spawn(
+  const child = spawnFollowing(
     'prometheus',
     [`--config.file=${configFile}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
     { stdio: ['ignore', 'ignore', 'pipe'] },

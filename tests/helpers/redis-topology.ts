@@ -4,13 +4,13 @@
 // `redis-cli --cluster create`), and a Sentinel setup (one master, one
 // replica, three sentinels run as `redis-server <conf> --sentinel`, so no
 // package beyond redis-server is needed) tuned to fail over within seconds.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { freePort } from './process.js';
+import { freePort, spawnFollowing } from './process.js';
 import { completeByLength, get, parseHead, rawExchange } from './raw.js';
 import { rawCommand } from './redis.js';
 
@@ -57,7 +57,7 @@ async function redisProcess(t: Teardown, port: number, args: readonly string[]):
       child = undefined;
     },
     async start() {
-      const spawned = spawn('redis-server', [...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const spawned = spawnFollowing('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
       spawned.stdout?.on('data', (d: Buffer) => (output += d.toString()));
       spawned.stderr?.on('data', (d: Buffer) => (output += d.toString()));
       spawned.once('error', (error) => (output += `spawn failed: ${error.message} (is redis-server installed? make test installs it)`));

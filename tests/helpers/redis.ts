@@ -2,10 +2,10 @@
 // loopback port with no persistence, stopped at teardown. The tests can
 // SIGKILL it and restart it on the same port, or SIGSTOP and SIGCONT it.
 // `make test` installs redis-server (scripts/ensure-tools.sh).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from './process.js';
+import { freePort, spawnFollowing } from './process.js';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -15,6 +15,8 @@ export interface RedisServer {
   readonly port: number;
   /** redis://127.0.0.1:<port> */
   readonly url: string;
+  /** The running process's pid (undefined once killed or stopped). */
+  pid(): number | undefined;
   /** SIGKILL; resolves once the process is gone (its port refuses connections). */
   kill(): Promise<void>;
   /** Starts it again on the same port (empty: nothing was saved) and waits until it answers PING. */
@@ -95,7 +97,7 @@ async function answersPing(port: number): Promise<boolean> {
 
 function launch(port: number, unixSocket: string | undefined): { child: ChildProcess; output: () => string } {
   const socketArgs = unixSocket === undefined ? [] : ['--unixsocket', unixSocket, '--unixsocketperm', '700'];
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning', ...socketArgs], {
+  const child = spawnFollowing('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning', ...socketArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -140,6 +142,7 @@ export async function startRedis(t: Teardown, options: RedisOptions = {}): Promi
   const server: RedisServer = {
     port,
     url: `redis://127.0.0.1:${port}`,
+    pid: () => (current && current.exitCode === null && current.signalCode === null ? current.pid : undefined),
     async kill() {
       if (!current) return;
       const child = current;

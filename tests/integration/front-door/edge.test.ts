@@ -2,19 +2,16 @@
 // heads it routes (late, large, odd), pipelining through it, and what many
 // idle addresses can hold. Real haproxy and Redis, on free loopback ports;
 // one replica of each service (REPLICAS=1), as the edge is what is tested.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { BUFFER_BYTES, EDGE_ERRORS, EXAMPLE_PLAN, HOST_REQUIRED, LARGEST_CHAOS_HEAD, REQUEST_HEAD_MS, edgeCaps, renderHaproxyConfig } from '../../../proxy/haproxy-config.js';
 import { DEFAULT_LIMITS } from '../../../services/chaos/parser.js';
 import { CONNECTION_DEFAULTS } from '../../../services/chaos/server.js';
 import { ERROR_CODES } from '../../../shared/registry/errors.js';
-import { freePort, waitForPort } from '../../helpers/process.js';
+import { startHaproxy } from '../../helpers/haproxy.js';
+import { freePort } from '../../helpers/process.js';
 import { get, parseHead, rawExchange, splitResponses, type ParsedResponse, type RawResult } from '../../helpers/raw.js';
 import { startStack, type Stack } from '../../helpers/stack.js';
 
@@ -244,8 +241,6 @@ t.test('limits high through Redis: pipelining, and an idle flood from a few hund
 });
 
 t.test("the edge's own answers when no replica can give one are JSON", async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'edge-errors-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   // Readiness always yes; the replicas themselves: one answers garbage, one never answers, and a closed port.
   const ready = http.createServer((_, res) => res.end('ok'));
   const garbage = net.createServer((s) => {
@@ -258,9 +253,9 @@ t.test("the edge's own answers when no replica can give one are JSON", async (t)
   t.teardown(() => servers.forEach((s) => s.close()));
   const portOf = (s: net.Server): number => (s.address() as net.AddressInfo).port;
   const [front, closed] = [await freePort(), await freePort()];
-  const file = join(dir, 'haproxy.cfg');
-  writeFileSync(
-    file,
+  await startHaproxy(
+    t,
+    'edge-errors',
     renderHaproxyConfig({
       ...EXAMPLE_PLAN,
       frontPort: front,
@@ -270,10 +265,8 @@ t.test("the edge's own answers when no replica can give one are JSON", async (t)
       checkPorts: { chaos: portOf(ready), control: portOf(ready), bots: portOf(ready) },
       maxResponseMs: 0,
     }),
+    front,
   );
-  const haproxy = spawn('haproxy', ['-db', '-f', file], { stdio: 'ignore' });
-  t.teardown(() => haproxy.kill('SIGKILL'));
-  await waitForPort(front);
   await sleep(1500);
   const badGateway = await rawExchange(front, closing('/', 'control.localhost'), { timeoutMs: 8000 });
   t.match(JSON.parse(isRealError(t, badGateway, 502, 'a replica that answers garbage').rest.toString()), { reason: EDGE_ERRORS[502] });

@@ -1,0 +1,121 @@
+// A test that dies leaves nothing running (tests/helpers/process.ts,
+// spawnFollowing). tap ends a test file at its timeout with SIGALRM and then
+// SIGKILL (node_modules/@tapjs/core: spawn.js and tap.js): no teardown runs,
+// and before this an HAProxy started by edge.test.ts outlived it, holding its
+// port (a teardown runs only if the test process still answers within the
+// second tap gives it). The fixture (tests/helpers/orphan-fixture.ts) starts
+// HAProxy, redis-server and a chaos service through the shared helpers, then
+// hangs; here it is ended as tap ends it, and by SIGTERM, and each process it
+// started must be gone within a few seconds.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import t, { type Test } from 'tap';
+import { DIST } from '../../helpers/process.js';
+
+const ROOT = join(DIST, '..');
+const FIXTURE = join(DIST, 'tests/helpers/orphan-fixture.js');
+const TAP_RUNNER = join(ROOT, 'node_modules/.bin/tap');
+/** The fixture's own timeout under tap: enough to start its three programs on a busy machine. */
+const FIXTURE_TIMEOUT_S = 30;
+/** The line the fixture prints (not imported: importing the fixture would run its hanging test here). */
+const PIDS_LINE = 'orphan-fixture pids:';
+/** How long the programs may take to die after the fixture did. */
+const GONE_WITHIN_MS = 10_000;
+
+/** Running, as opposed to gone or a zombie nobody reaped yet (a zombie holds no port and runs nothing). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
+  } catch {
+    return false;
+  }
+}
+
+/** Our environment without tap's own variables (this file runs under tap; the fixture's tap runner must not think it is a child of ours). */
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TAP') && name !== 'NODE_OPTIONS'));
+}
+
+interface Started {
+  readonly child: ChildProcess;
+  /** Resolves with the fixture's programs, name → pid, once it printed them. */
+  readonly pids: Promise<Record<string, number>>;
+  readonly output: () => string;
+  readonly closed: Promise<void>;
+}
+
+/**
+ * A project folder of its own for the inner tap run: a run deletes its project's .tap/processinfo as it
+ * starts, which must not happen under the suite running this file. The same .taprc (the same plugins: a
+ * different list would make tap rebuild itself in node_modules), dist/ and node_modules/ (where the runner
+ * finds tap) through links.
+ */
+function tapProject(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'orphans-tap-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  copyFileSync(join(ROOT, '.taprc'), join(dir, '.taprc'));
+  symlinkSync(DIST, join(dir, 'dist'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+function start(t: Test, cwd: string, file: string, args: readonly string[]): Started {
+  const child = spawn(process.execPath, [file, ...args], { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  let found: Record<string, number> | undefined;
+  const pids = new Promise<Record<string, number>>((resolve, reject) => {
+    const read = (d: Buffer): void => {
+      output += d.toString();
+      const line = output.split('\n').find((l) => l.startsWith(PIDS_LINE));
+      if (line && !found) {
+        found = Object.fromEntries([...line.matchAll(/(\w+)=(\d+)/g)].map((m) => [m[1] as string, Number(m[2])]));
+        resolve(found);
+      }
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('close', () => reject(new Error(`the fixture ended before it printed its pids:\n${output.slice(-3000)}`)));
+  });
+  pids.catch(() => undefined);
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  // Whatever happens here (a mutation, a failure), nothing outlives this test either.
+  t.teardown(() => {
+    child.kill('SIGKILL');
+    for (const pid of Object.values(found ?? {})) if (running(pid)) process.kill(pid, 'SIGKILL');
+  });
+  return { child, pids, output: () => output, closed };
+}
+
+/** Asserts that every program is gone within GONE_WITHIN_MS of the fixture's end. */
+async function allGone(t: Test, pids: Record<string, number>, how: string): Promise<void> {
+  const deadline = Date.now() + GONE_WITHIN_MS;
+  while (Object.values(pids).some(running) && Date.now() < deadline) await sleep(100);
+  for (const [name, pid] of Object.entries(pids)) t.notOk(running(pid), `${how}: ${name} (pid ${pid}) is gone within ${GONE_WITHIN_MS} ms`);
+}
+
+t.test("tap's file timeout on a test too busy to answer it (so SIGKILL, 1 s later) takes HAProxy, redis-server and the service down", async (t) => {
+  const fixture = start(t, tapProject(t), TAP_RUNNER, ['--reporter=tap', `--timeout=${FIXTURE_TIMEOUT_S}`, '--test-arg=block', 'dist/tests/helpers/orphan-fixture.js']);
+  const pids = await fixture.pids;
+  t.same(Object.keys(pids).sort(), ['chaos', 'haproxy', 'redis'], 'the fixture started its three programs');
+  for (const [name, pid] of Object.entries(pids)) t.ok(running(pid), `${name} (pid ${pid}) runs while the fixture hangs`);
+  await Promise.race([fixture.closed, sleep((FIXTURE_TIMEOUT_S + 30) * 1000, undefined, { ref: false })]);
+  t.equal(fixture.child.exitCode, 1, 'the tap run failed');
+  // Killed from outside: the file times out, its own test reports nothing (it could not answer).
+  t.match(fixture.output(), /not ok 1 - timeout!\s+---\s+expired: dist\/tests\/helpers\/orphan-fixture\.js/, 'tap ended the fixture at its timeout');
+  t.notMatch(fixture.output(), /a teardown ran/, 'and no teardown ran');
+  await allGone(t, pids, 'after the timeout');
+});
+
+t.test('SIGTERM (a cancelled run, a Ctrl-C) of a test awaiting something takes them down too', async (t) => {
+  const fixture = start(t, ROOT, FIXTURE, ['await']);
+  const pids = await fixture.pids;
+  for (const [name, pid] of Object.entries(pids)) t.ok(running(pid), `${name} (pid ${pid}) runs while the fixture hangs`);
+  fixture.child.kill('SIGTERM');
+  await fixture.closed;
+  t.equal(fixture.child.signalCode, 'SIGTERM', 'the fixture died of it');
+  await allGone(t, pids, 'after SIGTERM');
+});
