@@ -28,10 +28,15 @@ function uncorkAll(): void {
   corked.length = 0;
 }
 
-/** Holds `socket`'s writes until the end of this turn (no-op when they already are). */
+/** Holds `socket`'s writes until the end of this turn (no-op when they already are); inside unbatched, sends what it holds instead. */
 export function corkForTurn(socket: Socket): void {
   // Nothing else leaves a socket corked between two synchronous steps, so corked means "by us, this turn".
-  if (unbatchedDepth > 0 || socket.writableCorked > 0) return;
+  if (unbatchedDepth > 0) {
+    // A write that keeps its time: what this turn held on the socket goes first, now (the order is kept).
+    if (socket.writableCorked > 0) socket.uncork();
+    return;
+  }
+  if (socket.writableCorked > 0) return;
   socket.cork();
   corked.push(socket);
   if (!scheduled) {
@@ -64,11 +69,16 @@ export function resetSocket(socket: Socket): void {
   } else socket.resetAndDestroy();
 }
 
-/** Runs `fn` with its writes sent at once, not held for the turn (a timed write keeps its time). */
-export function unbatched(fn: () => void): void {
+/**
+ * Runs `fn` with its writes sent at once, not held for the turn: a timed write
+ * keeps its time, and the first write of a schedule (a /drip's first slice)
+ * leaves when the schedule starts, not at the end of a turn that a burst of
+ * requests can make long.
+ */
+export function unbatched<T>(fn: () => T): T {
   unbatchedDepth++;
   try {
-    fn();
+    return fn();
   } finally {
     unbatchedDepth--;
   }

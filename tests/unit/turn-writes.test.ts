@@ -91,3 +91,16 @@ t.test('writes made inside unbatched (a timer of the response) go straight out',
   t.equal(a.server.writableLength, 10, 'outside it, writes are held for the turn again');
   t.equal(await received(a.client, 50), 'on time then held');
 });
+
+t.test('a write inside unbatched after the turn held others on the socket sends them first, then itself, at once', async (t) => {
+  const a = await socketPair(t);
+  turnWrite(a.server, 'held ');
+  t.equal(a.server.writableLength, 5, 'held for the turn');
+  unbatched(() => turnWrite(a.server, 'then on time'));
+  t.equal(a.server.writableCorked, 0, 'not corked any more');
+  t.equal(a.server.writableLength, 0, 'both handed to the kernel at once');
+  await new Promise((resolve) => setImmediate(resolve));
+  t.equal(a.server.writableCorked, 0, 'the end of the turn finds nothing to uncork');
+  t.equal(unbatched(() => 42), 42, 'unbatched returns what its function returns');
+  t.equal(await received(a.client, 50), 'held then on time', 'in order');
+});

@@ -1,8 +1,10 @@
 // drip: body bytes leave in `chunk`-byte slices `intervalMs` apart, on an
 // absolute schedule from the first body byte (a late timer does not push every
-// later slice back), each one after the socket has drained. The head is not
+// later slice back; the first slice is not held for the turn's batch), each one
+// after the socket has drained. The head is not
 // delayed; HEAD responses pass straight through.
 import type { ResponseSink } from '../wire.js';
+import { unbatched } from '../turn-writes.js';
 import { Stage, asBytes, type Fault } from './stage.js';
 
 export function drip(chunk: number, intervalMs: number): Fault {
@@ -35,10 +37,14 @@ class Drip extends Stage {
 
   protected override passWrite(chunk: Buffer | string): boolean {
     if (this.next.headOnly) return this.next.write(chunk);
-    if (this.#slices === 0) this.#start = performance.now();
     this.#body = asBytes(chunk);
     this.#sent = 0;
-    return this.#sendSlice();
+    if (this.#slices > 0) return this.#sendSlice();
+    // The schedule starts as the first slice leaves, so it leaves now, not with the turn's batch (turn-writes.ts).
+    return unbatched(() => {
+      this.#start = performance.now();
+      return this.#sendSlice();
+    });
   }
 
   /** Sends the next slice; while more remain the stage is paused and the next one is scheduled. */

@@ -3,6 +3,7 @@
 // the head's last byte. The status is recorded as the head's own.
 import { formatHead, reasonPhrase, type HeaderList } from '../../../shared/primitives/headers.js';
 import { statusOfHead, type ResponseSink } from '../wire.js';
+import { unbatched } from '../turn-writes.js';
 import { Stage, type Fault } from './stage.js';
 
 export function slowHead(chunk: number, intervalMs: number): Fault {
@@ -34,9 +35,12 @@ class SlowHead extends Stage {
   #trickle(text: string, status: number | undefined): void {
     this.#head = Buffer.from(text, 'latin1');
     this.#status = status;
-    this.#start = performance.now();
     this.pause();
-    this.#sendPiece();
+    // The schedule starts as the first piece leaves, so it leaves now, not with the turn's batch (turn-writes.ts).
+    unbatched(() => {
+      this.#start = performance.now();
+      this.#sendPiece();
+    });
   }
 
   #sendPiece(): void {

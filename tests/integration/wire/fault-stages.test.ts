@@ -212,6 +212,30 @@ t.test('drip: slices on an absolute schedule; HEAD is not delayed', async (t) =>
   t.ok(head.elapsedMs < 150, 'no wait for a body that is not sent');
 });
 
+t.test('drip and slow-head: the first piece leaves in the turn the schedule starts, not with the turn\'s batch', async (t) => {
+  for (const [name, fault] of [
+    ['drip', drip(5, 100)],
+    ['slow-head', slowHead(8, 100)],
+  ] as const) {
+    const seen: { held: number; corked: number }[] = [];
+    const server = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => {
+        const wire = new Wire(socket, { finished: () => socket.end() }, false);
+        honest(compose(wire, [fault]));
+        // Still inside the turn that started the schedule: under load its end can be far off.
+        seen.push({ held: socket.writableLength, corked: socket.writableCorked });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    const result = await rawExchange(port, REQUEST, { timeoutMs: 5000, until: (data) => data.includes('pqrst') });
+    server.close();
+    t.same(seen, [{ held: 0, corked: 0 }], `${name}: the first piece was handed to the kernel at once`);
+    t.ok(result.data.toString('latin1').endsWith('pqrst'), `${name}: the whole response came`);
+  }
+});
+
 t.test('drip: a client that leaves mid-stream leaves no timer', async (t) => {
   const before = timeouts();
   const { port, wires } = await serve(t, (wire) => honest(compose(wire, [drip(1, 50)])));

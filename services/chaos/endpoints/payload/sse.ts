@@ -3,6 +3,7 @@ import type { HeaderValue } from '../../../../shared/primitives/headers.js';
 import { chaosHead, defineChaosEndpoint, type ChaosContext } from '../../endpoint.js';
 import type { ResponseSink } from '../../wire.js';
 import { HTTP1_AND_H2 } from '../../http2/declarations.js';
+import { unbatched } from '../../turn-writes.js';
 
 /** One chunk of Transfer-Encoding: chunked framing (the stream has no length to promise). */
 function chunk(text: string): Buffer {
@@ -32,7 +33,8 @@ function heartbeats(wire: ResponseSink, interval: number, ms: number): void {
       wire.setTimer(Math.max(0, due), () => tick(beat + 1));
     });
   };
-  tick(0);
+  // The schedule starts as the first heartbeat leaves, so it leaves now, not with the turn's batch (turn-writes.ts).
+  unbatched(() => tick(0));
 }
 
 export default defineChaosEndpoint({
