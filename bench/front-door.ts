@@ -168,6 +168,7 @@ async function streams(): Promise<void> {
       peak.haproxy = Math.max(peak.haproxy, now.haproxy);
       peak.replicas = Math.max(peak.replicas, now.replicas);
     }, 20);
+    const cpuBefore = { haproxy: cpuSeconds(stack.haproxy), replicas: chaos.reduce((n, p) => n + cpuSeconds(p), 0), at: performance.now() };
     const client = await runClient({ port: stack.front, host, streams: STREAMS, path: query, rampMs: 1000, timeoutMs: scheduledMs + 15_000 }, undefined, 1, heldClient).finally(() =>
       clearInterval(sampler),
     );
@@ -183,9 +184,16 @@ async function streams(): Promise<void> {
     console.log(`| completed / failed | ${client.timings.length} / ${client.failed} ${client.failed ? JSON.stringify(client.failures) : ''} |`);
     console.log(`| most streams in flight at once | ${client.maxInFlight} |`);
     console.log(`| HAProxy RSS idle → peak | ${(before.haproxy / MiB).toFixed(1)} → ${(peak.haproxy / MiB).toFixed(1)} MiB: **${per1000(before.haproxy, peak.haproxy)} MiB per 1000 streams** |`);
-    console.log(`| replicas' RSS (sum of 2) idle → peak | ${(before.replicas / MiB).toFixed(1)} → ${(peak.replicas / MiB).toFixed(1)} MiB: **${per1000(before.replicas, peak.replicas)} MiB per 1000 streams** |`);
+    console.log(`| replicas' RSS (sum of ${chaos.length}) idle → peak | ${(before.replicas / MiB).toFixed(1)} → ${(peak.replicas / MiB).toFixed(1)} MiB: **${per1000(before.replicas, peak.replicas)} MiB per 1000 streams** |`);
+    const runSeconds = (performance.now() - cpuBefore.at) / 1000;
+    const busy = (now: number, before: number): string => `${(((now - before) / runSeconds) * 100).toFixed(0)} % of a core`;
+    console.log(
+      `| CPU over the run (${runSeconds.toFixed(1)} s) | HAProxy ${busy(cpuSeconds(stack.haproxy), cpuBefore.haproxy)}, the replicas ${busy(chaos.reduce((n, p) => n + cpuSeconds(p), 0), cpuBefore.replicas)} |`,
+    );
     console.log(`| the client's own loop delay p99 / max | ${client.clientLoopDelayP99Ms.toFixed(2)} / ${client.clientLoopDelayMaxMs.toFixed(2)} ms |`);
     console.log(`| on time (within 1 % of schedule) | **${((onTime / STREAMS) * 100).toFixed(1)} %** |`);
+    const firstByte = client.timings.map((t) => t.firstByteMs).sort((a, b) => a - b);
+    console.log(`| request written → first byte p50 / p99 / max (a late first byte shortens the span: a negative lateness) | ${[0.5, 0.99].map((q) => quantile(firstByte, q).toFixed(1)).join(' / ')} / ${(firstByte.at(-1) ?? Number.NaN).toFixed(1)} ms |`);
     console.log(`| lateness p1 / p50 / p99 / max | ${[0.01, 0.5, 0.99].map((q) => quantile(lateness, q).toFixed(1)).join(' / ')} / ${(lateness.at(-1) ?? Number.NaN).toFixed(1)} ms |`);
     console.log(`| load average (1/5/15 min) at the end | ${loadAverage()} |`);
   } finally {
