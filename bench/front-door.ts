@@ -168,7 +168,8 @@ async function streams(): Promise<void> {
       peak.haproxy = Math.max(peak.haproxy, now.haproxy);
       peak.replicas = Math.max(peak.replicas, now.replicas);
     }, 20);
-    const cpuBefore = { haproxy: cpuSeconds(stack.haproxy), replicas: chaos.reduce((n, p) => n + cpuSeconds(p), 0), at: performance.now() };
+    const replicasCpu = (): number => chaos.reduce((n, p) => n + cpuSeconds(p), 0);
+    const cpuBefore = { haproxy: cpuSeconds(stack.haproxy), replicas: replicasCpu(), at: performance.now() };
     const client = await runClient({ port: stack.front, host, streams: STREAMS, path: query, rampMs: 1000, timeoutMs: scheduledMs + 15_000 }, undefined, 1, heldClient).finally(() =>
       clearInterval(sampler),
     );
@@ -188,7 +189,7 @@ async function streams(): Promise<void> {
     const runSeconds = (performance.now() - cpuBefore.at) / 1000;
     const busy = (now: number, before: number): string => `${(((now - before) / runSeconds) * 100).toFixed(0)} % of a core`;
     console.log(
-      `| CPU over the run (${runSeconds.toFixed(1)} s) | HAProxy ${busy(cpuSeconds(stack.haproxy), cpuBefore.haproxy)}, the replicas ${busy(chaos.reduce((n, p) => n + cpuSeconds(p), 0), cpuBefore.replicas)} |`,
+      `| CPU over the run (${runSeconds.toFixed(1)} s) | HAProxy ${busy(cpuSeconds(stack.haproxy), cpuBefore.haproxy)}, the replicas ${busy(replicasCpu(), cpuBefore.replicas)} |`,
     );
     console.log(`| the client's own loop delay p99 / max | ${client.clientLoopDelayP99Ms.toFixed(2)} / ${client.clientLoopDelayMaxMs.toFixed(2)} ms |`);
     console.log(`| on time (within 1 % of schedule) | **${((onTime / STREAMS) * 100).toFixed(1)} %** |`);
