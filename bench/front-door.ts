@@ -148,7 +148,7 @@ async function streams(): Promise<void> {
     // The replicas on core 0, the client on core 1, HAProxy on BENCH_PROXY_CORE
     // as in the throughput part (1 by default: beside the client, which is the C
     // client when built, one thread on epoll that leaves most of its core idle).
-    // Left to the scheduler, the client and HAProxy take turns on one core and
+    // Each is pinned: left to the scheduler, processes hop between the cores and
     // the streams' schedule measures that.
     for (const p of chaos) pin(p, 0);
     pin(stack.haproxy, PROXY_CORE);

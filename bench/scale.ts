@@ -58,7 +58,7 @@ if (client.kind !== 'c') throw new Error(`bench/scale.ts needs the C client (${H
 type ScaleServer = 'chaos' | 'node:net floor';
 const MODULES: Readonly<Record<ScaleServer, string>> = { chaos: 'services/chaos/main.js', 'node:net floor': 'bench/bare-drip.js' };
 
-async function chaos(kind: ScaleServer = 'chaos'): Promise<Awaited<ReturnType<typeof forkServer>>> {
+async function startServer(kind: ScaleServer = 'chaos'): Promise<Awaited<ReturnType<typeof forkServer>>> {
   return forkServer(
     MODULES[kind],
     // One process holds them all: its accept cap must be above the sizes asked.
@@ -90,7 +90,7 @@ async function drainTimeWait(): Promise<void> {
 
 async function drips(out: string[], kind: ScaleServer): Promise<void> {
   await drainTimeWait();
-  const server = await chaos(kind);
+  const server = await startServer(kind);
   try {
     // Warm the path (its code compiled) before the baseline is taken.
     await runClient({ port: server.port, streams: 200, path: DRIP_PATH.replace('interval=1000', 'interval=10'), rampMs: 200, timeoutMs: 15_000, connectPerRequest: true }, undefined, CLIENT_CORE, client);
@@ -146,7 +146,7 @@ async function drips(out: string[], kind: ScaleServer): Promise<void> {
 
 async function idle(out: string[]): Promise<void> {
   await drainTimeWait();
-  const server = await chaos();
+  const server = await startServer();
   try {
     await runClient({ port: server.port, streams: 200, path: '/status/200', rampMs: 200, timeoutMs: 15_000, connectPerRequest: true }, undefined, CLIENT_CORE, client);
     await sleep(300);

@@ -150,6 +150,8 @@ function replaySide(label: string, module: 'bench/minimal-responder.js' | 'bench
   return { label, path: '/', start: async () => one(await forkServer(module, { MINIMAL_RESPONSE_B64: response }, on)) };
 }
 
+const CHAOS_NET_PATHS = ['/status/200', '/bytes?n=1024&mode=wrong-content-type'] as const;
+
 /** The exact bytes chaos sends for each compared path (base64), captured from a process started once. */
 async function capturedChaos(): Promise<Record<string, string>> {
   const child = await service(undefined, 'chaos')();
@@ -161,8 +163,6 @@ async function capturedChaos(): Promise<Record<string, string>> {
     await child.stop();
   }
 }
-
-const CHAOS_NET_PATHS = ['/status/200', '/bytes?n=1024&mode=wrong-content-type'] as const;
 
 /** The header lines control and bots send for the compared paths, captured from a process started once. */
 async function capturedLines(): Promise<Record<string, CannedBody>> {
@@ -250,15 +250,11 @@ async function main(): Promise<void> {
   const lines = await capturedLines();
   const chaosBytes = await capturedChaos();
   const [statusPath, bytesPath] = CHAOS_NET_PATHS;
+  const netReplay = (path: string): Side => replaySide('node:net, same bytes', 'bench/minimal-responder.js', chaosBytes[path] as string);
   const pairs: Pair[] = [
-    { id: 'chaos-net', a: serviceSide('chaos', statusPath, undefined, 'chaos'), b: replaySide('node:net, same bytes', 'bench/minimal-responder.js', chaosBytes[statusPath] as string), judgedOn: 'served' },
-    { id: 'chaos-bytes-net', a: serviceSide('chaos', bytesPath, undefined, 'chaos'), b: replaySide('node:net, same bytes', 'bench/minimal-responder.js', chaosBytes[bytesPath] as string), judgedOn: 'served' },
-    {
-      id: 'floor-net',
-      a: replaySide('chaos transport floor', 'bench/chaos-floor.js', chaosBytes[statusPath] as string),
-      b: replaySide('node:net, same bytes', 'bench/minimal-responder.js', chaosBytes[statusPath] as string),
-      judgedOn: 'served',
-    },
+    { id: 'chaos-net', a: serviceSide('chaos', statusPath, undefined, 'chaos'), b: netReplay(statusPath), judgedOn: 'served' },
+    { id: 'chaos-bytes-net', a: serviceSide('chaos', bytesPath, undefined, 'chaos'), b: netReplay(bytesPath), judgedOn: 'served' },
+    { id: 'floor-net', a: replaySide('chaos transport floor', 'bench/chaos-floor.js', chaosBytes[statusPath] as string), b: netReplay(statusPath), judgedOn: 'served' },
     { id: 'control-status', a: serviceSide('control', '/status/200', undefined, 'control'), b: minimalSide('node:http, same lines', '/status/200', lines), judgedOn: 'served' },
     { id: 'control-bytes', a: serviceSide('control', '/bytes?n=1024', undefined, 'control'), b: minimalSide('node:http, same lines', '/bytes?n=1024', lines), judgedOn: 'served' },
     { id: 'bots-robots', a: serviceSide('bots', '/robots.txt', undefined, 'bots'), b: minimalSide('node:http, same lines', '/robots.txt', lines), judgedOn: 'served' },

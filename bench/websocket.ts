@@ -100,6 +100,9 @@ interface Figures {
   readonly messages: number[];
 }
 
+/** Each round's figure, rounded, in order. */
+const rounds = (list: readonly number[]): string => list.map((n) => Math.round(n)).join(' / ');
+
 const children: Child[] = [];
 const figures: Figures[] = TARGETS.map(() => ({ roundTrips: [], cpuMicrosPerRoundTrip: [], messages: [] }));
 try {
@@ -129,10 +132,9 @@ try {
     await sleep(1000);
     const after = rssBytes(child.pid);
     for (const socket of sockets) socket.destroy();
-    const spread = (list: readonly number[]): string => list.map((n) => Math.round(n)).join(' / ');
     rows.push(
-      `| ${name} | ${Math.round(median(figure.roundTrips))} (${spread(figure.roundTrips)}) | ${median(figure.cpuMicrosPerRoundTrip).toFixed(1)} | ` +
-        `${Math.round(median(figure.messages))} (${spread(figure.messages)}) | ${Math.round((after - before) / 1024 / 1024)} MiB (${((after - before) / IDLE / 1024).toFixed(1)} KiB each) |`,
+      `| ${name} | ${Math.round(median(figure.roundTrips))} (${rounds(figure.roundTrips)}) | ${median(figure.cpuMicrosPerRoundTrip).toFixed(1)} | ` +
+        `${Math.round(median(figure.messages))} (${rounds(figure.messages)}) | ${Math.round((after - before) / 1024 / 1024)} MiB (${((after - before) / IDLE / 1024).toFixed(1)} KiB each) |`,
     );
     await sleep(500);
   }
