@@ -1,21 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test (compiled to dist/) and ends with the plain summary line
-# `N passed, N failed`. A skipped or todo test counts as failed (CI rule).
+# Runs every test (compiled to dist/) through scripts/run-tests.ts, two files at once, and ends with the
+# plain summary line `N passed, N failed`. A skipped or todo test counts as failed (CI rule).
+# Arguments go to the runner: files or folders under dist/tests, --jobs N, --timeout S.
 set -uo pipefail
 mkdir -p .tap
 log=.tap/last-run.tap
-npx tap --reporter=tap "$@" $(find dist/tests -name "*.test.js" | sort) 2>&1 | tee "$log"
-rc=${PIPESTATUS[0]}
-summary=$(grep -E '^# \{ total: [0-9]+' "$log" | tail -n 1)
-total=$(sed -E 's/.*total: ([0-9]+).*/\1/' <<<"$summary")
-pass=$(grep -oE 'pass: [0-9]+' <<<"$summary" | grep -oE '[0-9]+' || echo 0)
-if [ -z "$summary" ]; then
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-failed=$((total - pass))
-echo
-grep -E '^\s*not ok' "$log" | head -n 50 || true
-echo "${pass} passed, ${failed} failed"
-if [ "$failed" -ne 0 ] && [ "$rc" -eq 0 ]; then rc=1; fi
-exit "$rc"
+node dist/scripts/run-tests.js "$@" 2>&1 | tee "$log"
+exit "${PIPESTATUS[0]}"

@@ -1,15 +1,14 @@
 // A test that dies leaves nothing running (tests/helpers/process.ts,
-// spawnFollowing). tap ends a test file at its timeout with SIGALRM and then
-// SIGKILL (node_modules/@tapjs/core: spawn.js and tap.js): no teardown runs,
-// and before this an HAProxy started by edge.test.ts outlived it, holding its
-// port (a teardown runs only if the test process still answers within the
-// second tap gives it). The fixture (tests/helpers/orphan-fixture.ts) starts
-// HAProxy, redis-server and a chaos service through the shared helpers, then
-// hangs; here it is ended as tap ends it, and by SIGTERM, and each process it
-// started must be gone within a few seconds.
+// spawnFollowing). A test file too busy to see its own timeout is killed by
+// make test's runner (scripts/run-tests.ts: SIGKILL to its process group): no
+// teardown runs, and before spawnFollowing an HAProxy started by edge.test.ts
+// outlived a killed test, holding its port. The fixture
+// (tests/helpers/orphan-fixture.ts) starts HAProxy, redis-server and a chaos
+// service through the shared helpers, then hangs; here it is ended as the
+// runner ends it, and by SIGTERM, and each process it started must be gone
+// within a few seconds.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
@@ -17,9 +16,9 @@ import { DIST } from '../../helpers/process.js';
 
 const ROOT = join(DIST, '..');
 const FIXTURE = join(DIST, 'tests/helpers/orphan-fixture.js');
-const TAP_RUNNER = join(ROOT, 'node_modules/.bin/tap');
-/** The fixture's own timeout under tap: enough to start its three programs on a busy machine. */
-const FIXTURE_TIMEOUT_S = 30;
+const RUNNER = join(DIST, 'scripts/run-tests.js');
+/** The fixture's own timeout under the runner: enough to start its three programs on a busy machine. */
+const FIXTURE_TIMEOUT_S = 20;
 /** The line the fixture prints (not imported: importing the fixture would run its hanging test here). */
 const PIDS_LINE = 'orphan-fixture pids:';
 /** How long the programs may take to die after the fixture did. */
@@ -35,9 +34,10 @@ function running(pid: number): boolean {
   }
 }
 
-/** Our environment without tap's own variables (this file runs under tap; the fixture's tap runner must not think it is a child of ours). */
-function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TAP') && name !== 'NODE_OPTIONS'));
+/** Our environment without tap's own variables (this file runs under tap; the fixture must not think it is a child of ours). */
+function cleanEnv(mode: string): NodeJS.ProcessEnv {
+  const env = Object.entries(process.env).filter(([name]) => !name.startsWith('TAP') && name !== 'NODE_OPTIONS');
+  return { ...Object.fromEntries(env), ORPHAN_FIXTURE_MODE: mode };
 }
 
 interface Started {
@@ -48,23 +48,8 @@ interface Started {
   readonly closed: Promise<void>;
 }
 
-/**
- * A project folder of its own for the inner tap run: a run deletes its project's .tap/processinfo as it
- * starts, which must not happen under the suite running this file. The same .taprc (the same plugins: a
- * different list would make tap rebuild itself in node_modules), dist/ and node_modules/ (where the runner
- * finds tap) through links.
- */
-function tapProject(t: Test): string {
-  const dir = mkdtempSync(join(tmpdir(), 'orphans-tap-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  copyFileSync(join(ROOT, '.taprc'), join(dir, '.taprc'));
-  symlinkSync(DIST, join(dir, 'dist'));
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-  return dir;
-}
-
-function start(t: Test, cwd: string, file: string, args: readonly string[]): Started {
-  const child = spawn(process.execPath, [file, ...args], { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+function start(t: Test, mode: string, file: string, args: readonly string[]): Started {
+  const child = spawn(process.execPath, [file, ...args], { cwd: ROOT, env: cleanEnv(mode), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let found: Record<string, number> | undefined;
   const pids = new Promise<Record<string, number>>((resolve, reject) => {
@@ -97,21 +82,21 @@ async function allGone(t: Test, pids: Record<string, number>, how: string): Prom
   for (const [name, pid] of Object.entries(pids)) t.notOk(running(pid), `${how}: ${name} (pid ${pid}) is gone within ${GONE_WITHIN_MS} ms`);
 }
 
-t.test("tap's file timeout on a test too busy to answer it (so SIGKILL, 1 s later) takes HAProxy, redis-server and the service down", async (t) => {
-  const fixture = start(t, tapProject(t), TAP_RUNNER, ['--reporter=tap', `--timeout=${FIXTURE_TIMEOUT_S}`, '--test-arg=block', 'dist/tests/helpers/orphan-fixture.js']);
+t.test("make test's runner, killing a test too busy to see its own timeout, takes HAProxy, redis-server and the service down", async (t) => {
+  const fixture = start(t, 'block', RUNNER, [`--timeout=${FIXTURE_TIMEOUT_S}`, 'dist/tests/helpers/orphan-fixture.js']);
   const pids = await fixture.pids;
   t.same(Object.keys(pids).sort(), ['chaos', 'haproxy', 'redis'], 'the fixture started its three programs');
   for (const [name, pid] of Object.entries(pids)) t.ok(running(pid), `${name} (pid ${pid}) runs while the fixture hangs`);
   await Promise.race([fixture.closed, sleep((FIXTURE_TIMEOUT_S + 30) * 1000, undefined, { ref: false })]);
-  t.equal(fixture.child.exitCode, 1, 'the tap run failed');
-  // Killed from outside: the file times out, its own test reports nothing (it could not answer).
-  t.match(fixture.output(), /not ok 1 - timeout!\s+---\s+expired: dist\/tests\/helpers\/orphan-fixture\.js/, 'tap ended the fixture at its timeout');
+  t.equal(fixture.child.exitCode, 1, 'the run failed');
+  // Killed from outside: its own test reports nothing (it could not answer).
+  t.match(fixture.output(), /not ok 1 - dist\/tests\/helpers\/orphan-fixture\.js # time=[\d.]+ms\n {2}---\n {2}killed: still running/, 'the runner killed the fixture after its timeout');
   t.notMatch(fixture.output(), /a teardown ran/, 'and no teardown ran');
   await allGone(t, pids, 'after the timeout');
 });
 
 t.test('SIGTERM (a cancelled run, a Ctrl-C) of a test awaiting something takes them down too', async (t) => {
-  const fixture = start(t, ROOT, FIXTURE, ['await']);
+  const fixture = start(t, 'await', FIXTURE, []);
   const pids = await fixture.pids;
   for (const [name, pid] of Object.entries(pids)) t.ok(running(pid), `${name} (pid ${pid}) runs while the fixture hangs`);
   fixture.child.kill('SIGTERM');
