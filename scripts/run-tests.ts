@@ -19,6 +19,8 @@ import { parseArgs } from 'node:util';
 export const DEFAULT_TIMEOUT_S = 120;
 /** After the file's own timeout, how long before the runner kills its process group (at most). */
 const KILL_GRACE_MS = 15_000;
+/** After the file's process exits, how long its output pipe may stay open (held by a program it left). */
+const PIPE_DRAIN_MS = 5_000;
 
 export interface FileResult {
   readonly file: string;
@@ -106,12 +108,18 @@ function runFile(file: string, timeoutS: number): Promise<FileResult> {
     killedAfterMs = Math.round(performance.now() - started);
     killGroup(child);
   }, timeoutS * 1000 + Math.min(KILL_GRACE_MS, timeoutS * 1000));
+  let drain: NodeJS.Timeout | undefined;
+  child.on('exit', () => {
+    // The file's process is gone; anything it left in its group goes with it. A program it started in a
+    // group of its own may still hold the output pipe open: past PIPE_DRAIN_MS the pipe is let go.
+    killGroup(child);
+    drain = setTimeout(() => child.stdout?.destroy(), PIPE_DRAIN_MS);
+  });
   return new Promise((resolve) => {
     child.on('close', (exitCode, signal) => {
       clearTimeout(killer);
+      clearTimeout(drain);
       running.delete(child);
-      // The file's process is gone; anything it left in its group goes with it.
-      killGroup(child);
       const tap = Buffer.concat(chunks).toString('utf8');
       const counted = fileSummary(tap) ?? { total: 0, pass: 0 };
       resolve({ file, ...counted, exitCode, signal, killedAfterMs, durationMs: performance.now() - started, tap });

@@ -135,6 +135,26 @@ t.test('a file that hangs is failed at its timeout, and killed with what it star
   if (alive) process.kill(pid, 'SIGKILL');
 });
 
+t.test('a file that leaves a program holding its output, in a group of its own, does not hold up the run', async (t) => {
+  const dir = t.testdir({
+    'leaves.test.js':
+      "import { spawn } from 'node:child_process';\nimport { writeFileSync } from 'node:fs';\nimport t from 'tap';\n" +
+      "const child = spawn('sleep', ['300'], { detached: true, stdio: ['ignore', 'inherit', 'ignore'] });\nchild.unref();\n" +
+      "writeFileSync(new URL('./child.pid', import.meta.url), String(child.pid));\nt.test('passes', async (t) => { t.ok(1); });\n",
+  });
+  const started = Date.now();
+  const ran = await runRunner([dir]);
+  const tookMs = Date.now() - started;
+  const pid = Number(readFileSync(join(dir, 'child.pid'), 'utf8'));
+  t.teardown(() => {
+    if (running(pid)) process.kill(pid, 'SIGKILL');
+  });
+  t.ok(running(pid), 'the program outlived the file (a group of its own escapes the kill)');
+  t.equal(ran.code, 0);
+  t.match(ran.stdout, /\n1 passed, 0 failed\n$/);
+  t.ok(tookMs < 20_000, `the run ended a few seconds after the file did (${tookMs} ms), not with the program`);
+});
+
 t.test('--help prints the usage; a mistake exits 2 and names it', async (t) => {
   const help = await runRunner(['--help']);
   t.equal(help.code, 0);
