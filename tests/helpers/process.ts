@@ -1,5 +1,6 @@
 // Spawning the built services as real processes, on free loopback ports.
 import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { followingParent, portAccepts } from '../../services/supervisor.js';
@@ -22,9 +23,9 @@ export function freePort(): Promise<number> {
 
 /**
  * Spawns a long-lived program (haproxy, redis-server, a service) that dies with this test process,
- * however it dies. A teardown alone is not enough: tap's file timeout ends the process with SIGALRM
- * (then SIGKILL), and neither runs a teardown nor an 'exit' handler, so the program would outlive the
- * test holding its port. The kernel sends `signal` when we die (`setpriv --pdeathsig`, as the
+ * however it dies. A teardown alone is not enough: a test too busy to see its own timeout is killed
+ * (scripts/run-tests.ts), which runs neither a teardown nor an 'exit' handler, so a program in a
+ * process group of its own would outlive the test holding its port. The kernel sends `signal` when we die (`setpriv --pdeathsig`, as the
  * supervisor starts its programs): SIGKILL for programs with nothing to save, SIGTERM for ours
  * (a supervisor then stops its own children). tests/integration/front-door/orphans.test.ts proves it.
  */
@@ -82,4 +83,14 @@ export function runClient(file: string, args: readonly string[], timeoutMs: numb
       resolve({ code, output: `${stdout}${stderr}` });
     });
   });
+}
+
+/** Running, as opposed to gone or a zombie nobody reaped yet (a zombie holds no port and runs nothing). */
+export function processRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
+  } catch {
+    return false;
+  }
 }

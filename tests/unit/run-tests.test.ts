@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { fileFailures, filePassed, fileSummary, renderFile, testFiles, type FileResult } from '../../scripts/run-tests.js';
-import { DIST } from '../helpers/process.js';
+import { DIST, processRunning } from '../helpers/process.js';
 
 const RUNNER = join(DIST, 'scripts/run-tests.js');
 
@@ -24,16 +24,6 @@ function runRunner(args: readonly string[]): Promise<Ran> {
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.resume();
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout })));
-}
-
-/** Running, as opposed to gone or a zombie nobody reaped yet. */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
-  } catch {
-    return false;
-  }
 }
 
 const result = (over: Partial<FileResult>): FileResult => ({
@@ -126,10 +116,10 @@ t.test('a file that hangs is failed at its timeout, and killed with what it star
   t.match(ran.stdout, /\n0 passed, 1 failed\n$/, 'its passed assertion does not count: the file failed');
   t.ok(tookMs < 30_000, `killed at its timeout plus the grace (2 + 2 s), not left to run (took ${tookMs} ms)`);
   const pid = Number(readFileSync(join(dir, 'child.pid'), 'utf8'));
-  let alive = running(pid);
+  let alive = processRunning(pid);
   for (let waited = 0; alive && waited < 5000; waited += 100) {
     await sleep(100);
-    alive = running(pid);
+    alive = processRunning(pid);
   }
   t.notOk(alive, `the process it started (pid ${pid}) is gone`);
   if (alive) process.kill(pid, 'SIGKILL');
@@ -147,9 +137,9 @@ t.test('a file that leaves a program holding its output, in a group of its own, 
   const tookMs = Date.now() - started;
   const pid = Number(readFileSync(join(dir, 'child.pid'), 'utf8'));
   t.teardown(() => {
-    if (running(pid)) process.kill(pid, 'SIGKILL');
+    if (processRunning(pid)) process.kill(pid, 'SIGKILL');
   });
-  t.ok(running(pid), 'the program outlived the file (a group of its own escapes the kill)');
+  t.ok(processRunning(pid), 'the program outlived the file (a group of its own escapes the kill)');
   t.equal(ran.code, 0);
   t.match(ran.stdout, /\n1 passed, 0 failed\n$/);
   t.ok(tookMs < 20_000, `the run ended a few seconds after the file did (${tookMs} ms), not with the program`);

@@ -8,11 +8,10 @@
 // runner ends it, and by SIGTERM, and each process it started must be gone
 // within a few seconds.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
-import { DIST } from '../../helpers/process.js';
+import { DIST, processRunning } from '../../helpers/process.js';
 
 const ROOT = join(DIST, '..');
 const FIXTURE = join(DIST, 'tests/helpers/orphan-fixture.js');
@@ -23,16 +22,6 @@ const FIXTURE_TIMEOUT_S = 20;
 const PIDS_LINE = 'orphan-fixture pids:';
 /** How long the programs may take to die after the fixture did. */
 const GONE_WITHIN_MS = 10_000;
-
-/** Running, as opposed to gone or a zombie nobody reaped yet (a zombie holds no port and runs nothing). */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
-  } catch {
-    return false;
-  }
-}
 
 /** Our environment without tap's own variables (this file runs under tap; the fixture must not think it is a child of ours). */
 function cleanEnv(mode: string): NodeJS.ProcessEnv {
@@ -70,7 +59,7 @@ function start(t: Test, mode: string, file: string, args: readonly string[]): St
   // Whatever happens here (a mutation, a failure), nothing outlives this test either.
   t.teardown(() => {
     child.kill('SIGKILL');
-    for (const pid of Object.values(found ?? {})) if (running(pid)) process.kill(pid, 'SIGKILL');
+    for (const pid of Object.values(found ?? {})) if (processRunning(pid)) process.kill(pid, 'SIGKILL');
   });
   return { child, pids, output: () => output, closed };
 }
@@ -78,15 +67,15 @@ function start(t: Test, mode: string, file: string, args: readonly string[]): St
 /** Asserts that every program is gone within GONE_WITHIN_MS of the fixture's end. */
 async function allGone(t: Test, pids: Record<string, number>, how: string): Promise<void> {
   const deadline = Date.now() + GONE_WITHIN_MS;
-  while (Object.values(pids).some(running) && Date.now() < deadline) await sleep(100);
-  for (const [name, pid] of Object.entries(pids)) t.notOk(running(pid), `${how}: ${name} (pid ${pid}) is gone within ${GONE_WITHIN_MS} ms`);
+  while (Object.values(pids).some(processRunning) && Date.now() < deadline) await sleep(100);
+  for (const [name, pid] of Object.entries(pids)) t.notOk(processRunning(pid), `${how}: ${name} (pid ${pid}) is gone within ${GONE_WITHIN_MS} ms`);
 }
 
 t.test("make test's runner, killing a test too busy to see its own timeout, takes HAProxy, redis-server and the service down", async (t) => {
   const fixture = start(t, 'block', RUNNER, [`--timeout=${FIXTURE_TIMEOUT_S}`, 'dist/tests/helpers/orphan-fixture.js']);
   const pids = await fixture.pids;
   t.same(Object.keys(pids).sort(), ['chaos', 'haproxy', 'redis'], 'the fixture started its three programs');
-  for (const [name, pid] of Object.entries(pids)) t.ok(running(pid), `${name} (pid ${pid}) runs while the fixture hangs`);
+  for (const [name, pid] of Object.entries(pids)) t.ok(processRunning(pid), `${name} (pid ${pid}) runs while the fixture hangs`);
   await Promise.race([fixture.closed, sleep((FIXTURE_TIMEOUT_S + 30) * 1000, undefined, { ref: false })]);
   t.equal(fixture.child.exitCode, 1, 'the run failed');
   // Killed from outside: its own test reports nothing (it could not answer).
@@ -98,7 +87,7 @@ t.test("make test's runner, killing a test too busy to see its own timeout, take
 t.test('SIGTERM (a cancelled run, a Ctrl-C) of a test awaiting something takes them down too', async (t) => {
   const fixture = start(t, 'await', FIXTURE, []);
   const pids = await fixture.pids;
-  for (const [name, pid] of Object.entries(pids)) t.ok(running(pid), `${name} (pid ${pid}) runs while the fixture hangs`);
+  for (const [name, pid] of Object.entries(pids)) t.ok(processRunning(pid), `${name} (pid ${pid}) runs while the fixture hangs`);
   fixture.child.kill('SIGTERM');
   await fixture.closed;
   t.equal(fixture.child.signalCode, 'SIGTERM', 'the fixture died of it');
