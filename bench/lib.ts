@@ -52,11 +52,13 @@ const RUNS_AS: Readonly<Record<string, HostName>> = { 'bench/chaos-floor.js': 'c
 /**
  * The node flags a module runs with: a service's main (this build's or
  * another's) gets its service's, as users run it (shared/runtime/node-flags.ts), and
- * so does the chaos transport floor; BENCH_NODE_FLAGS=off runs them without,
+ * so does the chaos transport floor (this build's or another's); BENCH_NODE_FLAGS=off runs them without,
  * to measure what the flags do.
  */
 export function nodeFlagsFor(module: string): readonly string[] {
-  const service = serviceOfMain(module) ?? RUNS_AS[module];
+  // Another build's floor (an absolute path) runs as this build's does.
+  const floor = Object.keys(RUNS_AS).find((name) => module === name || module.endsWith(`/${name}`));
+  const service = serviceOfMain(module) ?? (floor === undefined ? undefined : RUNS_AS[floor]);
   return service && process.env.BENCH_NODE_FLAGS !== 'off' ? NODE_FLAGS[service] : [];
 }
 

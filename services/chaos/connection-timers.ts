@@ -1,9 +1,17 @@
 // Every timer of one chaos connection (connection.ts), behind one helper: the
 // request-head read, the idle wait, a hold, a stalled reader, the linger after
 // our FIN. The first three fire a method of their owner, the last two end the
-// socket; none keeps a closure per arm, and clearAll() leaves none running but
-// the linger.
+// socket; clearAll() leaves none running but the linger.
+//
+// They are deadlines on deadline-lists.ts (one list and one node timer per
+// length, for all connections), not node timers: a node Timeout per
+// connection (its first-request wait, then its linger) was setTimeout, the
+// timer list's insert and unenroll and one more object for the scavenger
+// (bench/JOURNAL.md, issue 31: per-connection cost). A deadline object is made
+// when its timer is first armed and re-armed after; it carries its
+// ConnectionTimers, so arming makes no closure.
 import type { Socket } from 'node:net';
+import { armDeadline, cancelDeadline, Deadline } from './deadline-lists.js';
 import { destroyFlushed } from './turn-writes.js';
 
 /** What a connection does when one of its timers fires. */
@@ -16,19 +24,24 @@ export interface TimerOwner {
   onHoldTimeout(): void;
 }
 
+/** A deadline that knows its connection's timers (the callbacks are shared functions). */
+class ConnectionDeadline extends Deadline {
+  constructor(readonly timers: ConnectionTimers) {
+    super();
+  }
+}
+
 export class ConnectionTimers {
-  #request: NodeJS.Timeout | undefined;
+  #request: ConnectionDeadline | undefined;
   /**
-   * The idle wait, one timer per connection re-armed with refresh() (a new
-   * timer per request was a measurable share of the hot path). Input disarms
-   * it; a disarmed timer that fires does nothing.
+   * The idle wait, re-armed for each wait. Input disarms it without taking it
+   * off its list (input comes on every read); a disarmed wait that fires does nothing.
    */
-  #idle: NodeJS.Timeout | undefined;
-  #idleMs = 0;
+  #idle: ConnectionDeadline | undefined;
   #idleArmed = false;
-  #hold: NodeJS.Timeout | undefined;
-  #stall: NodeJS.Timeout | undefined;
-  #linger: NodeJS.Timeout | undefined;
+  #hold: ConnectionDeadline | undefined;
+  #stall: ConnectionDeadline | undefined;
+  #linger: ConnectionDeadline | undefined;
 
   constructor(
     private readonly owner: TimerOwner,
@@ -37,12 +50,12 @@ export class ConnectionTimers {
 
   /** Arms the request-head timer unless it runs already (it is not restarted by more input). */
   armRequest(ms: number): void {
-    this.#request ??= setTimeout(fireRequest, ms, this);
+    const deadline = (this.#request ??= new ConnectionDeadline(this));
+    if (!deadline.armed) armDeadline(deadline, ms, fireRequest);
   }
 
   clearRequest(): void {
-    clearTimeout(this.#request);
-    this.#request = undefined;
+    if (this.#request) cancelDeadline(this.#request);
   }
 
   /** Whether the idle wait is armed (input disarms it). */
@@ -52,13 +65,7 @@ export class ConnectionTimers {
 
   armIdle(ms: number): void {
     this.#idleArmed = true;
-    if (this.#idle && this.#idleMs === ms) {
-      this.#idle.refresh();
-      return;
-    }
-    clearTimeout(this.#idle);
-    this.#idleMs = ms;
-    this.#idle = setTimeout(fireIdle, ms, this);
+    armDeadline((this.#idle ??= new ConnectionDeadline(this)), ms, fireIdle);
   }
 
   /** Input arrived: an idle timer that fires now does nothing. */
@@ -68,59 +75,54 @@ export class ConnectionTimers {
 
   /** A client that reads nothing for this long while responses wait for it is cut off (what this turn holds goes first). */
   armStall(ms: number): void {
-    this.#stall = setTimeout(fireStall, ms, this);
+    armDeadline((this.#stall ??= new ConnectionDeadline(this)), ms, fireStall);
   }
 
   clearStall(): void {
-    clearTimeout(this.#stall);
-    this.#stall = undefined;
+    if (this.#stall) cancelDeadline(this.#stall);
   }
 
   armHold(ms: number): void {
-    this.#hold = setTimeout(fireHold, ms, this);
+    armDeadline((this.#hold ??= new ConnectionDeadline(this)), ms, fireHold);
   }
 
-  /** After our FIN, a client that never closes its side is cut off; it does not keep the process alive. */
+  /** After our FIN, a client that never closes its side is cut off; it does not keep the process alive (deadline-lists.ts). */
   armLinger(ms: number): void {
-    this.#linger = setTimeout(fireLinger, ms, this);
-    this.#linger.unref();
+    armDeadline((this.#linger ??= new ConnectionDeadline(this)), ms, fireLinger);
   }
 
   /** Every timer but the linger. */
   clearAll(): void {
-    clearTimeout(this.#request);
-    clearTimeout(this.#idle);
-    clearTimeout(this.#hold);
-    clearTimeout(this.#stall);
-    this.#request = this.#idle = this.#hold = this.#stall = undefined;
+    if (this.#request) cancelDeadline(this.#request);
+    if (this.#idle) cancelDeadline(this.#idle);
+    if (this.#hold) cancelDeadline(this.#hold);
+    if (this.#stall) cancelDeadline(this.#stall);
     this.#idleArmed = false;
   }
 
   clearLinger(): void {
-    clearTimeout(this.#linger);
-    this.#linger = undefined;
+    if (this.#linger) cancelDeadline(this.#linger);
   }
 
-  // The timers' callbacks: static, so that arming one passes `this` instead of making a closure.
-  static fireRequest(timers: ConnectionTimers): void {
-    timers.#request = undefined;
-    timers.owner.onRequestTimeout();
+  // The deadlines' callbacks: static, so that arming one passes the deadline instead of making a closure.
+  static fireRequest(deadline: ConnectionDeadline): void {
+    deadline.timers.owner.onRequestTimeout();
   }
 
-  static fireIdle(timers: ConnectionTimers): void {
-    if (timers.#idleArmed) timers.owner.onIdleTimeout();
+  static fireIdle(deadline: ConnectionDeadline): void {
+    if (deadline.timers.#idleArmed) deadline.timers.owner.onIdleTimeout();
   }
 
-  static fireStall(timers: ConnectionTimers): void {
-    destroyFlushed(timers.socket);
+  static fireStall(deadline: ConnectionDeadline): void {
+    destroyFlushed(deadline.timers.socket);
   }
 
-  static fireHold(timers: ConnectionTimers): void {
-    timers.owner.onHoldTimeout();
+  static fireHold(deadline: ConnectionDeadline): void {
+    deadline.timers.owner.onHoldTimeout();
   }
 
-  static fireLinger(timers: ConnectionTimers): void {
-    timers.socket.destroy();
+  static fireLinger(deadline: ConnectionDeadline): void {
+    deadline.timers.socket.destroy();
   }
 }
 

@@ -93,8 +93,8 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner, SocketEv
   /** The socket's output buffer is full: the next pipelined response waits for 'drain'. */
   #waitingDrain = false;
   readonly #timers: ConnectionTimers;
-  /** Who the limits count: the socket's peer, or the PROXY header's source. */
-  #clientAddress: string;
+  /** Who the limits count: the PROXY header's source, or the socket's peer, read when first asked (a getpeername call: no limit, no cost). */
+  #clientAddress: string | undefined;
   /** The trusted proxy's own connection (PROXY v2 LOCAL), not a client's. */
   #proxySelf: boolean;
   /** A trusted peer's PROXY v2 header, as much of it as arrived; undefined once read, for any other peer (nobody is trusted by default), or when the TLS listener read it before the hello (`client`). */
@@ -110,9 +110,9 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner, SocketEv
     // The connection is the parser's events object and the timers' owner: no closures per connection.
     this.#parser = new RequestParser(this, host.limits, host.parserOptions, transport);
     this.#timers = new ConnectionTimers(this, socket);
-    this.#clientAddress = client?.address ?? peerAddress(socket.remoteAddress);
+    this.#clientAddress = client?.address;
     this.#proxySelf = client?.proxySelf ?? false;
-    if (client === undefined && host.config.trustProxy.isTrusted(this.#clientAddress)) this.#proxyHeader = new ProxyHeaderReader();
+    if (client === undefined && !host.config.trustProxy.empty && host.config.trustProxy.isTrusted(this.clientAddress)) this.#proxyHeader = new ProxyHeaderReader();
     listenToSocket(socket, this);
     this.#settle();
   }
@@ -173,7 +173,7 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner, SocketEv
       this.#closing = this.#closed = true;
       this.#timers.clearAll();
       this.#parser.stop();
-      return this.host.http2(this.socket, chunk, this.#clientAddress, this.transport);
+      return this.host.http2(this.socket, chunk, this.clientAddress, this.transport);
     }
     this.#parser.push(chunk);
     this.#afterInput();
@@ -388,7 +388,7 @@ export class Connection implements WireOwner, ParserEvents, TimerOwner, SocketEv
 
   /** The client's address: the socket's peer, or the PROXY header's source when the peer is a trusted proxy. */
   get clientAddress(): string {
-    return this.#clientAddress;
+    return (this.#clientAddress ??= peerAddress(this.socket.remoteAddress));
   }
 
   /** This client's rate checks, one set per connection (one client address). */

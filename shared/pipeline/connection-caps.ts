@@ -24,8 +24,10 @@ export class ConnectionCaps {
   admit(socket: Socket): boolean {
     if (this.#counted.has(socket)) return true;
     const cap = this.config.maxConnectionsPerIp;
+    // No cap: the peer's address (a getpeername system call) is not read here.
+    if (cap === 0) return true;
     const address = peerAddress(socket.remoteAddress);
-    if (cap === 0 || this.config.trustProxy.isTrusted(address)) return true;
+    if (this.config.trustProxy.isTrusted(address)) return true;
     const open = this.#open.get(address) ?? 0;
     if (open >= cap) {
       this.refused++;
