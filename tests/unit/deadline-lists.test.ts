@@ -3,11 +3,11 @@
 // cancelled one never fires, a re-armed one fires once at its new time, one
 // armed by a callback waits for a later pass, and a cancelled first deadline
 // does not hold back the one behind it.
+import { setTimeout as wait } from 'node:timers/promises';
 import t from 'tap';
 import { armDeadline, armedDeadlines, cancelDeadline, Deadline } from '../../services/chaos/deadline-lists.js';
-import { spin } from '../helpers/clock.js';
+import { collectingUncaught, spin } from '../helpers/clock.js';
 
-const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 t.test('deadlines of several lengths fire once each, none before its time', async (t) => {
   const fired: [string, number][] = [];
@@ -113,22 +113,14 @@ t.test('a deadline armed by a callback of its own list waits for a later pass, a
 
 t.test('a callback that throws leaves the ones behind it armed, and they still fire', async (t) => {
   const fired: string[] = [];
-  const thrown: unknown[] = [];
-  // The throw reaches node's timer as an uncaught exception would; caught here so the test sees it.
-  const listeners = process.listeners('uncaughtException');
-  process.removeAllListeners('uncaughtException');
-  process.on('uncaughtException', (error) => thrown.push(error));
-  try {
+  const thrown = await collectingUncaught(async () => {
     armDeadline(new Deadline(), 5, () => {
       fired.push('thrower');
       throw new Error('deadline failed');
     });
     armDeadline(new Deadline(), 5, () => fired.push('after'));
     await wait(100);
-  } finally {
-    process.removeAllListeners('uncaughtException');
-    for (const listener of listeners) process.on('uncaughtException', listener);
-  }
+  });
   t.equal(thrown.length, 1, 'the error reached the process');
   t.same(fired, ['thrower', 'after'], 'the next deadline fired');
   t.equal(armedDeadlines(), 0, 'nothing left armed');

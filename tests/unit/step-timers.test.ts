@@ -2,11 +2,11 @@
 // (services/chaos/step-timers.ts): steps run in due order, never early, a
 // cancelled or re-armed step never runs its old callback, a step armed by a
 // callback waits for a later pass, and an empty heap keeps no node timer.
+import { setTimeout as wait } from 'node:timers/promises';
 import t from 'tap';
 import { armedSteps, armStep, cancelStep, Step } from '../../services/chaos/step-timers.js';
-import { spin } from '../helpers/clock.js';
+import { collectingUncaught, spin } from '../helpers/clock.js';
 
-const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 t.test('steps run in due order, none before its time', async (t) => {
   const ran: [string, number][] = [];
@@ -105,12 +105,7 @@ t.test('an empty heap keeps no timer: the process may exit', async (t) => {
 
 t.test('a callback that throws leaves the pass\'s other steps to run on the next pass', async (t) => {
   const ran: string[] = [];
-  const thrown: unknown[] = [];
-  // The throw reaches node's timer as an uncaught exception would; caught here so the test sees it.
-  const listeners = process.listeners('uncaughtException');
-  process.removeAllListeners('uncaughtException');
-  process.on('uncaughtException', (error) => thrown.push(error));
-  try {
+  const thrown = await collectingUncaught(async () => {
     armStep(new Step(), 5, () => {
       ran.push('thrower');
       throw new Error('step failed');
@@ -118,10 +113,7 @@ t.test('a callback that throws leaves the pass\'s other steps to run on the next
     armStep(new Step(), 5, () => ran.push('second'));
     armStep(new Step(), 5, () => ran.push('third'));
     await wait(100);
-  } finally {
-    process.removeAllListeners('uncaughtException');
-    for (const listener of listeners) process.on('uncaughtException', listener);
-  }
+  });
   t.equal(thrown.length, 1, 'the error is not swallowed');
   t.same(new Set(ran), new Set(['thrower', 'second', 'third']), 'the steps after it in the same pass still ran');
   t.equal(armedSteps(), 0, 'nothing left armed');
