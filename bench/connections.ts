@@ -14,9 +14,8 @@
 // BENCH_BEFORE_DIST=<another build's dist>: that build's chaos and transport
 // floor join the rounds too (a change's before and after in one run).
 // Run: node dist/bench/connections.js after `make held-client`.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { cpuProbeMs, envInt, forkServer, heldChaosEnv, loadAverage, markdownTable, median, NOISY_SHARE, Quietness, sleep, type Child } from './lib.js';
+import { cpuProbeMs, envInt, forkServer, heldChaosEnv, loadAverage, markdownTable, median, NOISY_SHARE, Quietness, sleep, userSystemSeconds, type Child } from './lib.js';
 import { HELD_CLIENT_BINARY, heldClientFromEnv, runClient } from './streams.js';
 
 const COUNT = envInt('BENCH_CONN_COUNT', 8000);
@@ -57,15 +56,6 @@ if (BEFORE_DIST) {
   );
 }
 
-/** User and system CPU seconds of `pid` (/proc/<pid>/stat fields 14 and 15, in clock ticks of 10 ms). */
-function userSystemTicks(pid: number): [number, number] {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return [Number(fields[11]), Number(fields[12])];
-}
-
-const TICK_US = 10_000;
-
 interface Round {
   readonly userUs: number;
   readonly systemUs: number;
@@ -89,7 +79,7 @@ function pairedRatio(after: readonly Round[], before: readonly Round[]): number 
 }
 
 async function oneRound(server: Child): Promise<Round> {
-  const [user0, system0] = userSystemTicks(server.pid);
+  const [user0, system0] = userSystemSeconds(server.pid);
   const run = await runClient(
     { port: server.port, streams: COUNT, path: PATH, rampMs: (COUNT / RATE) * 1000, timeoutMs: 30_000, connectPerRequest: true, sources: Math.ceil(COUNT / PORTS_PER_SOURCE) },
     undefined,
@@ -98,8 +88,8 @@ async function oneRound(server: Child): Promise<Round> {
   );
   // The last closes are handled after the client's result: let the server see them.
   await sleep(300);
-  const [user1, system1] = userSystemTicks(server.pid);
-  return { userUs: ((user1 - user0) * TICK_US) / COUNT, systemUs: ((system1 - system0) * TICK_US) / COUNT, failed: run.failed };
+  const [user1, system1] = userSystemSeconds(server.pid);
+  return { userUs: ((user1 - user0) * 1e6) / COUNT, systemUs: ((system1 - system0) * 1e6) / COUNT, failed: run.failed };
 }
 
 function log(line: string): void {

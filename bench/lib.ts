@@ -178,10 +178,16 @@ function statFields(pid: number | 'self'): string[] {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
-/** CPU seconds (user + system, all threads) the process has used: /proc/<pid>/stat fields 14 and 15. */
-export function cpuSeconds(pid: number): number {
+/** User and system CPU seconds (all threads) the process has used: /proc/<pid>/stat fields 14 and 15. */
+export function userSystemSeconds(pid: number): [user: number, system: number] {
   const fields = statFields(pid);
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  return [Number(fields[11]) / CLOCK_TICKS, Number(fields[12]) / CLOCK_TICKS];
+}
+
+/** CPU seconds (user + system, all threads) the process has used. */
+export function cpuSeconds(pid: number): number {
+  const [user, system] = userSystemSeconds(pid);
+  return user + system;
 }
 
 /**
