@@ -327,8 +327,9 @@ class WireResponder implements Responder<ChaosContext> {
   replay(recordings: Recordings): boolean {
     if (this.#linesKind() === undefined) return false;
     const recorded = recordings.byVariant[this.#variant()] as RecordedResponse | undefined;
-    if (recorded === undefined) return false;
-    this.#openWire().respond(recorded.status, recorded.beforeDate + dateLine() + recorded.afterDate, recorded.body, recorded.action);
+    const bytes = recorded?.bytesWith(dateLine());
+    if (recorded === undefined || bytes === undefined) return false;
+    this.#openWire().respondRecorded(recorded.status, bytes, recorded.action);
     return true;
   }
 

@@ -58,17 +58,42 @@ export interface ResponseSink {
 }
 
 /**
- * A whole response as Wire.respond wrote it, with its Date line cut out: a
- * replayable endpoint's answer, written again for the next request of the
- * same decision and variant (WireResponder.replay) with the current Date.
+ * A whole response as Wire.respond wrote it, encoded once: a replayable
+ * endpoint's answer, written again for the next request of the same decision
+ * and variant (WireResponder.replay) with the current Date line in place.
  */
-export interface RecordedResponse {
-  readonly status: number;
-  /** The head up to its Date line, and from the line after it. */
-  readonly beforeDate: string;
-  readonly afterDate: string;
-  readonly body: Buffer | undefined;
-  readonly action: EndAction;
+export class RecordedResponse {
+  #bytes: Buffer;
+  #date: string;
+
+  constructor(
+    readonly status: number,
+    /** Head and body as they went out (the head alone for a HEAD variant), with `date` as the Date line at `dateAt`. */
+    bytes: Buffer,
+    readonly dateAt: number,
+    date: string,
+    readonly action: EndAction,
+  ) {
+    this.#bytes = bytes;
+    this.#date = date;
+  }
+
+  /**
+   * The response with `date` as its Date line: one buffer shared by every
+   * replay of the same second, a new one when the date moves on (a written
+   * buffer may still wait in a socket's queue, so it is never rewritten).
+   * Undefined when `date` is not as long as the line it replaces.
+   */
+  bytesWith(date: string): Buffer | undefined {
+    if (date === this.#date) return this.#bytes;
+    if (date.length !== this.#date.length) return undefined;
+    const fresh = Buffer.allocUnsafeSlow(this.#bytes.length);
+    this.#bytes.copy(fresh);
+    fresh.write(date, this.dateAt, 'latin1');
+    this.#bytes = fresh;
+    this.#date = date;
+    return fresh;
+  }
 }
 
 export class Wire implements ResponseSink {
@@ -221,15 +246,25 @@ export class Wire implements ResponseSink {
     const date = dateLine();
     const at = head.indexOf(date);
     if (at === -1 || (body !== undefined && body.length > JOIN_MAX_BYTES)) return;
-    if (!recordings.reserve(head.length + (body?.length ?? 0))) return;
-    // A copy of its own: a body is often a view of a larger buffer (a seeded stream, a pool slab) it would keep alive.
-    let kept: Buffer | undefined;
-    if (body !== undefined) {
-      kept = Buffer.allocUnsafeSlow(body.length);
-      body.copy(kept);
+    // What went out, in a buffer of its own: a body is often a view of a larger buffer (a seeded stream, a pool slab) it would keep alive.
+    const bodyLength = body === undefined || this.headOnly ? 0 : body.length;
+    if (!recordings.reserve(head.length + bodyLength)) return;
+    const bytes = Buffer.allocUnsafeSlow(head.length + bodyLength);
+    bytes.write(head, 0, 'latin1');
+    if (bodyLength > 0) (body as Buffer).copy(bytes, head.length);
+    recordings.byVariant[this.#variant] = new RecordedResponse(status, bytes, at, date, action);
+  }
+
+  /** A recorded response (RecordedResponse.bytesWith) as one write, then the response ends with `action`. */
+  respondRecorded(status: number, bytes: Buffer, action: EndAction): void {
+    this.#claimHead();
+    if (!this.#closed) {
+      this.#status = status;
+      corkForTurn(this.socket);
+      this.bytesWritten += bytes.length;
+      this.socket.write(bytes);
     }
-    const recorded: RecordedResponse = { status, beforeDate: head.slice(0, at), afterDate: head.slice(at + date.length), body: kept, action };
-    recordings.byVariant[this.#variant] = recorded;
+    this.end(action);
   }
 
   #claimHead(): void {

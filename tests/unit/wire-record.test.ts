@@ -1,7 +1,9 @@
 // What Wire.respond records for a replayable endpoint (the chaos host's
-// replay, shared/pipeline/decision-memo.ts Recordings): the response with its Date line cut
-// out, its body copied, within a byte budget shared by all the remembered
-// decisions; a large body or a spent budget records nothing.
+// replay, shared/pipeline/decision-memo.ts Recordings): the response as it
+// went out, in a buffer of its own, with where its Date line is; replayed with
+// the current Date in a new buffer each second, never rewritten in place. All
+// within a byte budget shared by all the remembered decisions; a large body or
+// a spent budget records nothing.
 import type { Socket } from 'node:net';
 import t from 'tap';
 import { Recordings, type RecordingBudget } from '../../shared/pipeline/decision-memo.js';
@@ -11,15 +13,15 @@ import { JOIN_MAX_BYTES, Wire, type RecordedResponse, type WireOwner } from '../
 const socket = { writableNeedDrain: false, write: () => true, cork() {}, uncork() {} } as unknown as Socket;
 const owner: WireOwner = { finished() {} };
 
-function respondRecorded(recordings: Recordings, variant: number, body: Buffer | undefined): string {
+function respondRecorded(recordings: Recordings, variant: number, body: Buffer | undefined, headOnly = false): string {
   const head = `HTTP/1.1 200 OK\r\nContent-Length: ${body?.length ?? 0}\r\n${dateLine()}X-Chaos-Test: 1\r\n\r\n`;
-  const wire = new Wire(socket, owner, false);
+  const wire = new Wire(socket, owner, headOnly);
   wire.recordInto(recordings, variant);
   wire.respond(200, head, body);
   return head;
 }
 
-t.test('the response is kept without its Date line, its body a copy of its own', async (t) => {
+t.test('the response is kept as it went out, in a buffer of its own', async (t) => {
   const budget: RecordingBudget = { left: 10_000 };
   const recordings = new Recordings(budget);
   const shared = Buffer.from('0123456789abcdef');
@@ -27,20 +29,60 @@ t.test('the response is kept without its Date line, its body a copy of its own',
   const head = respondRecorded(recordings, 3, body);
   const recorded = recordings.byVariant[3] as RecordedResponse | undefined;
   t.ok(recorded, 'recorded in its variant');
-  t.equal(recorded?.beforeDate, 'HTTP/1.1 200 OK\r\nContent-Length: 10\r\n');
-  t.equal(recorded?.afterDate, 'X-Chaos-Test: 1\r\n\r\n');
-  t.equal(recorded?.body?.toString('latin1'), '0123456789');
-  t.not(recorded?.body?.buffer, shared.buffer, 'not a view of the buffer it came from');
+  const bytes = recorded?.bytesWith(dateLine());
+  t.equal(bytes?.toString('latin1'), `${head}0123456789`);
+  t.not(bytes?.buffer, shared.buffer, 'not a view of the buffer it came from');
+  t.equal(recorded?.dateAt, head.indexOf('Date: '), 'where its Date line is');
   t.equal(recorded?.action, 'keep-alive');
+  t.equal(recorded?.status, 200);
   t.equal(budget.left, 10_000 - head.length - 10, 'the budget pays for head and body');
   t.equal(recordings.byVariant[0], undefined, 'other variants untouched');
+});
+
+t.test('a HEAD variant keeps the head alone', async (t) => {
+  const budget: RecordingBudget = { left: 10_000 };
+  const recordings = new Recordings(budget);
+  const head = respondRecorded(recordings, 4, Buffer.from('0123456789'), true);
+  const recorded = recordings.byVariant[4] as RecordedResponse;
+  t.equal(recorded.bytesWith(dateLine())?.toString('latin1'), head, 'Content-Length: 10, no body');
+  t.equal(budget.left, 10_000 - head.length);
+});
+
+t.test('a replay carries the current Date: one buffer a second, the old one never rewritten', async (t) => {
+  const recordings = new Recordings({ left: 10_000 });
+  const head = respondRecorded(recordings, 0, Buffer.from('body'));
+  const recorded = recordings.byVariant[0] as RecordedResponse;
+  const now = recorded.bytesWith(dateLine()) as Buffer;
+  t.equal(recorded.bytesWith(dateLine()), now, 'the same second: the same buffer');
+  const later = dateLine(Date.now() + 3_600_000);
+  const moved = recorded.bytesWith(later) as Buffer;
+  t.not(moved, now, 'a new second: a new buffer');
+  t.equal(moved.toString('latin1'), `${head.replace(dateLine(), later)}body`, 'the Date line replaced, nothing else');
+  t.equal(now.toString('latin1'), `${head}body`, 'the buffer a socket may still queue is untouched');
+  t.equal(recorded.bytesWith(later), moved, 'kept for that second');
+  t.equal(recorded.bytesWith('Date: not as long\r\n'), undefined, 'a Date line of another length: no replay');
+  dateLine();
+});
+
+t.test('respondRecorded writes the bytes in one write and counts them', async (t) => {
+  const written: unknown[] = [];
+  const ends: string[] = [];
+  const recording = { writableNeedDrain: false, write: (chunk: unknown) => written.push(chunk) > 0, cork() {}, uncork() {} } as unknown as Socket;
+  const wire = new Wire(recording, { finished: (_wire, action) => void ends.push(action) }, false);
+  const bytes = Buffer.from('HTTP/1.1 204 No Content\r\n\r\n', 'latin1');
+  wire.respondRecorded(204, bytes, 'close');
+  t.same(written, [bytes], 'the buffer itself, once');
+  t.equal(wire.bytesWritten, bytes.length);
+  t.equal(wire.status, 204);
+  t.same(ends, ['close'], 'ended with the recorded action');
+  t.throws(() => wire.respondRecorded(204, bytes, 'close'), /head already written/);
 });
 
 t.test('the first answer of a variant stays', async (t) => {
   const recordings = new Recordings({ left: 10_000 });
   respondRecorded(recordings, 0, Buffer.from('first'));
   respondRecorded(recordings, 0, Buffer.from('second'));
-  t.equal((recordings.byVariant[0] as RecordedResponse).body?.toString(), 'first');
+  t.match((recordings.byVariant[0] as RecordedResponse).bytesWith(dateLine())?.toString(), /first$/);
 });
 
 t.test('nothing is recorded past the budget, or for a large body', async (t) => {
