@@ -46,11 +46,17 @@ export class LogRelay {
       send({ type: 'log-append', key, entry, maxEntries });
       return Promise.resolve(true);
     };
+    // Each method bound once: the pipeline asks the store for one on every request.
+    // (Bound again should the store's property come to hold another function.)
+    const bound = new Map<PropertyKey, { readonly of: unknown; readonly method: unknown }>();
     return new Proxy(store, {
       get(target, property) {
         if (property === 'appendLog') return relayed;
         const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        if (typeof value !== 'function') return value;
+        let entry = bound.get(property);
+        if (entry?.of !== value) bound.set(property, (entry = { of: value, method: (value as (...args: unknown[]) => unknown).bind(target) }));
+        return entry.method;
       },
     });
   }

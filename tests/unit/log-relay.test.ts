@@ -34,6 +34,10 @@ t.test('appends stay local until relayTo, then reach the other side\'s store; th
   t.equal(await seenByChaos.countInWindow('k', 1000), 1);
   t.equal(await seenByChaos.countInWindow('k', 1000), 2);
   t.ok(seenByChaos instanceof MemoryStore, 'still a MemoryStore to whoever asks');
+  t.equal(seenByChaos.countInWindow, seenByChaos.countInWindow, 'a method is bound once, not on every read (the pipeline reads one per request)');
+  const replaced = async (): Promise<number> => 42;
+  Object.assign(chaosStore, { countInWindow: replaced });
+  t.equal(await seenByChaos.countInWindow('k', 1000), 42, 'a property that comes to hold another function is bound again');
   control.receive({ type: 'log-append', key: 'exam:unknown', entry: 'x', maxEntries: 10 });
   t.equal(await controlStore.readLog('exam:unknown'), undefined, 'an append for a log this side does not hold is dropped');
 });
