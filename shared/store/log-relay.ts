@@ -31,34 +31,26 @@ export function isRelayRequest(message: unknown): boolean {
 
 export class LogRelay {
   #send: ((append: LogAppend) => void) | undefined;
-  #store: Store | undefined;
+  /** The store's own appendLog, bound to it. */
+  #append: Store['appendLog'] | undefined;
 
   /**
    * `store` as the service is given it: every operation goes to the store,
-   * but appendLog goes to `send` once relayTo has named one. A Proxy, so the
-   * store's own methods (and private fields) run on the store itself.
+   * but appendLog goes to `send` once relayTo has named one. The store itself
+   * with an appendLog of its own in front of its class's: every other
+   * operation runs with no indirection (a Proxy's trap, tried before, cost
+   * every store call, and the pipeline makes one on every request).
    */
   wrap(store: Store): Store {
-    this.#store = store;
+    const append = (this.#append = store.appendLog.bind(store));
     const relayed = (key: string, entry: string, maxEntries: number): Promise<boolean> => {
       const send = this.#send;
-      if (send === undefined) return store.appendLog(key, entry, maxEntries);
+      if (send === undefined) return append(key, entry, maxEntries);
       send({ type: 'log-append', key, entry, maxEntries });
       return Promise.resolve(true);
     };
-    // Each method bound once: the pipeline asks the store for one on every request.
-    // (Bound again should the store's property come to hold another function.)
-    const bound = new Map<PropertyKey, { readonly of: unknown; readonly method: unknown }>();
-    return new Proxy(store, {
-      get(target, property) {
-        if (property === 'appendLog') return relayed;
-        const value: unknown = Reflect.get(target, property, target);
-        if (typeof value !== 'function') return value;
-        let entry = bound.get(property);
-        if (entry?.of !== value) bound.set(property, (entry = { of: value, method: (value as (...args: unknown[]) => unknown).bind(target) }));
-        return entry.method;
-      },
-    });
+    Object.defineProperty(store, 'appendLog', { value: relayed, configurable: true, writable: true, enumerable: false });
+    return store;
   }
 
   /** From now on this side's appends go to `send`. */
@@ -68,6 +60,6 @@ export class LogRelay {
 
   /** An append relayed from the other side: into this side's own store (a log it does not hold is ignored, as any late append). */
   receive(append: LogAppend): void {
-    this.#store?.appendLog(append.key, append.entry, append.maxEntries).catch(() => undefined);
+    this.#append?.(append.key, append.entry, append.maxEntries).catch(() => undefined);
   }
 }

@@ -29,15 +29,17 @@ t.test('appends stay local until relayTo, then reach the other side\'s store; th
   t.same(sent, [{ type: 'log-append', key: 'exam:a', entry: 'relayed', maxEntries: 10 }]);
   t.same((await controlStore.readLog('exam:a'))?.entries, ['relayed'], 'in the other side\'s store');
   t.same((await chaosStore.readLog('exam:a'))?.entries, ['local'], 'not in its own');
+  chaos.receive({ type: 'log-append', key: 'exam:a', entry: 'received', maxEntries: 10 });
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same((await chaosStore.readLog('exam:a'))?.entries, ['local', 'received'], 'a relaying side keeps what it receives');
+  t.equal(sent.length, 1, 'and does not send it on');
 
   // Every other operation runs on the store itself (its private fields included).
   t.equal(await seenByChaos.countInWindow('k', 1000), 1);
   t.equal(await seenByChaos.countInWindow('k', 1000), 2);
   t.ok(seenByChaos instanceof MemoryStore, 'still a MemoryStore to whoever asks');
-  t.equal(seenByChaos.countInWindow, seenByChaos.countInWindow, 'a method is bound once, not on every read (the pipeline reads one per request)');
-  const replaced = async (): Promise<number> => 42;
-  Object.assign(chaosStore, { countInWindow: replaced });
-  t.equal(await seenByChaos.countInWindow('k', 1000), 42, 'a property that comes to hold another function is bound again');
+  t.equal(seenByChaos, chaosStore, 'the store itself: no indirection in front of its other operations (the pipeline makes one on every request)');
+  t.equal(seenByChaos.countInWindow, MemoryStore.prototype.countInWindow, 'its own methods, as its class has them');
   control.receive({ type: 'log-append', key: 'exam:unknown', entry: 'x', maxEntries: 10 });
   t.equal(await controlStore.readLog('exam:unknown'), undefined, 'an append for a log this side does not hold is dropped');
 });
