@@ -1,8 +1,9 @@
 // The chaos transport alone, as a ceiling for the chaos host's req/s: the real
 // Connection (parser, keep-alive, timers, back-pressure), Wire and turn
 // batching of services/chaos/, with a host that answers every request with the
-// same canned bytes straight after parsing: no routing, limiter, metrics,
-// Date or X-Chaos lines. Under `make bench` the bytes are those the minimal
+// same canned bytes straight after parsing, in one write of a prebuilt buffer
+// as chaos replays a recorded response (Wire.respondRecorded): no routing,
+// limiter, metrics, Date or X-Chaos lines. Under `make bench` the bytes are those the minimal
 // node:net responder replays (MINIMAL_RESPONSE_B64), so the two differ only in
 // the transport, and chaos ÷ this floor is what the pipeline costs. Run as a
 // child process it reports its port like our services do.
@@ -19,22 +20,26 @@ const BLANK_LINE = Buffer.from('\r\n\r\n', 'latin1');
 
 interface Canned {
   readonly status: number;
-  /** The head as text, blank line included, as Wire.respond takes it. */
-  readonly head: string;
-  /** The same head for a connection's last response (Connection: close, as chaos sends it). */
-  readonly lastHead: string;
-  readonly body: Buffer;
+  /** The whole response, and the same for a connection's last response (Connection: close, as chaos sends it); HEAD's heads alone. */
+  readonly response: Buffer;
+  readonly lastResponse: Buffer;
+  readonly head: Buffer;
+  readonly lastHead: Buffer;
 }
 
 function splitResponse(response: Buffer): Canned {
   const end = response.indexOf(BLANK_LINE);
   if (end === -1) throw new Error('canned response has no blank line');
   const lines = response.toString('latin1', 0, end + 2);
+  const body = response.subarray(end + BLANK_LINE.length);
+  const head = Buffer.from(`${lines}\r\n`, 'latin1');
+  const lastHead = Buffer.from(`${lines}Connection: close\r\n\r\n`, 'latin1');
   return {
     status: Number(lines.slice(9, 12)),
-    head: `${lines}\r\n`,
-    lastHead: `${lines}Connection: close\r\n\r\n`,
-    body: response.subarray(end + BLANK_LINE.length),
+    response: Buffer.concat([head, body]),
+    lastResponse: Buffer.concat([lastHead, body]),
+    head,
+    lastHead,
   };
 }
 
@@ -52,9 +57,10 @@ export function createChaosFloor(response: Buffer = DEFAULT_RESPONSE): net.Serve
     draining: false,
     parserOptions: undefined,
     request(connection: Connection, req: ParsedRequest, keepAlive: boolean): false {
-      const wire = connection.openWire(req.method === 'HEAD', keepAlive, undefined);
-      if (keepAlive) wire.respond(canned.status, canned.head, canned.body, 'keep-alive');
-      else wire.respond(canned.status, canned.lastHead, canned.body, 'close');
+      const headOnly = req.method === 'HEAD';
+      const wire = connection.openWire(headOnly, keepAlive, undefined);
+      if (keepAlive) wire.respondRecorded(canned.status, headOnly ? canned.head : canned.response, 'keep-alive');
+      else wire.respondRecorded(canned.status, headOnly ? canned.lastHead : canned.lastResponse, 'close');
       return false;
     },
     rejected(connection: Connection, rejection: RequestRejected): void {

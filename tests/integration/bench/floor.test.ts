@@ -28,6 +28,13 @@ t.test('keep-alive requests each get the canned bytes, unchanged', async (t) => 
   t.same(result.data, Buffer.concat([CANNED, CANNED]), 'two copies of the canned response, byte for byte');
 });
 
+t.test('a HEAD request gets the canned head alone', async (t) => {
+  const port = await floor(t);
+  const head = CANNED.subarray(0, CANNED.indexOf('\r\n\r\n') + 4);
+  const result = await rawExchange(port, [`HEAD / HTTP/1.1\r\nHost: x\r\n\r\n`, get('/')], { until: (data) => data.length >= head.length + CANNED.length, timeoutMs: 3000 });
+  t.same(result.data, Buffer.concat([head, CANNED]), 'the head, then the next response whole');
+});
+
 t.test("the connection's 1000th response says Connection: close, then the floor closes", async (t) => {
   const port = await floor(t);
   const result = await rawExchange(port, Array.from({ length: 1001 }, () => get('/')), { timeoutMs: 10_000 });
