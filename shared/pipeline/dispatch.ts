@@ -79,12 +79,25 @@ type Decision<Ctx> =
       readonly recordings: Recordings | undefined;
       /** The transports the endpoint serves (transportMask): a remembered decision still judges each request's. */
       readonly transports: number;
+      /** Its mode parameter's value (modeOf), and whether it holds the connection (holdsFor): pure, so decided once with it. */
+      readonly mode: string | undefined;
+      readonly holds: boolean;
     };
 
-/** Whether this request holds its connection: a holding endpoint, in a mode that holds. */
-function holds<Ctx>(decision: ServeDecision<Ctx>): boolean {
-  const { endpoint } = decision;
-  return endpoint.holdsConnection === true && (endpoint.holdsWhen?.(decision.values) ?? true);
+/** Whether a request holds its connection: a holding endpoint, in a mode that holds. */
+function holdsFor<Ctx>(endpoint: AnyEndpoint<Ctx>, values: Readonly<Record<string, unknown>>): boolean {
+  return endpoint.holdsConnection === true && (endpoint.holdsWhen?.(values) ?? true);
+}
+
+/** A served decision, with what its values decide once for every request it answers. */
+function serveDecision<Ctx>(
+  endpoint: AnyEndpoint<Ctx>,
+  values: Readonly<Record<string, unknown>>,
+  clamped: readonly string[],
+  recordings: Recordings | undefined,
+  transports: number,
+): ServeDecision<Ctx> {
+  return { kind: 'serve', endpoint, values, clamped, recordings, transports, mode: modeOf(endpoint, values), holds: holdsFor(endpoint, values) };
 }
 
 export class Pipeline<Ctx> {
@@ -232,8 +245,11 @@ export class Pipeline<Ctx> {
     if (screened) return { kind: 'plain', outcome: 'refused', response: screened, endpoint };
     const recordings = endpoint.replayable === true ? new Recordings(this.#memo.recordingBudget) : undefined;
     const raised = endpoint.adjust?.(parsed.values, this.options.config);
-    if (raised) return { kind: 'serve', endpoint, ...withRaised(parsed.values, parsed.clamped, raised), recordings, transports };
-    return { kind: 'serve', endpoint, values: parsed.values, clamped: parsed.clamped, recordings, transports };
+    if (raised) {
+      const { values, clamped } = withRaised(parsed.values, parsed.clamped, raised);
+      return serveDecision(endpoint, values, clamped, recordings, transports);
+    }
+    return serveDecision(endpoint, parsed.values, parsed.clamped, recordings, transports);
   }
 
   /** A hub page at this path, for a request naming the hub's host: GET and HEAD only. */
@@ -303,7 +319,7 @@ export class Pipeline<Ctx> {
       return undefined;
     }
     const cap = this.options.config.maxHeldPerIp;
-    if (decision.kind !== 'serve' || !holds(decision) || cap === 0) {
+    if (decision.kind !== 'serve' || !decision.holds || cap === 0) {
       this.#render(decision, responder);
       return undefined;
     }
@@ -361,8 +377,8 @@ export class Pipeline<Ctx> {
       return;
     }
     const { endpoint, values } = decision;
-    if (exchange) this.#note(exchange, endpoint, values);
-    if (holds(decision)) {
+    if (exchange) this.#note(exchange, endpoint, decision.mode);
+    if (decision.holds) {
       this.heldResponses++;
       // A function made once: a closure here would keep this call's context (the responder, its request) alive for the whole hold.
       responder.whenDone(this.#heldDone);
@@ -385,11 +401,11 @@ export class Pipeline<Ctx> {
     responder.failed();
   }
 
-  #note(exchange: Exchange, endpoint: AnyEndpoint<Ctx> | undefined, values: Readonly<Record<string, unknown>> | undefined): void {
+  #note(exchange: Exchange, endpoint: AnyEndpoint<Ctx> | undefined, mode: string | undefined): void {
     if (!endpoint) return;
     exchange.endpoint = endpoint.id;
     exchange.category = endpoint.category;
-    exchange.mode = values ? modeOf(endpoint, values) : undefined;
+    exchange.mode = mode;
   }
 }
 
