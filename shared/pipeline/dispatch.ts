@@ -84,12 +84,10 @@ type Decision<Ctx> =
       readonly holds: boolean;
     };
 
-/** Whether a request holds its connection: a holding endpoint, in a mode that holds. */
-function holdsFor<Ctx>(endpoint: AnyEndpoint<Ctx>, values: Readonly<Record<string, unknown>>): boolean {
-  return endpoint.holdsConnection === true && (endpoint.holdsWhen?.(values) ?? true);
-}
-
-/** A served decision, with what its values decide once for every request it answers. */
+/**
+ * A served decision, with what its values decide once for every request it answers (both pure): its mode, and
+ * whether it holds the connection (a holding endpoint, in a mode that holds).
+ */
 function serveDecision<Ctx>(
   endpoint: AnyEndpoint<Ctx>,
   values: Readonly<Record<string, unknown>>,
@@ -97,7 +95,8 @@ function serveDecision<Ctx>(
   recordings: Recordings | undefined,
   transports: number,
 ): ServeDecision<Ctx> {
-  return { kind: 'serve', endpoint, values, clamped, recordings, transports, mode: modeOf(endpoint, values), holds: holdsFor(endpoint, values) };
+  const holds = endpoint.holdsConnection === true && (endpoint.holdsWhen?.(values) ?? true);
+  return { kind: 'serve', endpoint, values, clamped, recordings, transports, mode: modeOf(endpoint, values), holds };
 }
 
 export class Pipeline<Ctx> {
@@ -245,11 +244,8 @@ export class Pipeline<Ctx> {
     if (screened) return { kind: 'plain', outcome: 'refused', response: screened, endpoint };
     const recordings = endpoint.replayable === true ? new Recordings(this.#memo.recordingBudget) : undefined;
     const raised = endpoint.adjust?.(parsed.values, this.options.config);
-    if (raised) {
-      const { values, clamped } = withRaised(parsed.values, parsed.clamped, raised);
-      return serveDecision(endpoint, values, clamped, recordings, transports);
-    }
-    return serveDecision(endpoint, parsed.values, parsed.clamped, recordings, transports);
+    const { values, clamped } = raised ? withRaised(parsed.values, parsed.clamped, raised) : parsed;
+    return serveDecision(endpoint, values, clamped, recordings, transports);
   }
 
   /** A hub page at this path, for a request naming the hub's host: GET and HEAD only. */
