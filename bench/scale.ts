@@ -6,6 +6,7 @@
 // 2. BENCH_SCALE_IDLE (50,000) idle keep-alive connections: each asks for
 //    /status/200 once and then stays open, sending nothing; the process's RSS
 //    per 1000 while all of them are held, and whether it kept them all.
+// A size of 0 skips its part (as BENCH_SKIP=scale-chunks or scale-idle does).
 // The server runs on core 0 under taskset, the C client on core 1; both need a
 // descriptor per socket (run.sh raises the limit, or run it under
 // `ulimit -n 60000`). Loopback has about 28,000 ephemeral ports per source
@@ -29,8 +30,8 @@ import {
 } from './lib.js';
 import { HELD_CLIENT_BINARY, heldClientFromEnv, runClient } from './streams.js';
 
-const DRIPS = envInt('BENCH_SCALE_DRIPS', 20_000);
-const IDLE = envInt('BENCH_SCALE_IDLE', 50_000);
+const DRIPS = envInt('BENCH_SCALE_DRIPS', 20_000, 0);
+const IDLE = envInt('BENCH_SCALE_IDLE', 50_000, 0);
 const SERVER_CORE = envInt('BENCH_SERVER_CORE', 0, 0);
 const CLIENT_CORE = envInt('BENCH_CLIENT_CORE', 1, 0);
 const skip = process.env.BENCH_SKIP ?? '';
@@ -184,12 +185,12 @@ async function main(): Promise<void> {
     `Scale per replica: chaos under taskset -c ${SERVER_CORE} (per-client caps off, MAX_CONNECTIONS above the sizes), the C client on core ${CLIENT_CORE}.`,
     '',
   ];
-  if (!skip.includes('scale-chunks')) {
+  if (DRIPS > 0 && !skip.includes('scale-chunks')) {
     await drips(out, 'chaos');
     // The same streams on a bare socket with one timer each: what this core can do at this size at all.
     if (!skip.includes('scale-floor')) await drips(out, 'node:net floor');
   }
-  if (!skip.includes('scale-idle')) await idle(out);
+  if (IDLE > 0 && !skip.includes('scale-idle')) await idle(out);
   out.push(`load average (1/5/15 min) at the end: ${loadAverage()}`);
   process.stdout.write(`${out.join('\n')}\n`);
 }
