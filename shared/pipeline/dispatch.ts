@@ -79,7 +79,7 @@ type Decision<Ctx> =
       readonly recordings: Recordings | undefined;
       /** The transports the endpoint serves (transportMask): a remembered decision still judges each request's. */
       readonly transports: number;
-      /** Its mode parameter's value (modeOf), and whether it holds the connection (holdsFor): pure, so decided once with it. */
+      /** Its mode parameter's value, and whether it holds the connection: pure, so decided once with it (serveDecision). */
       readonly mode: string | undefined;
       readonly holds: boolean;
     };
