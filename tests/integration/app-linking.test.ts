@@ -41,6 +41,8 @@ const CHECKS: Checks = {
     },
     'too-large': (t, r) => {
       t.ok(r.body.length > 128 * 1024, `${r.body.length} bytes`);
+      // Padded just past 136 KiB (the limit and 8 KiB), by one entry (about 110 bytes) at most.
+      t.ok(r.body.length > 136 * 1024 && r.body.length <= 136 * 1024 + 200, 'padded to just past 136 KiB');
       t.ok(parses(r.text), 'valid JSON');
       t.equal(r.res.header('content-type'), 'application/json');
     },
