@@ -1,8 +1,6 @@
 import { JITTER_MAX_MS, JITTER_PARAMS, jitterBody, jitterDraw } from '../../../../shared/content/latency.js';
 import { freshSeed } from '../../../../shared/primitives/seed.js';
-import { defineChaosEndpoint, sendComplete, withContext } from '../../endpoint.js';
-import { delayFirstByte } from '../../faults/delay-first-byte.js';
-import { compose } from '../../faults/stage.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
@@ -23,9 +21,8 @@ export default defineChaosEndpoint({
     const used = seed ?? freshSeed();
     const delay = jitterDraw(dist, ms, spread, used);
     // As /slow: the wait dies with the socket, and the response is built when it is over.
-    const wire = compose(ctx.wire, [delayFirstByte(delay)]);
-    wire.whenWritable(() => {
-      sendComplete(withContext(ctx, { wire }), 200, 'application/json', jitterBody(dist, ms, spread, used, delay, delay), {
+    ctx.wire.setTimer(delay, () => {
+      sendComplete(ctx, 200, 'application/json', jitterBody(dist, ms, spread, used, delay, delay), {
         'Delayed-Ms': delay,
         'Jitter-Dist': dist,
         'Jitter-Seed': encodeURIComponent(used),

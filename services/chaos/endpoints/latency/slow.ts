@@ -1,8 +1,6 @@
 import { SLOW_MAX_MS, SLOW_PARAMS, slowBody } from '../../../../shared/content/latency.js';
 import { jsonBody } from '../../../../shared/primitives/json.js';
-import { defineChaosEndpoint, sendComplete, withContext } from '../../endpoint.js';
-import { compose } from '../../faults/stage.js';
-import { delayFirstByte } from '../../faults/delay-first-byte.js';
+import { defineChaosEndpoint, sendComplete } from '../../endpoint.js';
 import { HTTP1_AND_H2 } from '../../http2/declarations.js';
 
 export default defineChaosEndpoint({
@@ -18,10 +16,11 @@ export default defineChaosEndpoint({
   },
   handle(ctx, { ms }) {
     // The wait dies with the socket: a client that gives up costs nothing. The
-    // response is built when it is over (its Date, its Connection line).
-    const wire = compose(ctx.wire, [delayFirstByte(ms)]);
-    wire.whenWritable(() => {
-      sendComplete(withContext(ctx, { wire }), 200, 'application/json', jsonBody(slowBody(ms)), { 'Delayed-Ms': ms });
+    // response is built when it is over (its Date, its Connection line), and on
+    // the connection's own wire it leaves as one string and one write: a held
+    // /slow keeps no fault stage, and its answer builds no header list.
+    ctx.wire.setTimer(ms, () => {
+      sendComplete(ctx, 200, 'application/json', jsonBody(slowBody(ms)), { 'Delayed-Ms': ms });
     });
   },
 });
