@@ -1,8 +1,9 @@
 // The floor of a held /drip stream (issue 31): a bare node:net server that
 // answers every request the way chaos /drip?bytes=N&chunk=C&interval=I does
 // on the wire (the head with the first chunk, then a chunk every interval on
-// its own timer, then the connection kept alive), and any other path with a
-// small 200 (an idle keep-alive connection after it). No parser beyond a
+// its own timer, then the connection kept alive), /slow?ms=N with a small JSON
+// 200 after its own timer of N ms (as chaos /slow answers), and any other path
+// with a small 200 (an idle keep-alive connection after it). No parser beyond a
 // search for CRLF CRLF, no pipeline, no metrics: what node's socket and one
 // timer per stream cost, which nothing of ours can go below. Run as a child it
 // reports its port like our services (bench/held-memory.ts starts it with
@@ -21,6 +22,21 @@ function dripOf(requestLine: string): { bytes: number; chunk: number; interval: 
   const query = new URLSearchParams(target.slice(target.indexOf('?') + 1));
   const number = (name: string, fallback: number): number => Number(query.get(name) ?? fallback) || fallback;
   return { bytes: number('bytes', 10), chunk: number('chunk', 1), interval: number('interval', 1000) };
+}
+
+/** The delay of `GET /slow?ms=N`, or undefined for any other path. */
+function slowOf(requestLine: string): number | undefined {
+  const target = requestLine.split(' ')[1] ?? '';
+  if (!target.startsWith('/slow')) return undefined;
+  return Number(new URLSearchParams(target.slice(target.indexOf('?') + 1)).get('ms') ?? 1000) || 0;
+}
+
+function slow(socket: net.Socket, ms: number): void {
+  setTimeout(() => {
+    if (socket.destroyed) return;
+    const body = `{"delayed_ms":${ms}}`;
+    socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`, 'latin1');
+  }, ms);
 }
 
 function drip(socket: net.Socket, bytes: number, chunk: number, interval: number): void {
@@ -46,13 +62,16 @@ export function createBareDrip(): net.Server {
     let pending = '';
     socket.on('data', (chunk: Buffer) => {
       pending += chunk.toString('latin1');
-      const end = pending.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const requestLine = pending.slice(0, pending.indexOf('\r\n'));
-      pending = pending.slice(end + CRLFCRLF.length);
-      const shape = dripOf(requestLine);
-      if (shape) drip(socket, shape.bytes, shape.chunk, shape.interval);
-      else socket.write(STATUS);
+      // Every complete head (the benchmarks send one a connection; a pipelining client gets each answered).
+      for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
+        const requestLine = pending.slice(0, pending.indexOf('\r\n'));
+        pending = pending.slice(end + CRLFCRLF.length);
+        const shape = dripOf(requestLine);
+        const delay = shape ? undefined : slowOf(requestLine);
+        if (shape) drip(socket, shape.bytes, shape.chunk, shape.interval);
+        else if (delay !== undefined) slow(socket, delay);
+        else socket.write(STATUS);
+      }
     });
     socket.on('error', () => undefined);
   });

@@ -34,6 +34,14 @@ import { heldClientFromEnv, measureHeld, type HeldOptions, type HeldResult } fro
 const SLOW_REQUESTS = envInt('BENCH_SLOW', 2000);
 /** The burst's warm-up: as many short requests, over the same ramp (50 measures a server whose JIT is still cold). */
 const SLOW_WARM = envInt('BENCH_SLOW_WARM', SLOW_REQUESTS);
+/**
+ * How long each warm-up request of the burst is held: by default the burst's own 2000 ms, so every
+ * server has held as many at once before (go-httpbin's p99 was 13–25 ms after a warm-up of /delay/0,
+ * 1.8–4.3 ms after one of /delay/2). Under 100, go-httpbin's warm-up is /delay/0.
+ */
+const SLOW_WARM_MS = envInt('BENCH_SLOW_WARM_MS', 2000, 0);
+/** Whether bench/bare-drip.ts (node:net, one timer a response, chaos's node flags) runs beside chaos as its floor. */
+const WITH_FLOOR = process.env.BENCH_HELD_FLOOR !== 'off';
 const STREAMS = envInt('BENCH_STREAMS', 5000);
 const DRIPS = envInt('BENCH_DRIPS', 3000);
 const RUNS = envInt('BENCH_RUNS', 1);
@@ -74,12 +82,13 @@ function log(line: string): void {
 
 interface Bench {
   readonly id: 'slow' | 'drip' | 'drips';
-  readonly server: 'chaos' | 'chaos, before' | 'go-httpbin';
+  readonly server: 'chaos' | 'chaos, before' | 'node:net floor' | 'go-httpbin';
   readonly options: HeldOptions;
 }
 
 async function startServer(kind: Bench['server'], goBinary: string | undefined): Promise<Child | Peer> {
   if (kind === 'go-httpbin') return startGoHttpbin(goBinary as string, SERVER_CORE);
+  if (kind === 'node:net floor') return forkServer('bench/bare-drip.js', {}, { core: SERVER_CORE });
   const main = kind === 'chaos, before' ? `${BEFORE_DIST}/services/chaos/main.js` : CHAOS_MAIN;
   return forkServer(main, await heldChaosEnv(), { core: SERVER_CORE });
 }
@@ -148,13 +157,18 @@ function judge(bench: Bench, r: HeldResult): [string, boolean, string][] {
 async function main(): Promise<void> {
   const goBinary = goHttpbinPath();
   if (!goBinary) log('go-httpbin not found (BENCH_GO_HTTPBIN, ../shared/peers/go-httpbin or PATH): its rows are left out');
-  const servers: Bench['server'][] = ['chaos', ...(BEFORE_DIST ? (['chaos, before'] as const) : []), ...(goBinary ? (['go-httpbin'] as const) : [])];
+  const servers: Bench['server'][] = [
+    'chaos',
+    ...(BEFORE_DIST ? (['chaos, before'] as const) : []),
+    ...(WITH_FLOOR ? (['node:net floor'] as const) : []),
+    ...(goBinary ? (['go-httpbin'] as const) : []),
+  ];
   const benches: Bench[] = [];
   const common = { clientCore: CLIENT_CORE, connectPerRequest: CONNECT === 'per-request', client: CLIENT };
   if (!skip.includes('slow')) {
     for (const server of servers) {
       const path = server === 'go-httpbin' ? SLOW.go : SLOW.chaos;
-      const warmPath = server === 'go-httpbin' ? '/delay/0' : '/slow?ms=10';
+      const warmPath = server === 'go-httpbin' ? `/delay/${SLOW_WARM_MS >= 100 ? SLOW_WARM_MS / 1000 : 0}` : `/slow?ms=${SLOW_WARM_MS}`;
       // Sent over 500 ms and held 2000 ms: all of them are held at once for 1.5 s.
       benches.push({ id: 'slow', server, options: { ...common, streams: SLOW_REQUESTS, path, warmPath, warmStreams: SLOW_WARM, timing: 'firstByte', scheduledMs: SLOW.scheduledMs, rampMs: 500 } });
     }
@@ -209,10 +223,13 @@ async function main(): Promise<void> {
       'with MAX_CONNECTIONS_PER_IP=0 and MAX_HELD_PER_IP=0 (one client address holds them all), ' +
       `and with its node flags: ${nodeFlagsFor(CHAOS_MAIN).join(' ') || 'none (BENCH_NODE_FLAGS=off)'}.`,
     `Burst: ${SLOW_REQUESTS} × chaos ${SLOW.chaos} beside go-httpbin ${SLOW.go}, requests sent over 500 ms, after a warm-up of ${SLOW_WARM} ` +
-      `short ones (/slow?ms=10, /delay/0) over the same 500 ms (BENCH_SLOW_WARM); lateness = request to first byte − ${SLOW.scheduledMs} ms.`,
+      `(/slow?ms=${SLOW_WARM_MS}, /delay/${SLOW_WARM_MS >= 100 ? SLOW_WARM_MS / 1000 : 0}) over the same 500 ms (BENCH_SLOW_WARM, BENCH_SLOW_WARM_MS); lateness = request to first byte − ${SLOW.scheduledMs} ms.`,
     `Slow drips: ${DRIPS} × chaos ${DRIPS_SHAPE.chaos} beside go-httpbin ${DRIPS_SHAPE.go}, sent over 1000 ms; lateness = first byte to last − ${DRIPS_SHAPE.chaosScheduledMs} ms ` +
       `for chaos, − ${DRIPS_SHAPE.goScheduledMs} ms for go-httpbin; with the C client each chaos chunk is also judged against first byte + k × 1000 ms.`,
     `Runs: ${RUNS} (BENCH_RUNS), each with fresh servers; the table has one row per server and run, in order.`,
+    ...(WITH_FLOOR
+      ? ['node:net floor: bench/bare-drip.ts, node:net answering the chaos paths as chaos does on the wire, one timer a response, no parser or pipeline, with chaos\'s node flags (BENCH_HELD_FLOOR=off leaves it out).']
+      : []),
     `Streams: ${STREAMS} × chaos ${DRIP.chaos} beside go-httpbin ${DRIP.go}, requests sent over 1000 ms; both write 10 times 200 ms apart ` +
       `(chaos 10 bytes a write, go-httpbin 1: it cannot send more per pause); lateness = first response byte to last − ${DRIP.chaosScheduledMs} ms ` +
       `for chaos (its head leaves with the first chunk), − ${DRIP.goScheduledMs} ms for go-httpbin (its head leaves a pause before its first byte).`,
