@@ -174,17 +174,16 @@ export class RequestParser {
   #readHead(): boolean {
     const input = this.#input;
     const heads = this.#head;
+    // Compared in the input itself first, making no string; after empty lines (which find() skips), as the string.
+    const again = this.#repeat.matchAt(input.buf, input.start, input.end);
+    if (again !== undefined) {
+      heads.headBytes = this.#repeat.heldBytes;
+      return this.#repeated(again);
+    }
     const head = heads.find(input);
     if (head === undefined) return false;
     const repeated = this.#repeat.match(head);
-    if (repeated !== undefined) {
-      // The previous request's head again, byte for byte (a client repeating
-      // a request): parsing it would judge and give the same, so it is the
-      // same request. Only heads of requests without a body or capture are kept.
-      heads.take(input);
-      this.events.onRequest(repeated);
-      return true;
-    }
+    if (repeated !== undefined) return this.#repeated(repeated);
     const fieldLines = heads.checkLineEnds(head);
     heads.take(input);
     const framing = heads.read(head, fieldLines);
@@ -197,6 +196,17 @@ export class RequestParser {
     } else {
       this.#finish(capture === undefined ? head : undefined);
     }
+    return true;
+  }
+
+  /**
+   * The previous request's head again, byte for byte (a client repeating a
+   * request): parsing it would judge and give the same, so it is the same
+   * request. Only heads of requests without a body or capture are kept.
+   */
+  #repeated(request: ParsedRequest): true {
+    this.#head.take(this.#input);
+    this.events.onRequest(request);
     return true;
   }
 

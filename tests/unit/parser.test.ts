@@ -4,6 +4,7 @@
 import t from 'tap';
 import { DEFAULT_LIMITS, RequestParser, type ParsedRequest, type ParserLimits } from '../../services/chaos/parser.js';
 import { FEEDS } from '../helpers/feeds.js';
+import { RepeatedHead } from '../../services/chaos/parser-repeat.js';
 
 type Event =
   | { readonly kind: 'request'; readonly request: ParsedRequest }
@@ -345,6 +346,53 @@ t.test('a head that repeats the previous one byte for byte is the same request',
     const limits: ParserLimits = { ...DEFAULT_LIMITS, maxHeaderCount: 1 };
     const es = events(t, `GET / HTTP/1.1\r\n${H}A: 1\r\n\r\n`, limits);
     t.equal(rejection(es)?.status, 431);
+  });
+  await t.test('the repeat is judged on the bytes up to and including the blank line', async (t) => {
+    const head = `GET /r HTTP/1.1\r\n${H}X-A: 1`;
+    const get = `${head}\r\n\r\n`;
+    // The kept head, then more field lines: a new request.
+    const more = requests(events(t, `${get}${head}\r\nX-B: 2\r\n\r\n`));
+    t.equal(more.length, 2);
+    t.not(more[1], more[0], 'a longer head is parsed');
+    t.equal(more[1]?.headers.get('x-b'), '2');
+    // The kept head, then a bare LF line where the blank line would be: refused, as a first head would be.
+    t.equal(rejection(events(t, `${get}${head}\r\nX\n\r\n`))?.status, 400, 'CR LF x LF after the kept head');
+    t.equal(rejection(events(t, `${get}${head}\r\n\n\r\n`))?.status, 400, 'CR LF LF after the kept head');
+    // The kept head's bytes with one changed, or a longer last value: new requests.
+    const other = requests(events(t, `${get}${head.replace('/r', '/s')}\r\n\r\n${head}2\r\n\r\n`));
+    t.same(other.map((r) => [r.path, r.headers.get('x-a')]), [['/r', '1'], ['/s', '1'], ['/r', '12']]);
+    t.not(other[2], other[0]);
+    // After empty lines between the two, still the same request.
+    const afterEmpty = requests(events(t, `${get}\r\n\r\n${get}`));
+    t.equal(afterEmpty[1], afterEmpty[0], 'empty lines, then the same head');
+    // Pipelined behind it: the next request is read from where the repeat ended.
+    const piped = requests(events(t, `${get}${get}GET /next HTTP/1.1\r\n${H}\r\n`));
+    t.equal(piped[1], piped[0]);
+    t.equal(piped[2]?.path, '/next');
+    // A bare CR where the blank line would start, and a last byte changed: judged as any head.
+    t.equal(rejection(events(t, `${get}${head}\rZ\r\n\r\n`))?.status, 400, 'CR x CR LF after the kept head');
+    const last = requests(events(t, `${get}${head.slice(0, -1)}2\r\n\r\n`));
+    t.equal(last[1]?.headers.get('x-a'), '2', 'the last byte is compared too');
+    const first = requests(events(t, `${get}P${head.slice(1)}\r\n\r\n`));
+    t.equal(first[1]?.method, 'PET', 'and the first');
+    for (const [name, after] of [['x LF CR LF', 'Z\n\r\n'], ['CR LF CR x', '\r\n\rZ\r\n\r\n']]) {
+      const es = events(t, `${get}${head}${after}`);
+      t.equal(requests(es).length, 1, `${name} after the kept head is no repeat`);
+      t.equal(rejection(es)?.status, 400, `${name} after the kept head is refused`);
+    }
+  });
+  await t.test('RepeatedHead.matchAt reads nothing past the input it is given', async (t) => {
+    const kept = new RepeatedHead<string>();
+    const head = `GET / HTTP/1.1\r\n${H}X: 1`;
+    kept.keep(head, 'request');
+    // An owned input buffer may hold stale bytes past its end: here, the rest of the same head and its blank line.
+    const buf = Buffer.from(`${head}\r\n\r\n`, 'latin1');
+    t.equal(kept.matchAt(buf, 0, buf.length), 'request', 'the whole head and blank line match');
+    t.equal(kept.heldBytes, buf.length);
+    for (const end of [0, 1, head.length, buf.length - 1]) t.equal(kept.matchAt(buf, 0, end), undefined, `not with ${end} of ${buf.length} bytes`);
+    const shifted = Buffer.from(`xx${head}\r\n\r\n`, 'latin1');
+    t.equal(kept.matchAt(shifted, 2, shifted.length), 'request', 'from where the input starts');
+    t.equal(kept.matchAt(shifted, 1, shifted.length), undefined);
   });
   await t.test('a long head is parsed every time (an idle connection keeps at most 2 KiB of its last)', async (t) => {
     const get = `GET / HTTP/1.1\r\n${H}X-Long: ${'x'.repeat(2100)}\r\n\r\n`;
