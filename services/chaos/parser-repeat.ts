@@ -25,9 +25,11 @@ export class RepeatedHead<R> {
   /**
    * The kept request, when `buf[start..end)` opens with the kept head and its
    * blank line: compared byte for byte where it lies, so a repeat of a short
-   * head makes no string (undefined for a longer one: the caller compares it as one). `heldBytes` says how many bytes it took. A kept head holds no blank
-   * line and ends in none of CR, LF (find() returned it whole, and its line ends
-   * were judged), so a blank line right after it is the first one in the input.
+   * head makes no string (undefined for a longer one: the caller compares it
+   * as a string). `heldBytes` says how many bytes it took. A kept head holds no
+   * blank line and ends in none of CR, LF (find() returned it whole, and its
+   * line ends were judged), so a blank line right after it is the first one in
+   * the input.
    */
   matchAt(buf: Uint8Array, start: number, end: number): R | undefined {
     const head = this.#head;

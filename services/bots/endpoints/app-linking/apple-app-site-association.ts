@@ -19,7 +19,8 @@ const TOO_LARGE: Buffer = (() => {
   const withOne = prettyJson(doc).length;
   components.push(padding(1));
   const step = prettyJson(doc).length - withOne;
-  const count = bare > target ? 0 : 1 + Math.max(0, Math.floor((target - withOne) / step) + 1);
+  // The fewest entries past the target: n ≥ 1 entries make withOne + (n − 1) × step characters.
+  const count = bare > target ? 0 : Math.max(1, Math.floor((target - withOne) / step) + 2);
   components.length -= 2;
   for (let i = 0; i < count; i++) components.push(padding(i));
   return Buffer.from(prettyJson(doc));
