@@ -46,6 +46,11 @@ const twinTls = `https://${controlTlsHost(config.tls.base)}:${controlTlsPort}`;
 
 /** Chromium's wait for a page here (the scorecard waits 10 s): a body that never finishes is `then timeout` either way. */
 const CHROMIUM_WAIT_S = 4;
+/**
+ * A twin's body always finishes, so its wait is only spent when it does not: generous, because four Chromium tabs
+ * beside the rest of `make test` on two cores once took over 4 s to see a twin's body end (CI, 2026-11-28).
+ */
+const CHROMIUM_TWIN_WAIT_S = 15;
 
 const browser = await chromiumTrusting(rootFile, mkdtempSync(join(dir, 'home-')));
 t.teardown(() => browser.close());
@@ -83,7 +88,7 @@ const [httpxCells, chromiumCells, twinCells] = await Promise.all([
   inPool(CELLS, 4, ([path]) => chromiumH2(browser, `${chaosTls}${path}`, CHROMIUM_WAIT_S)),
   Promise.all([
     httpxH2(twin, TWINS),
-    inPool(TWINS, 4, (path) => Promise.all([curlH2(twin, path), nghttpH2(twin, path), nodeH2(twin, path), chromiumH2(browser, `${twinTls}${path}`, CHROMIUM_WAIT_S)])),
+    inPool(TWINS, 4, (path) => Promise.all([curlH2(twin, path), nghttpH2(twin, path), nodeH2(twin, path), chromiumH2(browser, `${twinTls}${path}`, CHROMIUM_TWIN_WAIT_S)])),
   ]),
 ]);
 
