@@ -40,6 +40,7 @@ const SLOW_WARM = envInt('BENCH_SLOW_WARM', SLOW_REQUESTS);
  * 1.8–4.3 ms after one of /delay/2). Under 100, go-httpbin's warm-up is /delay/0.
  */
 const SLOW_WARM_MS = envInt('BENCH_SLOW_WARM_MS', 2000, 0);
+const SLOW_WARM_PATH = { chaos: `/slow?ms=${SLOW_WARM_MS}`, go: `/delay/${SLOW_WARM_MS >= 100 ? SLOW_WARM_MS / 1000 : 0}` };
 /** Whether bench/bare-drip.ts (node:net, one timer a response, chaos's node flags) runs beside chaos as its floor. */
 const WITH_FLOOR = process.env.BENCH_HELD_FLOOR !== 'off';
 const STREAMS = envInt('BENCH_STREAMS', 5000);
@@ -168,7 +169,7 @@ async function main(): Promise<void> {
   if (!skip.includes('slow')) {
     for (const server of servers) {
       const path = server === 'go-httpbin' ? SLOW.go : SLOW.chaos;
-      const warmPath = server === 'go-httpbin' ? `/delay/${SLOW_WARM_MS >= 100 ? SLOW_WARM_MS / 1000 : 0}` : `/slow?ms=${SLOW_WARM_MS}`;
+      const warmPath = server === 'go-httpbin' ? SLOW_WARM_PATH.go : SLOW_WARM_PATH.chaos;
       // Sent over 500 ms and held 2000 ms: all of them are held at once for 1.5 s.
       benches.push({ id: 'slow', server, options: { ...common, streams: SLOW_REQUESTS, path, warmPath, warmStreams: SLOW_WARM, timing: 'firstByte', scheduledMs: SLOW.scheduledMs, rampMs: 500 } });
     }
@@ -223,7 +224,7 @@ async function main(): Promise<void> {
       'with MAX_CONNECTIONS_PER_IP=0 and MAX_HELD_PER_IP=0 (one client address holds them all), ' +
       `and with its node flags: ${nodeFlagsFor(CHAOS_MAIN).join(' ') || 'none (BENCH_NODE_FLAGS=off)'}.`,
     `Burst: ${SLOW_REQUESTS} × chaos ${SLOW.chaos} beside go-httpbin ${SLOW.go}, requests sent over 500 ms, after a warm-up of ${SLOW_WARM} ` +
-      `(/slow?ms=${SLOW_WARM_MS}, /delay/${SLOW_WARM_MS >= 100 ? SLOW_WARM_MS / 1000 : 0}) over the same 500 ms (BENCH_SLOW_WARM, BENCH_SLOW_WARM_MS); lateness = request to first byte − ${SLOW.scheduledMs} ms.`,
+      `(${SLOW_WARM_PATH.chaos}, ${SLOW_WARM_PATH.go}) over the same 500 ms (BENCH_SLOW_WARM, BENCH_SLOW_WARM_MS); lateness = request to first byte − ${SLOW.scheduledMs} ms.`,
     `Slow drips: ${DRIPS} × chaos ${DRIPS_SHAPE.chaos} beside go-httpbin ${DRIPS_SHAPE.go}, sent over 1000 ms; lateness = first byte to last − ${DRIPS_SHAPE.chaosScheduledMs} ms ` +
       `for chaos, − ${DRIPS_SHAPE.goScheduledMs} ms for go-httpbin; with the C client each chaos chunk is also judged against first byte + k × 1000 ms.`,
     `Runs: ${RUNS} (BENCH_RUNS), each with fresh servers; the table has one row per server and run, in order.`,

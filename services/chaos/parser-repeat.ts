@@ -26,7 +26,7 @@ export class RepeatedHead<R> {
    * The kept request, when `buf[start..end)` opens with the kept head and its
    * blank line: compared byte for byte where it lies, so a repeat of a short
    * head makes no string (undefined for a longer one: the caller compares it
-   * as a string). `heldBytes` says how many bytes it took. A kept head holds no
+   * as a string); a match takes `matchedBytes`. A kept head holds no
    * blank line and ends in none of CR, LF (find() returned it whole, and its
    * line ends were judged), so a blank line right after it is the first one in
    * the input.
@@ -40,12 +40,13 @@ export class RepeatedHead<R> {
     const blank = start + length;
     if (end - start < length + 4 || buf[blank] !== CR || buf[blank + 1] !== LF || buf[blank + 2] !== CR || buf[blank + 3] !== LF) return undefined;
     for (let i = 0; i < length; i++) if (buf[start + i] !== head.charCodeAt(i)) return undefined;
-    this.heldBytes = length + 4;
     return this.#request;
   }
 
-  /** The bytes matchAt's last match took, blank line included. */
-  heldBytes = 0;
+  /** The bytes a match by matchAt takes: the kept head and its blank line. */
+  get matchedBytes(): number {
+    return (this.#head?.length ?? 0) + 4;
+  }
 
   /**
    * Keeps `head` and its request for the next match; `head` undefined (a

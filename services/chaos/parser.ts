@@ -177,7 +177,7 @@ export class RequestParser {
     // Compared in the input itself first, making no string; after empty lines (which find() skips), as the string.
     const again = this.#repeat.matchAt(input.buf, input.start, input.end);
     if (again !== undefined) {
-      heads.headBytes = this.#repeat.heldBytes;
+      heads.headBytes = this.#repeat.matchedBytes;
       return this.#repeated(again);
     }
     const head = heads.find(input);

@@ -388,7 +388,7 @@ t.test('a head that repeats the previous one byte for byte is the same request',
     // An owned input buffer may hold stale bytes past its end: here, the rest of the same head and its blank line.
     const buf = Buffer.from(`${head}\r\n\r\n`, 'latin1');
     t.equal(kept.matchAt(buf, 0, buf.length), 'request', 'the whole head and blank line match');
-    t.equal(kept.heldBytes, buf.length);
+    t.equal(kept.matchedBytes, buf.length, 'and takes the head and its blank line');
     for (const end of [0, 1, head.length, buf.length - 1]) t.equal(kept.matchAt(buf, 0, end), undefined, `not with ${end} of ${buf.length} bytes`);
     const shifted = Buffer.from(`xx${head}\r\n\r\n`, 'latin1');
     t.equal(kept.matchAt(shifted, 2, shifted.length), 'request', 'from where the input starts');
